@@ -1,0 +1,114 @@
+"""The interface every game implements, modelled on OpenSpiel's Python games.
+
+A game is a stateless rules object; a state is plain data (dicts, lists, ints, strings) that
+serialises to JSON and back without loss. Chance is an explicit input: a game draws from
+:func:`rng_for` (seed, step), never from the global ``random`` module.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+
+
+class RuleError(Exception):
+    """An action the rules forbid.
+
+    ``code`` is a stable machine-readable reason (``"not_your_turn"``, ``"bid_too_low"``, …) that
+    callers map to a translated message; ``detail`` carries the numbers the message needs
+    (for example ``{"min_bid": 7}``).
+    """
+
+    def __init__(self, code: str, **detail: Any) -> None:
+        super().__init__(code if not detail else f"{code} {detail}")
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Action:
+    """One player's move. ``kind`` names it (``"bid"``, ``"call"``); ``amount`` is a bid's number.
+
+    Serialises as ``{"kind": ..., "amount": ...}`` (``amount`` omitted when ``None``).
+    """
+
+    kind: str
+    amount: int | None = None
+
+    def to_json(self) -> JSON:
+        """Return the action as a JSON object."""
+        data: JSON = {"kind": self.kind}
+        if self.amount is not None:
+            data["amount"] = self.amount
+        return data
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Action:
+        """Build an action from :meth:`to_json` output; raises ``RuleError("bad_action")``."""
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise RuleError("bad_action")
+        amount = data.get("amount")
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
+            raise RuleError("bad_action")
+        return cls(data["kind"], amount)
+
+
+@dataclass(frozen=True)
+class Event:
+    """A past-tense record of what happened (``"bid_placed"``, ``"showdown"``, …).
+
+    ``data`` holds only public information: events are stored in the league's log and shown to
+    the whole group, so they never carry a card that is still hidden.
+    """
+
+    type: str
+    data: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        """Return ``{"type": ..., **data}``."""
+        return {"type": self.type, **self.data}
+
+
+def rng_for(seed: int, step: int) -> random.Random:
+    """A generator for the chance event at ``step`` of the game seeded with ``seed``.
+
+    Seeding from the string ``"seed:step"`` is stable across Python versions and processes
+    (string seeds are hashed with SHA-512), unlike ``hash()``.
+    """
+    return random.Random(f"{seed}:{step}")
+
+
+class Game(Protocol):
+    """What every game offers the league. ``state`` is always a JSON-ready ``dict``."""
+
+    name: str
+
+    def new_state(self, seats: int, seed: int, options: JSON | None = None) -> JSON:
+        """Deal a new game for ``seats`` players; raises ``RuleError`` on a bad count/option."""
+        ...
+
+    def current_seat(self, state: JSON) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+        ...
+
+    def legal_actions(self, state: JSON, seat: int) -> list[Action]:
+        """A finite list of legal actions for ``seat`` (empty when it is not their turn)."""
+        ...
+
+    def apply(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
+        """Return the new state and the events; the input state is left unchanged.
+
+        Raises ``RuleError`` when the action is illegal, and then nothing has changed.
+        """
+        ...
+
+    def view(self, state: JSON, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: the public table). Never a card hidden from them."""
+        ...
+
+    def placements(self, state: JSON) -> list[int] | None:
+        """Per seat, the place (1 = best, ties share a place) once over; else ``None``."""
+        ...
