@@ -86,8 +86,16 @@ class Game(Protocol):
 
     name: str
 
-    def new_state(self, seats: int, seed: int, options: JSON | None = None) -> JSON:
-        """Deal a new game for ``seats`` players; raises ``RuleError`` on a bad count/option."""
+    def new_game(self, seats: int, seed: int,
+                 options: JSON | None = None) -> tuple[JSON, list[Event]]:
+        """Deal a new game for ``seats`` players: the state and the events of the deal.
+
+        Raises ``RuleError`` on a bad player count or option.
+        """
+        ...
+
+    def player_limits(self, options: JSON | None = None) -> tuple[int, int]:
+        """The (min, max) number of players for these options; raises ``RuleError``."""
         ...
 
     def current_seat(self, state: JSON) -> int | None:

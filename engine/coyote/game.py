@@ -33,9 +33,15 @@ class CoyoteGame:
 
     # --- creation -------------------------------------------------------------------------
     def new_state(self, seats: int, seed: int, options: JSON | None = None) -> JSON:
-        """Deal round 1. ``options``: ``{"edition": name, "lives": n}`` (both optional).
+        """The state of :meth:`new_game`, without its events."""
+        return self.new_game(seats, seed, options)[0]
 
-        Raises ``RuleError("bad_player_count", min=, max=)``, ``("bad_lives", min=, max=)`` or
+    def new_game(self, seats: int, seed: int,
+                 options: JSON | None = None) -> tuple[JSON, list[Event]]:
+        """Deal round 1; return the state and its events (``round_dealt``).
+
+        ``options``: ``{"edition": name, "lives": n}`` (both optional). Raises
+        ``RuleError("bad_player_count", min=, max=)``, ``("bad_lives", min=, max=)`` or
         ``("unknown_edition")``.
         """
         options = dict(options or {})
@@ -55,8 +61,14 @@ class CoyoteGame:
             "hands": [None] * seats, "draw": draw, "discard": [], "round": 0,
             "starter": rng.randrange(seats), "turn": None, "bids": [], "out": [], "over": False,
         }
-        _deal(state, edition, rng, [])
-        return state
+        events: list[Event] = []
+        _deal(state, edition, rng, events)
+        return state, events
+
+    def player_limits(self, options: JSON | None = None) -> tuple[int, int]:
+        """(min, max) players of the edition named in ``options`` (default classic)."""
+        edition = get_edition((options or {}).get("edition", "classic"))
+        return edition.min_players, edition.max_players
 
     # --- queries --------------------------------------------------------------------------
     def current_seat(self, state: JSON) -> int | None:

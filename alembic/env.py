@@ -1,0 +1,33 @@
+"""Alembic environment: synchronous connection (psycopg 3 or sqlite3), batch mode on SQLite."""
+
+from alembic import context
+from sqlalchemy import create_engine, pool
+
+from league.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def run_migrations_offline() -> None:
+    context.configure(url=config.get_main_option("sqlalchemy.url"),
+                      target_metadata=target_metadata, literal_binds=True,
+                      render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    engine = create_engine(config.get_main_option("sqlalchemy.url"), poolclass=pool.NullPool)
+    with engine.connect() as connection:
+        context.configure(connection=connection, target_metadata=target_metadata,
+                          render_as_batch=connection.dialect.name == "sqlite")
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

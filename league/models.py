@@ -1,0 +1,159 @@
+"""SQLAlchemy 2 models. Every schema change is an Alembic migration in ``alembic/versions``.
+
+Users and chats are keyed by the platform's numeric ids (64-bit); names are kept only for
+display and are refreshed whenever the user is seen.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+OPEN_STATUSES = ("lobby", "running")
+
+
+def utcnow() -> datetime:
+    """The current time in UTC, timezone-aware."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a naming convention, so migrations name constraints stably."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    """A person, keyed by their platform user id. ``can_message``: they started the bot in a
+    private chat and have not blocked it, so private messages reach them."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    first_name: Mapped[str] = mapped_column(String(256))
+    last_name: Mapped[str | None] = mapped_column(String(256))
+    username: Mapped[str | None] = mapped_column(String(64))
+    language: Mapped[str | None] = mapped_column(String(16))
+    can_message: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow)
+
+
+class Chat(Base):
+    """A group chat, keyed by its platform chat id (negative for groups)."""
+
+    __tablename__ = "chats"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    title: Mapped[str | None] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(Base):
+    """One game from lobby to end.
+
+    ``status``: ``lobby`` → ``running`` → ``finished`` (or ``cancelled``). ``state`` is the
+    engine's JSON state; ``version`` grows by one with every accepted change and is checked on
+    every write (optimistic concurrency), so a stale or concurrent action changes nothing.
+    ``thread_id`` is the forum topic (0 outside topics); one open game per chat and topic.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("uq_games_open_per_topic", "chat_id", "thread_id", unique=True,
+              postgresql_where=text("status IN ('lobby', 'running')"),
+              sqlite_where=text("status IN ('lobby', 'running')")),
+        Index("ix_games_chat_created", "chat_id", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"))
+    thread_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    kind: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="lobby")
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    creator_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
+    lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    players: Mapped[list[GamePlayer]] = relationship(
+        back_populates="game", order_by="GamePlayer.id", cascade="all, delete-orphan")
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class GamePlayer(Base):
+    """A seat in a game. ``seat`` is set at start (join order); ``lives`` and ``placement``
+    mirror the engine state for queries; ``private_message_id`` is this round's private view."""
+
+    __tablename__ = "game_players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id", name="uq_game_players_game_user"),
+        UniqueConstraint("game_id", "seat", name="uq_game_players_game_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id"), index=True)
+    name: Mapped[str] = mapped_column(String(256))
+    is_ai: Mapped[bool] = mapped_column(Boolean, default=False)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    lives: Mapped[int | None] = mapped_column(Integer)
+    placement: Mapped[int | None] = mapped_column(Integer)
+    private_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    private_round: Mapped[int | None] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class GameEvent(Base):
+    """The append-only log: one row per accepted change, in ``seq`` order. ``action`` is what
+    was asked (``None`` for the deal at start), ``events`` what the engine said happened;
+    replaying the actions from the game's seed rebuilds the state exactly."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_events_game_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    action: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

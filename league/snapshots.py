@@ -1,0 +1,90 @@
+"""Plain, immutable copies of a game and its players, handed to callers after commit.
+
+Callers (the bot) never touch ORM objects: a snapshot is safe to use after the session closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from league.models import Game
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A person as the platform describes them: numeric ``id`` and display names."""
+
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language: str | None = None
+
+    @property
+    def display_name(self) -> str:
+        """First and last name, as the person set them (unescaped; escape before markup)."""
+        return " ".join(p for p in (self.first_name, self.last_name) if p) or str(self.id)
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """A seat: ``seat`` is ``None`` in the lobby; ``lives``/``placement`` mirror the state."""
+
+    user_id: int | None
+    name: str
+    seat: int | None
+    is_ai: bool
+    lives: int | None
+    placement: int | None
+    private_message_id: int | None
+    private_round: int | None
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """A game as committed: ``state`` is the engine's JSON state (``None`` in the lobby)."""
+
+    id: int
+    chat_id: int
+    thread_id: int
+    kind: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    creator_id: int
+    lobby_message_id: int | None
+    table_message_id: int | None
+    players: tuple[PlayerInfo, ...]
+
+    def player(self, user_id: int) -> PlayerInfo | None:
+        """The player with this user id, or ``None``."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def at_seat(self, seat: int) -> PlayerInfo:
+        """The player in ``seat``; raises ``KeyError`` for an empty seat."""
+        for p in self.players:
+            if p.seat == seat:
+                return p
+        raise KeyError(seat)
+
+    @property
+    def seated(self) -> list[PlayerInfo]:
+        """Players in seat order (an empty list in the lobby)."""
+        return sorted((p for p in self.players if p.seat is not None),
+                      key=lambda p: p.seat or 0)
+
+
+def snapshot(game: Game) -> GameSnapshot:
+    """Copy a loaded :class:`~league.models.Game` (with its players) into a snapshot."""
+    return GameSnapshot(
+        id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
+        options=dict(game.options or {}), status=game.status, version=game.version,
+        state=game.state, creator_id=game.creator_id, lobby_message_id=game.lobby_message_id,
+        table_message_id=game.table_message_id,
+        players=tuple(
+            PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
+                       p.private_message_id, p.private_round)
+            for p in game.players),
+    )

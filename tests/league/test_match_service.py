@@ -1,0 +1,103 @@
+"""The match service against real PostgreSQL (and once on SQLite, the embedded default)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from engine import Action
+from league.db import Database
+from league.errors import ServiceError
+from league.service import MatchService
+from league.snapshots import UserRef
+
+CHAT = -1001
+USERS = [UserRef(i, f"P{i}") for i in range(1, 6)]
+
+
+async def _running(service: MatchService, players: int = 4) -> int:
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    for user in USERS[1:players]:
+        await service.join(lobby.id, user)
+    outcome = await service.start(lobby.id, USERS[0].id)
+    assert outcome.events[0]["type"] == "round_dealt"
+    return lobby.id
+
+
+def _user_at(game, seat: int) -> int:
+    return game.at_seat(seat).user_id
+
+
+async def test_lobby_rules(pg_db: Database) -> None:
+    service = MatchService(pg_db)
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    with pytest.raises(ServiceError) as err:
+        await service.open_lobby(CHAT, "Group", 0, USERS[1])
+    assert err.value.code == "game_open" and err.value.detail["game_id"] == lobby.id
+    other_topic = await service.open_lobby(CHAT, "Group", 7, USERS[1])
+    assert other_topic.id != lobby.id
+    await service.join(lobby.id, USERS[1])
+    with pytest.raises(ServiceError, match="already_joined"):
+        await service.join(lobby.id, USERS[1])
+    with pytest.raises(ServiceError, match="too_few_players"):
+        await service.start(lobby.id, USERS[0].id)
+    await service.join(lobby.id, USERS[2])
+    with pytest.raises(ServiceError, match="not_creator"):
+        await service.start(lobby.id, USERS[1].id)
+    left = await service.leave(lobby.id, USERS[0].id)
+    assert left.creator_id == USERS[1].id and left.status == "lobby"
+    with pytest.raises(ServiceError, match="not_joined"):
+        await service.leave(lobby.id, USERS[0].id)
+
+
+async def test_moves_are_logged_and_replayable(pg_db: Database) -> None:
+    service = MatchService(pg_db)
+    game_id = await _running(service)
+    game = await service.get(game_id)
+    seat = game.state["turn"]
+    with pytest.raises(ServiceError, match="not_your_turn"):
+        await service.act(game_id, _user_at(game, (seat + 1) % 4), game.version, Action("bid", 3))
+    with pytest.raises(ServiceError, match="bid_too_low"):
+        await service.act(game_id, _user_at(game, seat), game.version, Action("bid", 0))
+    outcome = await service.act(game_id, _user_at(game, seat), game.version, Action("bid", 3))
+    assert outcome.events == [{"type": "bid_placed", "seat": seat, "amount": 3}]
+    assert outcome.game.version == game.version + 1
+    with pytest.raises(ServiceError, match="stale"):
+        await service.act(game_id, _user_at(game, seat), game.version, Action("bid", 4))
+    log = await service.log(game_id)
+    assert [row.action for row in log] == [None, {"kind": "bid", "amount": 3}]
+
+
+async def test_concurrent_actions_exactly_one_applied(pg_db: Database) -> None:
+    service = MatchService(pg_db)
+    game_id = await _running(service)
+    game = await service.get(game_id)
+    user = _user_at(game, game.state["turn"])
+    results = await asyncio.gather(
+        *(service.act(game_id, user, game.version, Action("bid", n)) for n in (5, 6, 7, 8)),
+        return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(applied) == 1 and len(refused) == 3, results
+    assert all(r.code == "stale" for r in refused)
+    after = await service.get(game_id)
+    assert after.version == game.version + 1
+    assert len(after.state["bids"]) == 1
+    assert len(await service.log(game_id)) == 2
+
+
+async def test_full_game_finishes_on_sqlite(sqlite_url: str) -> None:
+    db = Database(sqlite_url)
+    service = MatchService(db, new_seed=lambda: 42)
+    game_id = await _running(service, players=3)
+    game = await service.get(game_id)
+    while game.status == "running":
+        seat = game.state["turn"]
+        bids = game.state["bids"]
+        action = Action("call") if bids and bids[-1][1] >= 8 else Action(
+            "bid", (bids[-1][1] + 3) if bids else 4)
+        game = (await service.act(game_id, _user_at(game, seat), game.version, action)).game
+    assert game.status == "finished"
+    assert sorted(p.placement for p in game.players) == [1, 2, 3]
+    await db.dispose()
