@@ -46,7 +46,8 @@ class CoyoteGame:
         """
         options = dict(options or {})
         edition = get_edition(options.pop("edition", "classic"))
-        if not edition.min_players <= seats <= edition.max_players:
+        if (not isinstance(seats, int) or isinstance(seats, bool)
+                or not edition.min_players <= seats <= edition.max_players):
             raise RuleError("bad_player_count", min=edition.min_players, max=edition.max_players)
         lives = options.get("lives", edition.lives)
         low, high = edition.lives_range
