@@ -220,6 +220,21 @@ class MatchService:
             raise ServiceError("stale") from None
         return Outcome(await self.get(game_id), payload)
 
+    async def game_on_turn(self, user_id: int) -> GameSnapshot | None:
+        """The running game in which it is ``user_id``'s turn (the oldest if several)."""
+        async with self.db.sessions() as session:
+            ids = await session.scalars(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running")
+                .order_by(GameRow.id))
+            for game_id in ids.all():
+                game = snapshot(await _load(session, game_id))
+                player = game.player(user_id)
+                if player is not None and self._game(game.kind).current_seat(
+                        game.state or {}) == player.seat:
+                    return game
+        return None
+
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
         """Cancel an open game: its creator or a chat admin only. Raises ``not_allowed``,
         ``not_running`` (already over)."""

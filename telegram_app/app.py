@@ -1,0 +1,105 @@
+"""Builds the python-telegram-bot Application from settings, in one place, so the production
+entry point and the tests run exactly the same bot."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import BotCommand, Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from league.db import Database, upgrade
+from league.service import MatchService
+from telegram_app.context import KEY, BotServices
+from telegram_app.handlers import buttons, commands
+from telegram_app.i18n import _
+from telegram_app.messenger import Messenger
+from telegram_app.presenter import Presenter
+from telegram_app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def build_application(settings: Settings, *, migrate: bool = True) -> Application:
+    """The bot, configured from ``settings``; ``migrate`` brings the schema to the latest
+    Alembic revision during ``initialize()`` (in a worker thread: Alembic is synchronous)."""
+    db = Database(settings.database_url)
+    limiter = AIORateLimiter(overall_max_rate=settings.telegram_overall_rate,
+                             group_max_rate=settings.telegram_group_rate, max_retries=3)
+
+    async def post_init(app: Application) -> None:
+        if migrate:
+            await asyncio.to_thread(upgrade, settings.database_url)
+        service = MatchService(db)
+        messenger = Messenger(app.bot, service)
+        app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
+        try:
+            await app.bot.set_my_commands([
+                BotCommand("newgame", _("Open a Coyote lobby")),
+                BotCommand("cancel", _("Cancel the open game")),
+                BotCommand("rules", _("How to play")),
+                BotCommand("help", _("What I can do")),
+            ])
+        except TelegramError as exc:
+            log.warning("setMyCommands failed: %s", exc)
+
+    async def post_shutdown(app: Application) -> None:
+        await db.dispose()
+
+    app = (
+        ApplicationBuilder()
+        .token(settings.telegram_bot_token.get_secret_value())
+        .base_url(settings.telegram_base_url)
+        .rate_limiter(limiter)
+        .post_init(post_init)
+        .post_shutdown(post_shutdown)
+        .build()
+    )
+    add_handlers(app)
+    return app
+
+
+def add_handlers(app: Application) -> None:
+    """Register every handler and the error handler."""
+    app.add_handler(CommandHandler("newgame", commands.newgame))
+    app.add_handler(CommandHandler("cancel", commands.cancel))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_handler(MessageHandler(
+        filters.ChatType.PRIVATE & filters.Regex(r"^\s*\d{1,9}\s*$"), commands.typed_bid))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated))
+    app.add_error_handler(on_error)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log the failure; answer a pending button press so the client stops spinning."""
+    log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:
+            await update.callback_query.answer(_("Sorry, something went wrong. Please try "
+                                                 "again."), show_alert=True)
+        except TelegramError:
+            pass
+
+
+def main() -> None:
+    """``python -m telegram_app``: run the bot in polling mode until interrupted."""
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    settings = Settings()  # type: ignore[call-arg]  # read from the environment
+    app = build_application(settings)
+    app.run_polling(allowed_updates=Update.ALL_TYPES)

@@ -1,0 +1,127 @@
+"""Inline button presses. Every callback query is answered exactly once: with nothing on
+success, or with a short alert that says why the press changed nothing."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from engine import Action
+from league.errors import ServiceError
+from league.snapshots import GameSnapshot
+from telegram_app.callbacks import Callback, parse
+from telegram_app.context import BotServices, services
+from telegram_app.handlers.common import user_ref
+from telegram_app.i18n import _
+from telegram_app.keyboards import deep_link, private_keyboard, table_keyboard
+from telegram_app.render import coyote as render
+from telegram_app.render.common import error_text
+
+log = logging.getLogger(__name__)
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Dispatch a callback query by its verb; refusals become alerts."""
+    query = update.callback_query
+    if query is None:
+        return
+    data = parse(query.data)
+    bot = services(context)
+    try:
+        if data is None:
+            raise ServiceError("bad_button")
+        game = await bot.service.get(data.game_id)
+        _check_chat(query, game)
+        handler = {"j": _join, "l": _leave, "s": _start, "p": _peek, "b": _move, "c": _move,
+                   "m": _more}[data.verb]
+        await handler(query, data, game, bot, context)
+    except ServiceError as exc:
+        await _answer(query, error_text(exc.code, exc.detail), alert=True)
+
+
+def _check_chat(query: CallbackQuery, game: GameSnapshot) -> None:
+    # A button belongs to the game's group or to a player's private chat; anything else is
+    # forged data pointing at another chat's game.
+    chat_id = query.message.chat.id if query.message else None
+    if chat_id not in (game.chat_id, query.from_user.id):
+        raise ServiceError("bad_button")
+
+
+async def _answer(query: CallbackQuery, text: str | None = None, *, alert: bool = False,
+                  url: str | None = None) -> None:
+    try:
+        await query.answer(text, show_alert=alert, url=url)
+    except TelegramError as exc:  # too old, or answered already: nothing left to do
+        log.info("answerCallbackQuery failed: %s", exc)
+
+
+async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                context: ContextTypes.DEFAULT_TYPE) -> None:
+    game = await bot.service.join(game.id, user_ref(query.from_user))
+    if await bot.service.reachable([query.from_user.id]):
+        await _answer(query, _("You joined game #{id}.").format(id=game.id))
+    elif context.bot.username:
+        # Opens the private chat: pressing Start there lets the bot send the cards.
+        await _answer(query, url=deep_link(context.bot.username, game.id))
+    else:
+        await _answer(query, _("You joined. Start a private chat with me to see the cards."),
+                      alert=True)
+    await bot.presenter.show_lobby(game, context.bot.username)
+
+
+async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                 context: ContextTypes.DEFAULT_TYPE) -> None:
+    game = await bot.service.leave(game.id, query.from_user.id)
+    await _answer(query, _("You left game #{id}.").format(id=game.id))
+    if game.status == "cancelled":
+        await bot.presenter.close_lobby(game)
+    else:
+        await bot.presenter.show_lobby(game, context.bot.username)
+
+
+async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                 context: ContextTypes.DEFAULT_TYPE) -> None:
+    outcome = await bot.service.start(game.id, query.from_user.id)
+    await _answer(query)
+    await bot.presenter.started(outcome)
+
+
+async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                context: ContextTypes.DEFAULT_TYPE) -> None:
+    if game.status != "running":
+        raise ServiceError("not_running")
+    player = game.player(query.from_user.id)
+    if player is None or player.seat is None:
+        raise ServiceError("not_a_player")
+    await _answer(query, render.peek_alert(game, player.seat), alert=True)
+
+
+async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                context: ContextTypes.DEFAULT_TYPE) -> None:
+    action = Action("call") if data.verb == "c" else Action("bid", data.number)
+    outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0, action)
+    await _answer(query)
+    await bot.presenter.moved(outcome)
+
+
+async def _more(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                context: ContextTypes.DEFAULT_TYPE) -> None:
+    if game.version != data.version or game.status != "running":
+        raise ServiceError("stale")
+    player = game.player(query.from_user.id)
+    if player is None or player.seat is None:
+        raise ServiceError("not_a_player")
+    if (game.state or {}).get("turn") != player.seat:
+        raise ServiceError("not_your_turn")
+    message = query.message
+    if message is None:
+        raise ServiceError("stale")
+    if message.chat.id == game.chat_id:
+        markup = table_keyboard(game, data.number)
+    else:
+        markup = private_keyboard(game, player.seat, data.number)
+    await _answer(query)
+    await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)

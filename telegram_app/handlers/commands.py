@@ -1,0 +1,154 @@
+"""Commands: /newgame, /cancel, /help, /rules, /start, and a typed bid in the private chat."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from engine import Action
+from engine.coyote import EDITIONS
+from league.errors import ServiceError
+from telegram_app.context import services
+from telegram_app.handlers.common import in_group, is_admin, thread_of, user_ref
+from telegram_app.i18n import _
+from telegram_app.render import texts
+from telegram_app.render.common import error_text
+
+
+async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    """Answer in the chat (and topic) of the update, as a reply to it."""
+    message, chat = update.effective_message, update.effective_chat
+    if chat is None:
+        return
+    await services(context).messenger.send(
+        chat.id, text, thread_id=thread_of(message),
+        reply_to=message.message_id if message else None)
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/newgame [classic|feathers|poker-deck]``: open a lobby in this group (and topic)."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if not in_group(chat) or user is None or message is None:
+        await reply(update, context, _("Add me to a group and send /newgame there to play."))
+        return
+    if message.sender_chat is not None:
+        await reply(update, context, _("Anonymous admins cannot play: please post as yourself "
+                                       "to open a game."))
+        return
+    edition = (context.args or ["classic"])[0].lower()
+    if edition not in EDITIONS:
+        await reply(update, context, _("Unknown edition “{edition}”. Choose one of: {list}.")
+                    .format(edition=texts.escape(edition[:32]), list=", ".join(EDITIONS)))
+        return
+    bot = services(context)
+    try:
+        game = await bot.service.open_lobby(chat.id, chat.title, thread_of(message),
+                                            user_ref(user), "coyote", {"edition": edition})
+    except ServiceError as exc:
+        if exc.code != "game_open":
+            raise
+        existing = await bot.service.get(exc.detail["game_id"])
+        target = existing.lobby_message_id if existing.status == "lobby" else \
+            existing.table_message_id
+        await bot.messenger.send(chat.id, _("A game is already open here (game #{id}): join it "
+                                            "or finish it first.").format(id=existing.id),
+                                 thread_id=thread_of(message), reply_to=target)
+        return
+    await bot.presenter.show_lobby(game, context.bot.username)
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/cancel``: end this topic's open game (the opener or a chat admin)."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if not in_group(chat) or user is None:
+        await reply(update, context, _("Send /cancel in the group where the game is."))
+        return
+    bot = services(context)
+    game = await bot.service.open_game(chat.id, thread_of(message))
+    if game is None:
+        await reply(update, context, _("There is no open game here."))
+        return
+    try:
+        game = await bot.service.cancel(game.id, user.id, is_admin=await is_admin(update, context))
+    except ServiceError as exc:
+        await reply(update, context, error_text(exc.code, exc.detail))
+        return
+    await bot.presenter.cancelled(game)
+    await reply(update, context, _("Game #{id} was cancelled.").format(id=game.id))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/help``: what the bot does and its commands."""
+    await reply(update, context, texts.help_text())
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/rules [edition]``: the rules of an edition (default: the open game's, else classic)."""
+    edition = (context.args or [""])[0].lower()
+    if edition not in EDITIONS:
+        edition = "classic"
+        chat = update.effective_chat
+        if in_group(chat) and chat is not None:
+            game = await services(context).service.open_game(
+                chat.id, thread_of(update.effective_message))
+            if game is not None:
+                edition = game.options.get("edition", "classic")
+    await reply(update, context, texts.rules_text(edition))
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/start [g<id>]`` in private: remember that we may message this user; with a game's deep
+    link, send them their view of it at once."""
+    chat, user = update.effective_chat, update.effective_user
+    if user is None or chat is None:
+        return
+    if chat.type != "private":
+        await help_command(update, context)
+        return
+    bot = services(context)
+    await bot.service.touch_user(user_ref(user), can_message=True)
+    payload = (context.args or [""])[0]
+    game = None
+    if payload.startswith("g") and payload[1:].isdigit() and len(payload) <= 13:
+        try:
+            game = await bot.service.get(int(payload[1:]))
+        except ServiceError:
+            game = None
+    player = game.player(user.id) if game else None
+    if game is None or player is None:
+        await reply(update, context, texts.welcome_text())
+        return
+    if game.status == "lobby":
+        await reply(update, context, _("You are all set for game #{id}: I will send your view "
+                                       "of the cards here once it starts.").format(id=game.id))
+        await bot.presenter.show_lobby(game, context.bot.username)
+    elif game.status == "running":
+        await bot.presenter.send_private(game, player)
+    else:
+        await reply(update, context, texts.welcome_text())
+
+
+async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A number typed in the private chat is a bid in the game where it is the sender's turn."""
+    user, message = update.effective_user, update.effective_message
+    if user is None or message is None or not message.text:
+        return
+    bot = services(context)
+    game = await bot.service.game_on_turn(user.id)
+    if game is None:
+        await reply(update, context, _("It is not your turn in any game right now."))
+        return
+    try:
+        outcome = await bot.service.act(game.id, user.id, game.version,
+                                        Action("bid", int(message.text.strip())))
+    except ServiceError as exc:
+        await reply(update, context, error_text(exc.code, exc.detail))
+        return
+    await bot.presenter.moved(outcome)
+
+
+async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup: move its games to the new chat id."""
+    message = update.effective_message
+    if message is not None and message.migrate_to_chat_id:
+        await services(context).service.migrate_chat(message.chat.id, message.migrate_to_chat_id)

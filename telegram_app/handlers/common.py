@@ -1,0 +1,52 @@
+"""Helpers shared by handlers: who sent an update, where, and whether they are an admin."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from league.snapshots import UserRef
+
+log = logging.getLogger(__name__)
+GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+def user_ref(user: User) -> UserRef:
+    """The league's view of a Telegram user."""
+    return UserRef(user.id, user.first_name or str(user.id), user.last_name, user.username,
+                   user.language_code)
+
+
+def thread_of(message: Message | None) -> int:
+    """The forum topic a message belongs to (0 outside forum topics)."""
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def in_group(chat: Chat | None) -> bool:
+    """Whether a chat is a group or supergroup."""
+    return chat is not None and chat.type in GROUP_TYPES
+
+
+async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """Whether the sender administers the chat; an anonymous admin (a message sent as the
+    group itself) counts. A failed lookup counts as no."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if chat is None:
+        return False
+    if message is not None and message.sender_chat is not None and \
+            message.sender_chat.id == chat.id:
+        return True
+    if user is None:
+        return False
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError as exc:
+        log.info("getChatMember %s/%s failed: %s", chat.id, user.id, exc)
+        return False
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)

@@ -1,0 +1,92 @@
+"""Bot API calls that expect to fail sometimes.
+
+Every call here catches Telegram's errors: a user who never started the bot or blocked it
+(403, remembered so we stop trying), a group that became a supergroup (the games move to the new
+id and the call is retried there once), "message is not modified" (harmless), a deleted or too
+old message, flood control left over after the rate limiter's retries, and network faults. A
+failed call is logged and reported as ``None``/``False``; it never raises into a handler.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+
+from league.service import MatchService
+
+log = logging.getLogger(__name__)
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+class Messenger:
+    """Sends and edits HTML messages for the bot, tolerating Telegram's failures."""
+
+    def __init__(self, bot: Bot, service: MatchService) -> None:
+        self.bot = bot
+        self.service = service
+
+    async def send(self, chat_id: int, text: str, *, thread_id: int = 0,
+                   markup: InlineKeyboardMarkup | None = None,
+                   reply_to: int | None = None) -> int | None:
+        """Send a message; return its id, or ``None`` if it could not be sent."""
+        for _attempt in range(2):
+            try:
+                message = await self.bot.send_message(
+                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                    message_thread_id=thread_id or None, link_preview_options=NO_PREVIEW,
+                    reply_parameters=None if reply_to is None else ReplyParameters(
+                        message_id=reply_to, allow_sending_without_reply=True))
+                return message.message_id
+            except ChatMigrated as exc:
+                await self.service.migrate_chat(chat_id, exc.new_chat_id)
+                chat_id = exc.new_chat_id
+            except Forbidden as exc:
+                if chat_id > 0:
+                    await self.service.set_can_message(chat_id, False)
+                log.info("cannot message %s: %s", chat_id, exc.message)
+                return None
+            except TelegramError as exc:
+                log.warning("sendMessage to %s failed: %s", chat_id, exc)
+                return None
+        return None
+
+    async def edit(self, chat_id: int, message_id: int | None, text: str, *,
+                   markup: InlineKeyboardMarkup | None = None) -> bool:
+        """Edit a message in place; ``True`` if it now shows ``text`` (or already did)."""
+        if message_id is None:
+            return False
+        try:
+            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                             parse_mode=ParseMode.HTML, reply_markup=markup,
+                                             link_preview_options=NO_PREVIEW)
+            return True
+        except BadRequest as exc:
+            if "not modified" in exc.message.lower():
+                return True
+            log.info("editMessageText %s/%s failed: %s", chat_id, message_id, exc.message)
+        except ChatMigrated as exc:
+            await self.service.migrate_chat(chat_id, exc.new_chat_id)
+        except Forbidden as exc:
+            if chat_id > 0:
+                await self.service.set_can_message(chat_id, False)
+            log.info("cannot edit for %s: %s", chat_id, exc.message)
+        except TelegramError as exc:
+            log.warning("editMessageText %s/%s failed: %s", chat_id, message_id, exc)
+        return False
+
+    async def edit_markup(self, chat_id: int, message_id: int,
+                          markup: InlineKeyboardMarkup | None) -> bool:
+        """Replace only a message's inline keyboard."""
+        try:
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=markup)
+            return True
+        except BadRequest as exc:
+            return "not modified" in exc.message.lower()
+        except TelegramError as exc:
+            log.warning("editMessageReplyMarkup %s/%s failed: %s", chat_id, message_id, exc)
+            return False
+

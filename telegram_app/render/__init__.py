@@ -1,0 +1,1 @@
+"""Message texts (Telegram HTML) and inline keyboards, built from league snapshots."""

@@ -1,0 +1,79 @@
+"""Pieces every message uses: safe names, mentions, cards, lives and error alerts."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from league.snapshots import PlayerInfo
+from telegram_app.i18n import _
+
+FSI, PDI = "\u2068", "\u2069"  # isolate a name so right-to-left text cannot reorder the line
+MAX_NAME = 48
+
+
+def plain_name(name: str, limit: int = MAX_NAME) -> str:
+    """A display name cut to ``limit`` characters and isolated for bidi; not escaped."""
+    name = " ".join(name.split()) or "?"
+    if len(name) > limit:
+        name = name[: max(1, limit - 1)] + "…"
+    return f"{FSI}{name}{PDI}"
+
+
+def name_html(player: PlayerInfo) -> str:
+    """A player's name, escaped for Telegram HTML."""
+    return escape(plain_name(player.name), quote=False)
+
+
+def mention_html(player: PlayerInfo) -> str:
+    """A link that mentions the player (notifies them) when sent in a new message."""
+    if player.user_id is None:
+        return name_html(player)
+    return f'<a href="tg://user?id={player.user_id}">{name_html(player)}</a>'
+
+
+def card_label(card: str) -> str:
+    """A card in rules notation as players see it (``"-5"`` → ``"−5"``, ``"x2"`` → ``"×2"``)."""
+    specials = {
+        "x2": "×2", "max0": _("MAX→0"), "?": "?", "night": _("🌙 night"),
+        "max-": _("MAX→−"), "0b": _("0 (blue)"),
+    }
+    if card in specials:
+        return specials[card]
+    return card.replace("-", "−")
+
+
+def hearts(lives: int | None) -> str:
+    """Lives as hearts, or a skull once out."""
+    if not lives:
+        return "💀"
+    return "❤️" * lives
+
+
+
+def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
+    """A short, polite alert (≤ 200 characters) for a refused request's code."""
+    detail = detail or {}
+    messages = {
+        "game_not_found": _("This game no longer exists."),
+        "game_open": _("A game is already open in this chat — see the pinned lobby above."),
+        "not_in_lobby": _("This game has already started or ended."),
+        "not_running": _("This game is not running any more."),
+        "already_joined": _("You have already joined."),
+        "game_full": _("The table is full ({max} players).").format(max=detail.get("max", "")),
+        "not_joined": _("You are not in this lobby."),
+        "not_creator": _("Only the player who opened the lobby can start it."),
+        "too_few_players": _("At least {min} players are needed to start.").format(
+            min=detail.get("min", "")),
+        "not_a_player": _("You are not playing in this game."),
+        "stale": _("That button is out of date — the game has moved on."),
+        "not_allowed": _("Only the player who opened the game or a chat admin can do that."),
+        "not_your_turn": _("It is not your turn."),
+        "bid_too_low": _("Your bid must be at least {min_bid}.").format(
+            min_bid=detail.get("min_bid", "")),
+        "no_bid_to_call": _("Nobody has bid yet: the first player must bid."),
+        "game_over": _("This game is over."),
+        "bad_action": _("That move is not allowed."),
+        "bad_button": _("That button is not valid."),
+    }
+    return messages.get(code, _("That cannot be done right now."))

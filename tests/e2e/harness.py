@@ -1,0 +1,95 @@
+"""Runs the real bot Application against the fake Bot API, and scripted players that play it
+by pressing the buttons they see (used by the end-to-end tests and by ``make demo``)."""
+
+from __future__ import annotations
+
+import re
+
+from telegram.ext import Application
+
+from telegram_app.app import build_application
+from telegram_app.settings import Settings
+from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
+
+CARD_LINE = re.compile(r"^.+: (-?\d+|−\d+|×2|MAX→0|\?|🌙 night)$")
+
+
+class BotRunner:
+    """Starts and stops the real Application (polling) against ``api`` on ``database_url``."""
+
+    def __init__(self, api: FakeBotAPI, database_url: str) -> None:
+        self.api = api
+        self.database_url = database_url
+        self.app: Application | None = None
+
+    def settings(self) -> Settings:
+        """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
+        return Settings(telegram_bot_token=self.api.token, database_url=self.database_url,
+                        telegram_base_url=self.api.base_url, telegram_group_rate=6000,
+                        telegram_overall_rate=1000)
+
+    async def start(self) -> None:
+        """Build, initialise (migrating the schema) and start polling."""
+        self.app = build_application(self.settings())
+        # The same order as Application.run_polling: initialize, post_init, start.
+        await self.app.initialize()
+        if self.app.post_init:
+            await self.app.post_init(self.app)
+        await self.app.start()
+        assert self.app.updater is not None
+        await self.app.updater.start_polling(poll_interval=0, timeout=1)
+
+    async def stop(self) -> None:
+        """Stop polling and shut the Application down, as a restart would."""
+        if self.app is None:
+            return
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self.app.shutdown()
+        if self.app.post_shutdown:
+            await self.app.post_shutdown(self.app)
+        self.app = None
+
+
+def visible_sum(text: str) -> int:
+    """Sum of the number cards a player's private message shows (specials count 0)."""
+    total = 0
+    for line in text.splitlines():
+        match = CARD_LINE.match(line.strip())
+        if match and re.fullmatch(r"[-−]?\d+", match.group(1)):
+            total += int(match.group(1).replace("−", "-"))
+    return total
+
+
+def private_turn_message(api: FakeBotAPI, user: FakeUser) -> StoredMessage | None:
+    """The user's private message that carries move buttons (it is their turn), if any."""
+    for message in reversed(api.bot_messages(user.id)):
+        if message.reply_markup and any(d and d.startswith(("b:", "c:"))
+                                        for _, d in api.buttons(message)):
+            return message
+    return None
+
+
+def choose(api: FakeBotAPI, message: StoredMessage) -> str:
+    """A simple rule: bid up to the visible sum plus 2, then call Coyote."""
+    target = visible_sum(message.text or "") + 2
+    buttons = api.buttons(message)
+    bids = [(int(d.split(":")[3]), d) for _, d in buttons if d and d.startswith("b:")]
+    call = next((d for _, d in buttons if d and d.startswith("c:")), None)
+    lowest = min(bids)[0]
+    if call and lowest > target:
+        return call
+    return min(bids)[1]
+
+
+async def play_turn(api: FakeBotAPI, players: list[FakeUser]) -> bool:
+    """Let whichever player is to act press a button; ``False`` if nobody can act."""
+    for user in players:
+        message = private_turn_message(api, user)
+        if message is not None:
+            answer = await user.press_and_settle(message, choose(api, message), quiet=0.05)
+            assert not answer.get("show_alert"), answer
+            return True
+    return False

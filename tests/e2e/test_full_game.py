@@ -1,0 +1,88 @@
+"""A whole Coyote game in a group, through the real Application and the fake Bot API, on
+PostgreSQL: lobby, deep link, stale/forged/wrong-player presses, a restart mid-round, the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import BotRunner, play_turn, private_turn_message
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100777
+
+
+@pytest.fixture
+async def api():
+    async with FakeBotAPI() as fake:
+        yield fake
+
+
+async def test_whole_game_with_restart(api: FakeBotAPI, pg_db, pg_url: str) -> None:
+    group = api.add_group(GROUP, "Coyote night", admins=[1])
+    ann = api.add_user(1, "<b>Ann</b> & \"Co\"")
+    bob = api.add_user(2, "בוב", username="bob")
+    cat = api.add_user(3, "Cat_*[x]")
+    dan = api.add_user(4, "Dan")
+    players = [ann, bob, cat, dan]
+    for user in (ann, bob, cat):
+        await user.start_bot()
+    runner = BotRunner(api, pg_url)
+    await runner.start()
+    try:
+        await ann.send(group.id, "/newgame")
+        await api.settle()
+        lobby = api.find_messages(GROUP, "new game #")[-1]
+        for user in (bob, cat):
+            answer = await user.press_and_settle(lobby, "✋ Join")
+            assert "joined" in answer["text"]
+        answer = await dan.press_and_settle(lobby, "✋ Join")
+        assert answer["url"].endswith("?start=g1"), answer  # never started the bot: deep link
+        assert "⚠️" in api.get_message(GROUP, lobby.message_id).text
+        await dan.start_bot("g1")
+        await api.settle()
+        assert "⚠️" not in api.get_message(GROUP, lobby.message_id).text
+
+        await ann.send(group.id, "/newgame")  # a second lobby is refused, pointing at the first
+        await api.settle()
+        assert api.find_messages(GROUP, "already open here")
+
+        answer = await bob.press_and_settle(lobby, "▶️ Start")
+        assert answer["show_alert"] and "opened the lobby" in answer["text"]
+        answer = await ann.press_and_settle(lobby, "▶️ Start")
+        assert not answer.get("show_alert")
+        assert "started with" in api.get_message(GROUP, lobby.message_id).text
+        for user in players:
+            assert api.bot_messages(user.id)[-1].text.count("❓") == 1
+
+        table = api.find_messages(GROUP, "· round 1")[-1]
+        mover = next(u for u in players if private_turn_message(api, u))
+        other = next(u for u in players if u is not mover)
+        answer = await other.press_and_settle(table, "1")
+        assert answer["show_alert"] and "not your turn" in answer["text"]
+        stale_data = next(d for _, d in api.buttons(table) if d and d.startswith("b:"))
+        peek = await other.press_and_settle(table, "👀 See the cards")
+        assert peek["show_alert"] and len(peek["text"]) <= 200
+        assert other.first_name[:3] not in peek["text"]
+
+        assert await play_turn(api, players)
+        # A client still showing the old keyboard (a double tap) sends the old data again.
+        stale = await mover.press_raw(GROUP, table.message_id, stale_data)
+        answer = await api.wait_answer(stale)
+        assert answer["show_alert"] and "out of date" in answer["text"]
+        forged = await mover.press_raw(GROUP, table.message_id, "b:1:99999:5")
+        assert "out of date" in (await api.wait_answer(forged))["text"]
+        junk = await mover.press_raw(GROUP, table.message_id, "x" * 40)
+        assert (await api.wait_answer(junk))["show_alert"]
+
+        await runner.stop()  # restart in the middle of the round
+        await runner.start()
+        turns = 0
+        while not api.find_messages(GROUP, "is over!"):
+            assert await play_turn(api, players), "nobody can act but the game is not over"
+            turns += 1
+            assert turns < 400
+        final = api.find_messages(GROUP, "is over!")[-1].text
+        assert "Winner" in final
+        assert api.find_messages(GROUP, "calls Coyote!")
+    finally:
+        await runner.stop()

@@ -1,0 +1,219 @@
+"""Scripted users and groups for the fake Bot API.
+
+A :class:`FakeUser` produces genuine ``Update`` payloads (messages, callback queries) that
+the bot receives through getUpdates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .html_check import utf16_len
+from .models import FakeChat, LogEntry, StoredMessage, buttons_of
+
+if TYPE_CHECKING:
+    from .server import FakeBotAPI
+
+
+class FakeUser:
+    """A Telegram user driven by a test. Create with :meth:`FakeBotAPI.add_user`."""
+
+    def __init__(
+        self,
+        api: FakeBotAPI,
+        user_id: int,
+        first_name: str,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "en",
+    ):
+        self.api = api
+        self.id = user_id
+        self.first_name = first_name
+        self.last_name = last_name
+        self.username = username
+        self.language_code = language_code
+        self.started = False
+        self.blocked = False
+
+    def __repr__(self) -> str:
+        return f"FakeUser({self.id}, {self.display_name!r})"
+
+    @property
+    def display_name(self) -> str:
+        """First and last name, as Telegram clients show them."""
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+    def to_dict(self) -> dict:
+        """The full ``User`` object."""
+        data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        if self.language_code:
+            data["language_code"] = self.language_code
+        return data
+
+    async def send(self, chat_id: int, text: str, thread_id: int | None = None) -> StoredMessage:
+        """Send a text message to ``chat_id`` (a group id, or ``self.id`` for the private
+        chat). A leading ``/command[@bot]`` gets a ``bot_command`` entity."""
+        return self.api.user_message(self, chat_id, text, thread_id)
+
+    async def start_bot(self, payload: str | None = None) -> StoredMessage:
+        """Send ``/start`` (``/start payload``) in the private chat; unblocks the bot."""
+        self.started = True
+        self.blocked = False
+        text = "/start" if payload is None else f"/start {payload}"
+        return self.api.user_message(self, self.id, text)
+
+    def block_bot(self) -> None:
+        """Block the bot: further messages to this user fail with 403."""
+        self.blocked = True
+
+    async def press(self, message: StoredMessage, data_or_text: str) -> str:
+        """Press an inline button of ``message`` by callback_data or visible text.
+
+        Returns the callback query id (see :meth:`FakeBotAPI.wait_answer`)."""
+        current = self.api.get_message(message.chat_id, message.message_id)
+        if current is None or current.deleted:
+            raise LookupError(
+                f"message {message.message_id} in chat {message.chat_id} does not exist "
+                "(deleted?) - cannot press its buttons"
+            )
+        buttons = buttons_of(current.reply_markup)
+        by_data = [(t, d) for t, d in buttons if d == data_or_text]
+        by_text = [(t, d) for t, d in buttons if t == data_or_text]
+        match = (by_data or by_text or [None])[0]
+        if match is None:
+            raise LookupError(
+                f"no button {data_or_text!r} on message {current.message_id} "
+                f"(text {current.text!r}); buttons: {buttons}"
+            )
+        button = next(
+            b for row in current.reply_markup["inline_keyboard"]  # type: ignore[index]
+            for b in row if (b.get("text"), b.get("callback_data", b.get("url"))) == match
+        )
+        if "callback_data" not in button:
+            raise LookupError(f"button {match[0]!r} has no callback_data (url button?)")
+        return self.api.user_press(self, current, button["callback_data"], label=match[0])
+
+    async def press_raw(self, chat_id: int, message_id: int, data: str) -> str:
+        """Send a callback query with arbitrary (possibly forged) ``data``."""
+        msg = self.api.get_message(chat_id, message_id)
+        if msg is None:
+            raise LookupError(f"message {message_id} in chat {chat_id} does not exist")
+        return self.api.user_press(self, msg, data, label=None)
+
+    async def press_and_settle(
+        self, message: StoredMessage, data_or_text: str,
+        timeout: float = 5,  # noqa: ASYNC109
+        quiet: float = 0.15,
+    ) -> dict:
+        """Press a button, wait for the bot's answer, then :meth:`FakeBotAPI.settle`."""
+        query_id = await self.press(message, data_or_text)
+        answer = await self.api.wait_answer(query_id, timeout=timeout)
+        await self.api.settle(quiet=quiet, timeout=max(timeout, 10))
+        return answer
+
+
+class UserActionsMixin:
+    """The parts of ``FakeBotAPI`` that create users/groups and turn their actions into
+    updates."""
+
+    chats: dict[int, FakeChat]
+    users: dict[int, FakeUser]
+    log: list[LogEntry]
+    bot_username: str
+    _queries: dict[str, dict]
+    _query_counter: int
+
+    def add_user(
+        self: FakeBotAPI,
+        user_id: int,
+        first_name: str,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "en",
+    ) -> FakeUser:
+        """Register a user (names may contain markup characters or RTL text)."""
+        user = FakeUser(self, user_id, first_name, last_name, username, language_code)
+        self.users[user_id] = user
+        return user
+
+    def add_group(
+        self: FakeBotAPI,
+        chat_id: int = -1001234567890,
+        title: str = "Test group",
+        type: str = "group",  # noqa: A002 - mirrors the Bot API field
+        is_forum: bool = False,
+        admins: list[int] | tuple[int, ...] = (),
+        bot_admin: bool = False,
+    ) -> FakeChat:
+        """Register a ``group``/``supergroup`` chat. The first admin is the creator."""
+        chat = FakeChat(id=chat_id, type=type, title=title, is_forum=is_forum,
+                        admins=list(admins), bot_admin=bot_admin)
+        self.chats[chat_id] = chat
+        return chat
+
+    def migrate_group(
+        self: FakeBotAPI, old_id: int, new_id: int, announce: bool = True
+    ) -> FakeChat:
+        """Upgrade group ``old_id`` to supergroup ``new_id``: later bot calls with
+        ``old_id`` get ``ChatMigrated``. With ``announce`` the service messages
+        (``migrate_to_chat_id`` / ``migrate_from_chat_id``) are sent as updates."""
+        old = self.chats[old_id]
+        new = FakeChat(id=new_id, type="supergroup", title=old.title, admins=list(old.admins),
+                       bot_admin=old.bot_admin, statuses=dict(old.statuses))
+        self.chats[new_id] = new
+        if announce:
+            sender = old.admins[0] if old.admins else next(iter(self.users), self.bot_id)
+            for chat, extra in ((old, {"migrate_to_chat_id": new_id}),
+                                (new, {"migrate_from_chat_id": old_id})):
+                msg = self.store_message(chat, from_bot=False, sender_id=sender,
+                                         kind="service", service=extra)
+                self.enqueue_update({"message": self.message_dict(msg)})
+        old.migrated_to = new_id
+        return new
+
+    def user_message(
+        self: FakeBotAPI, user: FakeUser, chat_id: int, text: str, thread_id: int | None = None
+    ) -> StoredMessage:
+        """Store a message from ``user`` and enqueue the ``message`` update."""
+        if chat_id == user.id:
+            chat = self.private_chat(user)
+            user.started, user.blocked = True, False
+        else:
+            chat = self.chats.get(chat_id)
+            if chat is None or chat.type == "private":
+                raise LookupError(f"unknown chat {chat_id}: use api.add_group() first")
+            if chat.migrated_to is not None:
+                raise LookupError(f"chat {chat_id} migrated to {chat.migrated_to}")
+        entities = []
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(command)})
+        msg = self.store_message(chat, from_bot=False, sender_id=user.id, text=text,
+                                 entities=entities, thread_id=thread_id)
+        self.log.append(LogEntry("user", chat.id, msg.message_id, text, actor=user.display_name))
+        self.enqueue_update({"message": self.message_dict(msg)})
+        return msg
+
+    def user_press(
+        self: FakeBotAPI, user: FakeUser, msg: StoredMessage, data: str, label: str | None
+    ) -> str:
+        """Enqueue a ``callback_query`` update for ``msg``; returns the query id."""
+        self._query_counter += 1
+        query_id = str(4_800_000_000_000_000_000 + self._query_counter)
+        self._queries[query_id] = {"user_id": user.id, "chat_id": msg.chat_id,
+                                   "message_id": msg.message_id, "data": data}
+        self.log.append(LogEntry("press", msg.chat_id, msg.message_id,
+                                 label if label is not None else data, actor=user.display_name))
+        self.enqueue_update({"callback_query": {
+            "id": query_id,
+            "from": user.to_dict(),
+            "message": self.message_dict(msg),
+            "chat_instance": str(abs(msg.chat_id) * 7919 % 10**18),
+            "data": data,
+        }})
+        return query_id

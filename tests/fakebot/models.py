@@ -1,0 +1,207 @@
+"""Data kept by the fake Bot API: chats, stored messages, the request record and the log."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ApiError(Exception):
+    """A Bot API error response; raised inside method handlers, turned into JSON."""
+
+    def __init__(self, error_code: int, description: str, parameters: dict | None = None):
+        super().__init__(f"{error_code} {description}")
+        self.error_code = error_code
+        self.description = description
+        self.parameters = parameters
+
+    def to_json(self) -> dict:
+        """The body Telegram would send for this error."""
+        body: dict[str, Any] = {
+            "ok": False,
+            "error_code": self.error_code,
+            "description": self.description,
+        }
+        if self.parameters:
+            body["parameters"] = self.parameters
+        return body
+
+
+def bad_request(what: str, parameters: dict | None = None) -> ApiError:
+    """Shortcut for ``400 Bad Request: <what>``."""
+    return ApiError(400, f"Bad Request: {what}", parameters)
+
+
+@dataclass
+class RecordedRequest:
+    """One HTTP request the bot made: lower-cased-insensitive ``method`` as sent, decoded
+    ``params`` (uploaded files appear as ``bytes``) and the monotonic ``time``."""
+
+    method: str
+    params: dict[str, Any]
+    time: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class LogEntry:
+    """One visible event, in order: ``kind`` is send/edit/delete/photo/answer/user.
+
+    ``actor`` is the user's display name for ``user``/``answer`` entries, ``"bot"`` otherwise.
+    ``buttons`` holds the inline keyboard rows as ``[[text, ...], ...]``.
+    """
+
+    kind: str
+    chat_id: int | None
+    message_id: int | None
+    text: str | None
+    buttons: list[list[str]] = field(default_factory=list)
+    actor: str = "bot"
+    show_alert: bool = False
+
+
+@dataclass
+class StoredMessage:
+    """A message as the fake server currently knows it (text/markup reflect the last edit)."""
+
+    chat_id: int
+    message_id: int
+    date: int
+    from_bot: bool
+    sender_id: int
+    text: str | None = None
+    html: str | None = None
+    entities: list[dict] = field(default_factory=list)
+    reply_markup: dict | None = None
+    thread_id: int | None = None
+    edits: int = 0
+    edit_date: int | None = None
+    deleted: bool = False
+    kind: str = "text"  # "text", "photo" or "service"
+    photo: bytes | str | None = None
+    reply_to: int | None = None
+    service: dict | None = None  # extra fields of a service message
+
+    @property
+    def caption(self) -> str | None:
+        """Photo caption (stored in ``text``)."""
+        return self.text if self.kind == "photo" else None
+
+
+@dataclass
+class FakeChat:
+    """A group/supergroup (or a user's private chat) known to the fake server.
+
+    ``admins``: user ids, the first one is the creator. ``statuses`` overrides
+    getChatMember for single users (e.g. ``{42: "kicked"}``). ``bot_admin`` makes the bot an
+    administrator (needed to delete other people's messages in groups).
+    """
+
+    id: int
+    type: str
+    title: str | None = None
+    is_forum: bool = False
+    admins: list[int] = field(default_factory=list)
+    bot_admin: bool = False
+    statuses: dict[int, str] = field(default_factory=dict)
+    migrated_to: int | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    username: str | None = None
+    next_message_id: int = 1
+    messages: dict[int, StoredMessage] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The ``Chat`` object as it appears inside messages."""
+        data: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.type == "private":
+            data["first_name"] = self.first_name or ""
+            if self.last_name:
+                data["last_name"] = self.last_name
+            if self.username:
+                data["username"] = self.username
+        else:
+            data["title"] = self.title or ""
+            if self.is_forum:
+                data["is_forum"] = True
+        return data
+
+    def to_full_dict(self) -> dict:
+        """The ``ChatFullInfo`` object returned by getChat."""
+        data = self.to_dict()
+        data.update(
+            accent_color_id=0,
+            max_reaction_count=11,
+            accepted_gift_types={
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        )
+        return data
+
+    def allocate_id(self) -> int:
+        """Next message id in this chat (ids are per chat, starting at 1)."""
+        mid = self.next_message_id
+        self.next_message_id += 1
+        return mid
+
+
+def buttons_of(markup: dict | None) -> list[tuple[str, str | None]]:
+    """Flatten an inline keyboard into ``(text, callback_data or url)`` pairs."""
+    if not markup or "inline_keyboard" not in markup:
+        return []
+    result = []
+    for row in markup["inline_keyboard"]:
+        for button in row:
+            value = button.get("callback_data")
+            if value is None:
+                value = button.get("url")
+            result.append((button.get("text", ""), value))
+    return result
+
+
+def button_rows(markup: dict | None) -> list[list[str]]:
+    """Button texts of an inline keyboard, row by row."""
+    if not markup or "inline_keyboard" not in markup:
+        return []
+    return [[b.get("text", "") for b in row] for row in markup["inline_keyboard"]]
+
+
+def validate_inline_keyboard(markup: Any) -> None:
+    """Raise :class:`ApiError` for an inline keyboard Telegram would reject."""
+    if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+        return
+    rows = markup["inline_keyboard"]
+    if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+        raise bad_request("can't parse reply keyboard markup JSON object")
+    count = sum(len(r) for r in rows)
+    if count > 100:
+        raise bad_request("reply markup is too long")
+    for row in rows:
+        for button in row:
+            if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+                raise bad_request(
+                    'can\'t parse inline keyboard button: Field "text" must be of type String'
+                )
+            if not button["text"]:
+                raise bad_request("BUTTON_TEXT_INVALID")  # not exact; Telegram varies here
+            if "callback_data" in button:
+                data = button["callback_data"]
+                if not isinstance(data, str) or not 1 <= len(data.encode("utf-8")) <= 64:
+                    raise bad_request("BUTTON_DATA_INVALID")
+            elif "url" in button:
+                url = button["url"]
+                if not isinstance(url, str) or not url.startswith(("http://", "https://", "tg://")):
+                    raise bad_request("BUTTON_URL_INVALID")
+            elif not any(k in button for k in (
+                "login_url", "switch_inline_query", "switch_inline_query_current_chat",
+                "switch_inline_query_chosen_chat", "callback_game", "pay", "web_app",
+                "copy_text",
+            )):
+                raise bad_request(
+                    "can't parse inline keyboard button: Text buttons are unallowed in the "
+                    "inline keyboard"
+                )

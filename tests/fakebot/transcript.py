@@ -1,0 +1,75 @@
+"""Readable plain-text transcripts of what happened in a chat on the fake Bot API.
+
+Example output::
+
+    === Game night ===
+    Alice: /newgame
+    🤖 (msg 2) A new game is open!
+       Players: Alice
+       [Join] [Leave]
+    Bob pressed [Join]
+    (answer to Bob: You joined)
+    ✎ (msg 2) A new game is open!
+       Players: Alice, Bob
+       [Join] [Leave]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .models import LogEntry
+
+if TYPE_CHECKING:
+    from .server import FakeBotAPI
+
+INDENT = "   "
+
+
+def _block(head: str, text: str | None, buttons: list[list[str]]) -> list[str]:
+    """``head`` followed by the first text line, further lines and button rows indented."""
+    lines = (text or "").split("\n")
+    out = [f"{head}{lines[0]}".rstrip()]
+    out += [f"{INDENT}{line}".rstrip() for line in lines[1:]]
+    out += [INDENT + " ".join(f"[{label}]" for label in row) for row in buttons if row]
+    return out
+
+
+def render_entry(entry: LogEntry) -> list[str]:
+    """Render one log entry as transcript lines."""
+    ref = f"(msg {entry.message_id}) "
+    if entry.kind == "user":
+        return _block(f"{entry.actor}: ", entry.text, [])
+    if entry.kind == "send":
+        return _block(f"🤖 {ref}", entry.text, entry.buttons)
+    if entry.kind == "photo":
+        return _block(f"🤖 📷 {ref}", entry.text or "[photo]", entry.buttons)
+    if entry.kind == "edit":
+        if entry.text == "":  # reply-markup-only edit
+            if not entry.buttons:
+                return [f"✎ {ref}[buttons removed]"]
+            return _block(f"✎ {ref}", "[buttons changed]", entry.buttons)
+        return _block(f"✎ {ref}", entry.text, entry.buttons)
+    if entry.kind == "delete":
+        return [f"🗑 {ref}deleted"]
+    if entry.kind == "press":
+        return [f"{entry.actor} pressed [{entry.text}]"]
+    if entry.kind == "answer":
+        if not entry.text:
+            return []
+        what = "alert" if entry.show_alert else "answer"
+        return _block(f"({what} to {entry.actor}: ", f"{entry.text})", [])
+    return [f"? {entry.kind} {ref}{entry.text}"]
+
+
+def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None) -> str:
+    """A readable plain-text log of one chat: user messages as ``Name: text``, bot
+    messages as ``🤖 text`` with ``[Button]`` rows, edits as ``✎ (msg N) text``, deletions,
+    button presses and non-empty callback answers."""
+    lines: list[str] = []
+    if title:
+        lines.append(f"=== {title} ===")
+    for entry in api.log:
+        if entry.chat_id == chat_id:
+            lines.extend(render_entry(entry))
+    return "\n".join(lines) + "\n"
