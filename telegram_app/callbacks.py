@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 LOBBY_VERBS = {"j", "l", "s", "p"}
 MOVE_VERBS = {"b", "c", "m"}
-_PATTERN = re.compile(r"^([a-z]):(\d{1,12})(?::(\d{1,9}))?(?::(\d{1,9}))?$")
+_PATTERN = re.compile(r"([a-z]):([0-9]{1,12})(?::([0-9]{1,9}))?(?::([0-9]{1,9}))?")
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Callback:
 
 def parse(data: str | None) -> Callback | None:
     """Parse callback data; ``None`` for anything malformed or forged (never raises)."""
-    match = _PATTERN.match(data or "")
+    match = _PATTERN.fullmatch(data or "")
     if not match:
         return None
     verb, game_id, version, number = match.groups()

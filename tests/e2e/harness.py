@@ -3,6 +3,7 @@ by pressing the buttons they see (used by the end-to-end tests and by ``make dem
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from telegram.ext import Application
@@ -63,13 +64,33 @@ def visible_sum(text: str) -> int:
     return total
 
 
-def private_turn_message(api: FakeBotAPI, user: FakeUser) -> StoredMessage | None:
-    """The user's private message that carries move buttons (it is their turn), if any."""
-    for message in reversed(api.bot_messages(user.id)):
-        if message.reply_markup and any(d and d.startswith(("b:", "c:"))
-                                        for _, d in api.buttons(message)):
-            return message
+def move_version(api: FakeBotAPI, message: StoredMessage) -> int | None:
+    """The game version the message's move buttons carry, or ``None`` without move buttons."""
+    for _, data in api.buttons(message):
+        if data and data.startswith(("b:", "c:")):
+            return int(data.split(":")[2])
     return None
+
+
+def private_turn_message(api: FakeBotAPI, user: FakeUser,
+                         newer_than: int = 0) -> StoredMessage | None:
+    """The user's newest private message if it carries move buttons (it is their turn) for a
+    game version above ``newer_than``."""
+    messages = api.bot_messages(user.id)
+    if not messages:
+        return None
+    version = move_version(api, messages[-1])
+    return messages[-1] if version is not None and version > newer_than else None
+
+
+async def wait_for(condition, timeout: float = 10) -> None:  # noqa: ASYNC109
+    """Poll ``condition()`` until it is true; raise ``TimeoutError`` after ``timeout`` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise TimeoutError("the bot did not get there in time")
+        await asyncio.sleep(0.01)
 
 
 def choose(api: FakeBotAPI, message: StoredMessage) -> str:
@@ -84,12 +105,18 @@ def choose(api: FakeBotAPI, message: StoredMessage) -> str:
     return min(bids)[1]
 
 
-async def play_turn(api: FakeBotAPI, players: list[FakeUser]) -> bool:
+async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> bool:
     """Let whichever player is to act press a button; ``False`` if nobody can act."""
-    for user in players:
-        message = private_turn_message(api, user)
-        if message is not None:
-            answer = await user.press_and_settle(message, choose(api, message), quiet=0.05)
-            assert not answer.get("show_alert"), answer
-            return True
-    return False
+    user = next((u for u in players if private_turn_message(api, u)), None)
+    if user is None:
+        return False
+    message = private_turn_message(api, user)
+    assert message is not None
+    pressed = move_version(api, message) or 0
+    answer = await user.press_and_settle(message, choose(api, message), quiet=0.02)
+    assert not answer.get("show_alert"), answer
+    # Wait until the next player's keyboard is out (or the game is over), not for a quiet
+    # spell: a slow database write must not make the script press a stale button.
+    await wait_for(lambda: any(private_turn_message(api, u, pressed) for u in players)
+                   or bool(api.find_messages(group_id, "is over!")))
+    return True

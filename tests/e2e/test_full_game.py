@@ -64,7 +64,7 @@ async def test_whole_game_with_restart(api: FakeBotAPI, pg_db, pg_url: str) -> N
         assert peek["show_alert"] and len(peek["text"]) <= 200
         assert other.first_name[:3] not in peek["text"]
 
-        assert await play_turn(api, players)
+        assert await play_turn(api, players, GROUP)
         # A client still showing the old keyboard (a double tap) sends the old data again.
         stale = await mover.press_raw(GROUP, table.message_id, stale_data)
         answer = await api.wait_answer(stale)
@@ -78,7 +78,7 @@ async def test_whole_game_with_restart(api: FakeBotAPI, pg_db, pg_url: str) -> N
         await runner.start()
         turns = 0
         while not api.find_messages(GROUP, "is over!"):
-            assert await play_turn(api, players), "nobody can act but the game is not over"
+            assert await play_turn(api, players, GROUP), "nobody can act but the game is not over"
             turns += 1
             assert turns < 400
         final = api.find_messages(GROUP, "is over!")[-1].text

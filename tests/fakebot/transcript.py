@@ -62,6 +62,9 @@ def render_entry(entry: LogEntry) -> list[str]:
     return [f"? {entry.kind} {ref}{entry.text}"]
 
 
+INVISIBLE = {0x2068: None, 0x2069: None}
+
+
 def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None) -> str:
     """A readable plain-text log of one chat: user messages as ``Name: text``, bot
     messages as ``🤖 text`` with ``[Button]`` rows, edits as ``✎ (msg N) text``, deletions,
@@ -72,4 +75,5 @@ def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None) -
     for entry in api.log:
         if entry.chat_id == chat_id:
             lines.extend(render_entry(entry))
-    return "\n".join(lines) + "\n"
+    # Telegram clients draw bidi isolation marks as nothing; terminals often draw boxes.
+    return "\n".join(lines).translate(INVISIBLE) + "\n"

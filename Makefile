@@ -1,0 +1,34 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Each creates or updates .venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint messages run clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)  ## a full game through the real bot against the fake Bot API, on SQLite
+	$(BIN)/python -m tests.e2e.demo
+
+test: $(STAMP)  ## the whole suite; needs PostgreSQL on 127.0.0.1:5432 (see .ci/run)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+messages: $(STAMP)  ## re-extract translatable strings into the catalogs
+	$(BIN)/pybabel extract --no-location --sort-output -k _ -k n_:1,2 \
+		-o telegram_app/locales/messages.pot telegram_app
+	$(BIN)/pybabel update --no-fuzzy-matching -i telegram_app/locales/messages.pot \
+		-d telegram_app/locales -D messages
+
+run: $(STAMP)  ## the bot itself: needs TELEGRAM_BOT_TOKEN
+	$(BIN)/python -m telegram_app
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,98 @@
+"""Rendering and callback data: limits, escaping and hidden cards, without a network."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.coyote import CoyoteGame
+from league.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.callbacks import Callback, parse
+from telegram_app.keyboards import lobby_keyboard, table_keyboard
+from telegram_app.render import coyote as render
+from tests.fakebot import parse_html
+
+HOSTILE_NAMES = ['<b>Ann</b> & "Co"', "דני הגדול", "x" * 64, "</a><a href='x'>", "&amp;lt;",
+                 "مرحبا بك", "🙂" * 30, "Cat_*[x](y)`z`", "Bo\u202eb", "  "]
+
+
+def _game(n: int, hands: list[str] | None = None, names: list[str] | None = None,
+          bids: list[list[int]] | None = None) -> GameSnapshot:
+    state = CoyoteGame().new_state(n, 7)
+    if hands:
+        state["hands"] = hands
+    state["bids"] = bids or []
+    names = names or [f"P{i}" for i in range(n)]
+    players = tuple(PlayerInfo(1000 + i, names[i], i, False, 3, None, None, None)
+                    for i in range(n))
+    return GameSnapshot(1, -100, 0, "coyote", {"edition": "classic"}, "running", 12, state,
+                        1000, 5, 6, players)
+
+
+@pytest.mark.parametrize("data", ["", "j", "j:", "j:1:2", "b:1:2", "b:1:2:3:4", "c:1", "z:1",
+                                  "b:-1:2:3", "j:1" + "0" * 20, "b:1:2:x", "p:1\n", None])
+def test_malformed_callback_data_is_refused(data: str | None) -> None:
+    assert parse(data) is None
+
+
+@given(st.sampled_from(["j", "l", "s", "p", "b", "c", "m"]), st.integers(1, 10**12 - 1),
+       st.integers(0, 10**9 - 1), st.integers(0, 10**9 - 1))
+def test_callback_data_round_trips_within_64_bytes(verb, game_id, version, number) -> None:
+    if verb in "jlsp":
+        cb = Callback(verb, game_id)
+    elif verb == "c":
+        cb = Callback(verb, game_id, version)
+    else:
+        cb = Callback(verb, game_id, version, number)
+    encoded = cb.encode()
+    assert len(encoded.encode()) <= 64
+    assert parse(encoded) == cb
+
+
+def test_peek_alert_fits_at_ten_players_with_long_names() -> None:
+    names = ["W" * 64 + str(i) for i in range(10)]
+    game = _game(10, names=names)
+    for seat in range(10):
+        text = render.peek_alert(game, seat)
+        assert len(text) <= 200
+        assert text.count(":") == 1 + 9
+
+
+def test_private_view_never_shows_own_card() -> None:
+    hands = ["20", "5", "4", "3"]
+    game = _game(4, hands=hands)
+    assert "<b>20</b>" not in render.private_text(game, 0)
+    assert "20" not in render.peek_alert(game, 0)
+    for seat in (1, 2, 3):
+        assert "<b>20</b>" in render.private_text(game, seat)
+
+
+def test_public_table_shows_no_card() -> None:
+    game = _game(4, hands=["night", "max0", "x2", "?"], bids=[[0, 3]])
+    text = render.table_text(game)
+    for label in ("night", "MAX", "×2", "?"):
+        assert label not in text.replace("👀 shows you the others' cards.", "")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(HOSTILE_NAMES) | st.text(min_size=1, max_size=70),
+                min_size=3, max_size=10))
+def test_every_message_is_valid_telegram_html(names: list[str]) -> None:
+    game = _game(len(names), names=names, bids=[[0, 4], [1, 9]])
+    texts = [render.lobby_text(game, set()), render.table_text(game),
+             render.private_text(game, 0), render.game_over_text(game)
+             if game.state and game.state["over"] else render.round_start_text(game),
+             render.announce_text(game, [{"type": "bid_placed", "seat": 1, "amount": 9}]) or ""]
+    for text in texts:
+        plain, _ = parse_html(text)
+        assert 0 < len(plain) <= 4096
+
+
+def test_keyboards_stay_within_limits() -> None:
+    game = _game(10, bids=[[0, 999_999_990]])
+    for markup in (table_keyboard(game), lobby_keyboard(game, "coyote_league_bot")):
+        buttons = [b for row in markup.inline_keyboard for b in row]
+        assert len(buttons) <= 100
+        assert all(len(row) <= 8 for row in markup.inline_keyboard)
+        assert all(len((b.callback_data or "").encode()) <= 64 for b in buttons)

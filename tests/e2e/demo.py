@@ -1,0 +1,68 @@
+"""``make demo``: a whole Coyote game played through the real bot.
+
+The real Application runs against the fake Bot API on loopback, on SQLite (the embedded
+default driver) in a temporary folder. Four scripted players join with the lobby buttons and
+play by pressing the buttons of their private messages (bid up to the sum of the cards they can
+see plus two, then call Coyote). The group chat and one player's private chat are printed as a
+transcript until the winner is announced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.e2e.harness import BotRunner, play_turn
+from tests.fakebot import FakeBotAPI, render_transcript
+
+GROUP = -100123
+MAX_TURNS = 500
+
+
+async def demo(seed_dir: Path) -> int:
+    """Play one game; print the transcripts; return 0 once a winner is announced."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Friday Coyote", admins=[101])
+        players = [api.add_user(101, "Ana"), api.add_user(102, "Bruno"),
+                   api.add_user(103, "Chloé"), api.add_user(104, "Dmitri")]
+        for user in players:
+            await user.start_bot()
+        runner = BotRunner(api, f"sqlite+aiosqlite:///{seed_dir / 'coyote-league.sqlite3'}")
+        await runner.start()
+        try:
+            await players[0].send(GROUP, "/newgame")
+            await api.settle(quiet=0.1)
+            lobby = api.find_messages(GROUP, "new game #")[-1]
+            for user in players[1:]:
+                await user.press_and_settle(lobby, "✋ Join", quiet=0.05)
+            await players[0].press_and_settle(lobby, "▶️ Start", quiet=0.05)
+            turns = 0
+            while not api.find_messages(GROUP, "is over!") and turns < MAX_TURNS:
+                if not await play_turn(api, players, GROUP):
+                    break
+                turns += 1
+        finally:
+            await runner.stop()
+        print(render_transcript(api, GROUP, title="Group chat: Friday Coyote"))
+        print()
+        print(render_transcript(api, players[1].id, title="Bruno's private chat with the bot"))
+        over = api.find_messages(GROUP, "is over!")
+        if not over:
+            print(f"\nThe game did not finish within {turns} turns.", file=sys.stderr)
+            return 1
+        print(f"\nThe game ended after {turns} turns.")
+        return 0
+
+
+def main() -> int:
+    """Entry point of ``python -m tests.e2e.demo``."""
+    logging.basicConfig(level=logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="coyote-demo-") as folder:
+        return asyncio.run(demo(Path(folder)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
