@@ -30,19 +30,28 @@ class RuleError(Exception):
 
 @dataclass(frozen=True)
 class Action:
-    """One player's move. ``kind`` names it (``"bid"``, ``"call"``); ``amount`` is a bid's number.
+    """One player's move.
 
-    Serialises as ``{"kind": ..., "amount": ...}`` (``amount`` omitted when ``None``).
+    ``kind`` names it (``"bid"``, ``"call"``, ``"special"``); ``amount`` is a bid's number;
+    ``special`` names a special action (a Coyote mask or coin: ``"pass"``, ``"double"``,
+    ``"draw1"``, ``"shot"``, ``"reverse"``, ``"change"``, ``"extra"``, ``"skip"``, ``"swap"``,
+    ``"guess"``); ``target`` is a seat the special acts on; ``guess`` a card in rules notation.
+    Serialises to a JSON object holding only the fields that are set.
     """
 
     kind: str
     amount: int | None = None
+    special: str | None = None
+    target: int | None = None
+    guess: str | None = None
 
     def to_json(self) -> JSON:
-        """Return the action as a JSON object."""
+        """Return the action as a JSON object (unset fields omitted)."""
         data: JSON = {"kind": self.kind}
-        if self.amount is not None:
-            data["amount"] = self.amount
+        for key in ("amount", "special", "target", "guess"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
         return data
 
     @classmethod
@@ -50,10 +59,15 @@ class Action:
         """Build an action from :meth:`to_json` output; raises ``RuleError("bad_action")``."""
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise RuleError("bad_action")
-        amount = data.get("amount")
-        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
-            raise RuleError("bad_action")
-        return cls(data["kind"], amount)
+        for key in ("amount", "target"):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RuleError("bad_action")
+        for key in ("special", "guess"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise RuleError("bad_action")
+        return cls(data["kind"], data.get("amount"), data.get("special"), data.get("target"),
+                   data.get("guess"))
 
 
 @dataclass(frozen=True)
@@ -115,6 +129,14 @@ class Game(Protocol):
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         """What ``seat`` may see (``None``: the public table). Never a card hidden from them."""
+        ...
+
+    def option_choices(self, options: JSON | None = None) -> dict[str, list[Any]]:
+        """Settable lobby options and their allowed values, the default first."""
+        ...
+
+    def ai_action(self, view: JSON, rng: random.Random) -> Action:
+        """A computer player's action, from a seat's view only, with a seeded generator."""
         ...
 
     def placements(self, state: JSON) -> list[int] | None:

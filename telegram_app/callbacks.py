@@ -1,10 +1,24 @@
 """Callback data: what an inline button carries, within Telegram's 64 bytes.
 
-Format ``<verb>:<game id>[:<version>[:<number>]]``. Moves carry the game's version so a press on
-an old message (or a second tap) is refused by the match service instead of being applied twice.
+Format ``<verb>:<game id>[:<n>…]`` with whole numbers only. Every button that changes the
+game carries the game's version, so a press on an old message (or a second tap) is refused by
+the match service instead of being applied twice.
 
-Verbs: ``j`` join, ``l`` leave, ``s`` start, ``p`` peek (the 👀 alert), ``b`` bid (number),
-``c`` Coyote call, ``m`` more bids (number: the first bid shown).
+| verb | meaning | numbers after the game id |
+| --- | --- | --- |
+| ``j`` ``l`` ``s`` | join, leave, start the lobby | – |
+| ``a`` ``r`` | add, remove a computer player | – |
+| ``o`` | set a lobby option | option code, value |
+| ``p`` | peek (the 👀 alert) | – |
+| ``b`` | bid | version, amount[, mod] |
+| ``c`` | call Coyote | version |
+| ``m`` | show bids from a number | version, first bid[, mod] |
+| ``k`` | pick a mask used with a bid | version, special code |
+| ``x`` | use a special action on its own | version, special code |
+| ``q`` | guess one's own card | version, card index |
+| ``g`` | show the guess keyboard | version |
+
+``mod`` = special code × 100 + target seat (Double: no target).
 """
 
 from __future__ import annotations
@@ -12,40 +26,60 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-LOBBY_VERBS = {"j", "l", "s", "p"}
-MOVE_VERBS = {"b", "c", "m"}
-_PATTERN = re.compile(r"([a-z]):([0-9]{1,12})(?::([0-9]{1,9}))?(?::([0-9]{1,9}))?")
+ARITY: dict[str, tuple[int, ...]] = {
+    "j": (0,), "l": (0,), "s": (0,), "a": (0,), "r": (0,), "p": (0,), "o": (2,),
+    "b": (2, 3), "c": (1,), "m": (2, 3), "k": (2,), "x": (2,), "q": (2,), "g": (1,),
+}
+MOVE_VERBS = frozenset("bcmkxqg")
+SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
+                 "extra": 7, "skip": 8, "swap": 9, "guess": 10}
+SPECIAL_NAMES = {code: name for name, code in SPECIAL_CODES.items()}
+OPTION_CODES = {"lives": 0, "specials": 1}
+OPTION_NAMES = {code: name for name, code in OPTION_CODES.items()}
+_NUMBER = re.compile(r"[0-9]{1,12}")
 
 
 @dataclass(frozen=True)
 class Callback:
-    """Parsed callback data. ``version`` and ``number`` are ``None`` where the verb has none."""
+    """Parsed callback data: ``verb``, ``game_id`` and the verb's numbers ``args``."""
 
     verb: str
     game_id: int
-    version: int | None = None
-    number: int | None = None
+    args: tuple[int, ...] = ()
+
+    @property
+    def version(self) -> int | None:
+        """The game version a move button was drawn for (``None`` for lobby buttons)."""
+        return self.args[0] if self.verb in MOVE_VERBS else None
 
     def encode(self) -> str:
         """The string to put in ``callback_data`` (at most 64 bytes by construction)."""
-        parts = [self.verb, str(self.game_id)]
-        if self.version is not None:
-            parts.append(str(self.version))
-            if self.number is not None:
-                parts.append(str(self.number))
-        return ":".join(parts)
+        return ":".join([self.verb, str(self.game_id), *map(str, self.args)])
+
+
+def mod_of(special: str | None, target: int | None = None) -> int | None:
+    """Encode a bid's mask and target as one number (``None`` for a plain bid)."""
+    if special is None:
+        return None
+    return SPECIAL_CODES[special] * 100 + (target or 0)
+
+
+def unmod(mod: int | None) -> tuple[str | None, int | None]:
+    """Decode :func:`mod_of`: ``(special, target)``; raises ``KeyError`` on a bad code."""
+    if mod is None:
+        return None, None
+    special = SPECIAL_NAMES[mod // 100]
+    return special, (mod % 100 if special in ("draw1", "shot") else None)
 
 
 def parse(data: str | None) -> Callback | None:
     """Parse callback data; ``None`` for anything malformed or forged (never raises)."""
-    match = _PATTERN.fullmatch(data or "")
-    if not match:
+    parts = (data or "").split(":")
+    if len(parts) < 2 or len(parts[0]) != 1 or parts[0] not in ARITY:
         return None
-    verb, game_id, version, number = match.groups()
-    if verb in LOBBY_VERBS and version is None:
-        return Callback(verb, int(game_id))
-    if verb == "c" and version is not None and number is None:
-        return Callback(verb, int(game_id), int(version))
-    if verb in ("b", "m") and version is not None and number is not None:
-        return Callback(verb, int(game_id), int(version), int(number))
-    return None
+    if not all(_NUMBER.fullmatch(p) for p in parts[1:]):
+        return None
+    numbers = tuple(int(p) for p in parts[2:])
+    if len(numbers) not in ARITY[parts[0]]:
+        return None
+    return Callback(parts[0], int(parts[1]), numbers)

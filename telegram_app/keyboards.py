@@ -1,15 +1,24 @@
-"""Inline keyboards: the lobby's, the table's and a player's private one."""
+"""Inline keyboards: the lobby's, the table's and a player's private one.
+
+A move keyboard offers only what the rules allow now (the engine's ``legal_actions``): bids,
+Coyote!, and the special actions still available; choosing a target or a card to guess is a
+second keyboard, with a way back.
+"""
 
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from engine import GAMES
+from engine.coyote import get_edition
 from league.snapshots import GameSnapshot
-from telegram_app.callbacks import Callback
+from telegram_app.callbacks import OPTION_CODES, SPECIAL_CODES, Callback, mod_of, unmod
 from telegram_app.i18n import _
+from telegram_app.render.common import card_label, plain_name, special_name
 
 BIDS_SHOWN = 8
 BIDS_PER_ROW = 4
+Button = InlineKeyboardButton
 
 
 def deep_link(bot_username: str, game_id: int) -> str:
@@ -17,55 +26,142 @@ def deep_link(bot_username: str, game_id: int) -> str:
     return f"https://t.me/{bot_username}?start=g{game_id}"
 
 
+def _cb(verb: str, game: GameSnapshot, *args: int | None) -> str:
+    return Callback(verb, game.id, tuple(a for a in args if a is not None)).encode()
+
+
 def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboardMarkup:
-    """Join / Leave / Start, and a deep link to the private chat."""
-    rows = [[
-        InlineKeyboardButton(_("✋ Join"), callback_data=Callback("j", game.id).encode()),
-        InlineKeyboardButton(_("🚪 Leave"), callback_data=Callback("l", game.id).encode()),
-    ], [InlineKeyboardButton(_("▶️ Start"), callback_data=Callback("s", game.id).encode())]]
+    """Join / Leave, options (lives, special actions), computer players, Start, and a deep
+    link to the private chat."""
+    rows = [[Button(_("✋ Join"), callback_data=_cb("j", game)),
+             Button(_("🚪 Leave"), callback_data=_cb("l", game))]]
+    choices = GAMES[game.kind].option_choices(game.options)
+    lives = game.options.get("lives", choices["lives"][0])
+    option_row = []
+    if len(choices["lives"]) > 1:
+        ordered = sorted(choices["lives"])
+        following = ordered[(ordered.index(lives) + 1) % len(ordered)]
+        option_row.append(Button(_("❤️ Lives: {n}").format(n=lives), callback_data=_cb(
+            "o", game, OPTION_CODES["lives"], following)))
+    if "specials" in choices:
+        on = bool(game.options.get("specials"))
+        label = _("🎭 Specials: on") if on else _("🎭 Specials: off")
+        option_row.append(Button(label, callback_data=_cb("o", game, OPTION_CODES["specials"],
+                                                          0 if on else 1)))
+    if option_row:
+        rows.append(option_row)
+    rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game)),
+                 Button(_("➖ Remove AI"), callback_data=_cb("r", game))])
+    last = [Button(_("▶️ Start"), callback_data=_cb("s", game))]
     if bot_username:
-        rows[1].append(InlineKeyboardButton(_("💬 Private chat"),
-                                            url=deep_link(bot_username, game.id)))
+        last.append(Button(_("💬 Private chat"), url=deep_link(bot_username, game.id)))
+    rows.append(last)
     return InlineKeyboardMarkup(rows)
 
 
-def move_rows(game: GameSnapshot, first: int | None = None) -> list[list[InlineKeyboardButton]]:
-    """The current player's buttons: eight bids from ``first`` (default: the lowest legal bid),
-    paging arrows to reach any higher bid, and Coyote! once a bid stands."""
+def _legal(game: GameSnapshot, seat: int) -> tuple[set[str], set[tuple[str, int]], bool]:
+    """(standalone specials, (bid special, target) pairs, can call) legal for ``seat`` now."""
+    actions = GAMES[game.kind].legal_actions(game.state or {}, seat)
+    alone = {a.special for a in actions if a.kind == "special" and a.special}
+    with_bid = {(a.special, a.target if a.target is not None else -1) for a in actions
+                if a.kind == "bid" and a.special}
+    return alone, with_bid, any(a.kind == "call" for a in actions)
+
+
+def move_rows(game: GameSnapshot, first: int | None = None,
+              mod: int | None = None) -> list[list[Button]]:
+    """The current player's buttons: eight bids from ``first`` (default: the lowest legal
+    bid), paging to reach any higher bid, Coyote!, and the specials legal now. With ``mod``
+    (a mask chosen with a bid) the bids carry it and a Back button replaces the specials."""
     state = game.state or {}
-    if state.get("over") or state.get("turn") is None:
+    seat = state.get("turn")
+    if state.get("over") or seat is None:
         return []
+    v = game.version
     low = state["bids"][-1][1] + 1 if state["bids"] else 1
     first = max(low, first or low)
-    bids = [InlineKeyboardButton(str(n), callback_data=Callback("b", game.id, game.version,
-                                                                n).encode())
+    bids = [Button(str(n), callback_data=_cb("b", game, v, n, mod))
             for n in range(first, first + BIDS_SHOWN)]
     rows = [bids[i:i + BIDS_PER_ROW] for i in range(0, len(bids), BIDS_PER_ROW)]
     paging = []
     if first > low:
-        back = max(low, first - BIDS_SHOWN)
-        paging.append(InlineKeyboardButton("◀", callback_data=Callback(
-            "m", game.id, game.version, back).encode()))
-    paging.append(InlineKeyboardButton(_("Higher ▶"), callback_data=Callback(
-        "m", game.id, game.version, first + BIDS_SHOWN).encode()))
+        paging.append(Button("◀", callback_data=_cb("m", game, v, max(low, first - BIDS_SHOWN),
+                                                      mod)))
+    paging.append(Button(_("Higher ▶"), callback_data=_cb("m", game, v, first + BIDS_SHOWN,
+                                                           mod)))
     rows.append(paging)
-    if state["bids"]:
-        rows.append([InlineKeyboardButton(_("🐺 Coyote!"), callback_data=Callback(
-            "c", game.id, game.version).encode())])
+    if mod is not None:
+        special, target = unmod(mod)
+        title = special_name(special or "")
+        if target is not None:
+            title += " → " + plain_name(game.at_seat(target).name, 16)
+        rows.insert(0, [Button(_("🎭 {special}: choose your bid").format(special=title),
+                               callback_data=_cb("m", game, v, low))])
+        rows.append([Button(_("↩️ Back"), callback_data=_cb("m", game, v, low))])
+        return rows
+    alone, with_bid, can_call = _legal(game, seat)
+    if can_call:
+        rows.append([Button(_("🐺 Coyote!"), callback_data=_cb("c", game, v))])
+    icon = "🪙" if GAMES[game.kind].specials_kind(game.options) == "coins" else "🎭"
+    specials = [Button(f"{icon} {special_name(n)}", callback_data=_cb(
+        "g" if n == "guess" else "x", game, v, None if n == "guess" else SPECIAL_CODES[n]))
+        for n in SPECIAL_CODES if n in alone]
+    specials += [Button(f"🎭 {special_name(n)}…", callback_data=_cb("k", game, v,
+                                                                    SPECIAL_CODES[n]))
+                 for n in ("double", "draw1", "shot") if any(s == n for s, _t in with_bid)]
+    rows += [specials[i:i + 3] for i in range(0, len(specials), 3)]
     return rows
 
 
-def table_keyboard(game: GameSnapshot, first: int | None = None) -> InlineKeyboardMarkup:
+def target_rows(game: GameSnapshot, special: str) -> list[list[Button]]:
+    """Second keyboard of Draw 1 / Shot: whom it targets; Double goes straight to the bids."""
+    state = game.state or {}
+    seat = state.get("turn")
+    if seat is None:
+        return []
+    _alone, with_bid, _call = _legal(game, seat)
+    low = state["bids"][-1][1] + 1 if state["bids"] else 1
+    if special == "double":
+        return move_rows(game, low, mod_of("double"))
+    targets = sorted(t for s, t in with_bid if s == special)
+    buttons = [Button(plain_name(game.at_seat(t).name, 20), callback_data=_cb(
+        "m", game, game.version, low, mod_of(special, t))) for t in targets]
+    rows = [[Button(_("🎭 {special}: choose a player").format(special=special_name(special)),
+                    callback_data=_cb("m", game, game.version, low))]]
+    rows += [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
+    rows.append([Button(_("↩️ Back"), callback_data=_cb("m", game, game.version, low))])
+    return rows
+
+
+def guess_cards(game: GameSnapshot) -> list[str]:
+    """The cards one may name with the Guess coin, in a fixed order (the callback's index)."""
+    return sorted(set(get_edition(game.options.get("edition", "classic")).deck),
+                  key=lambda c: (not c.lstrip("-").isdigit(), int(c) if c.lstrip("-").isdigit()
+                                 else 0, c))
+
+
+def guess_rows(game: GameSnapshot) -> list[list[Button]]:
+    """Second keyboard of the Guess coin: every card value of the edition."""
+    buttons = [Button(card_label(c), callback_data=_cb("q", game, game.version, i))
+               for i, c in enumerate(guess_cards(game))]
+    rows = [[Button(_("🪙 Guess: which card do you have?"),
+                    callback_data=_cb("m", game, game.version, 1))]]
+    rows += [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+    rows.append([Button(_("↩️ Back"), callback_data=_cb("m", game, game.version, 1))])
+    return rows
+
+
+def table_keyboard(game: GameSnapshot, rows: list[list[Button]] | None = None
+                   ) -> InlineKeyboardMarkup:
     """The group table: 👀 plus the current player's moves (only they may press them)."""
-    rows = [[InlineKeyboardButton(_("👀 See the cards"),
-                                  callback_data=Callback("p", game.id).encode())]]
-    return InlineKeyboardMarkup(rows + move_rows(game, first))
+    peek = [[Button(_("👀 See the cards"), callback_data=_cb("p", game))]]
+    return InlineKeyboardMarkup(peek + (move_rows(game) if rows is None else rows))
 
 
-def private_keyboard(game: GameSnapshot, seat: int,
-                     first: int | None = None) -> InlineKeyboardMarkup | None:
+def private_keyboard(game: GameSnapshot, seat: int, rows: list[list[Button]] | None = None
+                     ) -> InlineKeyboardMarkup | None:
     """A player's moves in their private chat, only on their turn."""
     state = game.state or {}
     if state.get("turn") != seat or state.get("over"):
         return None
-    return InlineKeyboardMarkup(move_rows(game, first))
+    return InlineKeyboardMarkup(move_rows(game) if rows is None else rows)

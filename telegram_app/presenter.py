@@ -1,20 +1,23 @@
 """Turns committed league results into Telegram messages (always after the commit).
 
 Per round the group has one table message, edited in place, and each player one private
-message, edited in place; each turn adds one short group note that mentions the next player.
+message, edited in place. A move adds at most one short group note (what happened, then a
+mention of the next player); a showdown adds the reveal and the next round's table.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
-from league.service import MatchService, Outcome
+from league.service import MatchService, Outcome, Step
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
+from telegram_app.render import coyote_events as events_text
 
 
 class Presenter:
@@ -43,9 +46,9 @@ class Presenter:
                                   render.lobby_closed_text(game))
 
     async def started(self, outcome: Outcome) -> None:
-        """After start: close the lobby and deal round 1 on screen."""
+        """After start: close the lobby, then show the deal (and any computer moves)."""
         await self.close_lobby(outcome.game)
-        await self._new_round(outcome.game)
+        await self.moved(outcome)
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table."""
@@ -56,25 +59,35 @@ class Presenter:
                                       render.lobby_closed_text(game))
 
     async def moved(self, outcome: Outcome) -> None:
-        """After a move: update the round, or reveal the showdown and deal the next round."""
-        game, events = outcome.game, outcome.events
-        showdown = _first(events, "showdown")
-        if showdown is None:
-            await self.refresh(game)
-            note = render.announce_text(game, events)
-            if note:
-                await self.messenger.send(game.chat_id, note, thread_id=game.thread_id)
-            return
-        dealt = _first(events, "round_dealt")
-        closed_round = dealt["round"] - 1 if dealt else (game.state or {}).get("round", 0)
-        await self._close_round(game, closed_round)
-        await self.messenger.send(game.chat_id, render.showdown_text(game, showdown),
-                                  thread_id=game.thread_id)
-        if game.status == "finished":
-            await self.messenger.send(game.chat_id, render.game_over_text(game),
-                                      thread_id=game.thread_id)
-        elif dealt:
-            await self._new_round(game)
+        """Show every step of a committed change in order, then the current state."""
+        game = outcome.game
+        notes: list[str] = []
+        fresh_round = False
+        for step in outcome.steps:
+            snap = replace(game, state=step.state)
+            notes += events_text.step_lines(snap, step.events)
+            showdown = _first(step.events, "showdown")
+            dealt = _first(step.events, "round_dealt")
+            if showdown or _first(step.events, "round_ended"):
+                await self._flush(game, notes)
+                await self._close_round(game, dealt["round"] - 1 if dealt else
+                                        step.state["round"])
+                if showdown:
+                    await self._group(game, events_text.showdown_text(snap, showdown))
+                if (note := events_text.eliminated_text(snap, step.events)) is not None:
+                    await self._group(game, note)
+            if step.state.get("over"):
+                await self._flush(game, notes)
+                await self._group(game, events_text.game_over_text(snap))
+            elif dealt:
+                await self._flush(game, notes)
+                await self._new_round(snap)
+            fresh_round = bool(dealt)
+        if notes and (turn := events_text.turn_line(game)):
+            notes.append(turn)
+        await self._flush(game, notes)
+        if not fresh_round and not (game.state or {}).get("over"):
+            await self.refresh(await self.service.get(game.id))
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Edit the table and every private message to the current state."""
@@ -93,25 +106,33 @@ class Presenter:
             await self.service.set_private_message(game.id, player.user_id, message_id,
                                                    (game.state or {}).get("round"))
 
+    async def _group(self, game: GameSnapshot, text: str) -> None:
+        await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+
+    async def _flush(self, game: GameSnapshot, notes: list[str]) -> None:
+        if notes:
+            await self._group(game, "\n".join(notes))
+            notes.clear()
+
     async def _new_round(self, game: GameSnapshot) -> None:
-        await self.messenger.send(game.chat_id, render.round_start_text(game),
-                                  thread_id=game.thread_id)
-        table_id = await self.messenger.send(game.chat_id, render.table_text(game),
+        table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),
                                              thread_id=game.thread_id,
                                              markup=table_keyboard(game))
         if table_id is not None:
             await self.service.set_messages(game.id, table=table_id)
-        reachable = await self.service.reachable([p.user_id for p in game.seated if p.user_id])
-        await asyncio.gather(*(self.send_private(game, p) for p in game.seated
+        humans = [p for p in game.seated if p.user_id is not None]
+        reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
+        await asyncio.gather(*(self.send_private(game, p) for p in humans
                                if p.user_id in reachable))
 
     async def _close_round(self, game: GameSnapshot, round_no: int) -> None:
-        await self.messenger.edit(game.chat_id, game.table_message_id,
-                                  render.table_closed_text(game, round_no))
+        current = await self.service.get(game.id)
+        await self.messenger.edit(current.chat_id, current.table_message_id,
+                                  render.table_closed_text(current, round_no))
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
-                                render.private_closed_text(game, round_no))
-            for p in game.seated
+                                render.private_closed_text(current, round_no))
+            for p in current.seated
             if p.user_id is not None and p.private_message_id and p.private_round == round_no))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
@@ -132,3 +153,6 @@ def _in_round(game: GameSnapshot, player: PlayerInfo) -> bool:
     if not game.state or player.seat is None:
         return False
     return bool(GAMES[game.kind].view(game.state, None)["in_play"][player.seat])
+
+
+__all__ = ["Presenter", "Step"]

@@ -31,6 +31,10 @@ class Edition:
     - ``reshuffle_every_round``: every card goes back into the draw pile before each deal.
     - ``first_out_ends``: the first player to lose their last life ends the game as its only
       loser (poker-deck).
+    - ``specials``: the optional special actions, ``"masks"`` (each player's mask, once per
+      round), ``"coins"`` (a shared pool, each coin once per round) or ``None``.
+    - ``full_reshuffle_cards``: cards whose presence in a round sends every card back into the
+      draw pile afterwards (``night``, the blue ``0b``).
     """
 
     name: str
@@ -43,6 +47,8 @@ class Edition:
     next_starter: str
     reshuffle_every_round: bool = False
     first_out_ends: bool = False
+    specials: str | None = None
+    full_reshuffle_cards: frozenset[str] = frozenset()
 
 
 CLASSIC = Edition(
@@ -59,6 +65,8 @@ CLASSIC = Edition(
     lives_range=(2, 5),
     equal_total_loser="caller",
     next_starter="loser",
+    specials="masks",
+    full_reshuffle_cards=frozenset({"night"}),
 )
 
 FEATHERS = Edition(
@@ -74,6 +82,8 @@ FEATHERS = Edition(
     lives_range=(3, 5),
     equal_total_loser="caller",
     next_starter="winner",
+    specials="coins",
+    full_reshuffle_cards=frozenset({"0b"}),
 )
 
 POKER_DECK = Edition(
@@ -88,6 +98,13 @@ POKER_DECK = Edition(
     reshuffle_every_round=True,
     first_out_ends=True,
 )
+
+MASKS = ("pass", "double", "reverse", "draw1", "change", "shot")
+"""Classic mask effects (``shared/rules/coyote.md``, "Mask actions")."""
+COINS = ("extra", "reverse", "skip", "swap", "guess")
+"""Feathers variant coins, the default pool (``shared/rules/coyote.md``, "Variant coins")."""
+BID_SPECIALS = frozenset({"double", "draw1", "shot"})
+"""Masks used together with a bid (after bidding, per the rules)."""
 
 EDITIONS: dict[str, Edition] = {e.name: e for e in (CLASSIC, FEATHERS, POKER_DECK)}
 

@@ -1,29 +1,53 @@
-"""The Coyote game: dealing, bidding, Coyote calls, showdowns, lives and the end of the game.
+"""The Coyote game: bids, Coyote calls and special actions, for every edition.
 
-Source: ``shared/rules/coyote.md``, "Turn structure (all editions)" steps 1–6 and each
-edition's "Next round" and end-of-game rules. Edition differences are read from
+Source: ``shared/rules/coyote.md``; round mechanics live in :mod:`engine.coyote.flow`, special
+actions in :mod:`engine.coyote.specials`, edition differences in
 :class:`engine.coyote.editions.Edition`.
 
 State (a JSON object)::
 
-    {"game": "coyote", "edition": str, "options": {"lives": int}, "seed": int, "step": int,
-     "seats": int, "lives": [int per seat], "hands": [card or None per seat],
+    {"game": "coyote", "edition": str, "options": {"lives": int, "specials": bool},
+     "seed": int, "step": int, "seats": int, "lives": [int], "hands": [card or None],
      "draw": [cards, top first], "discard": [cards], "round": int, "starter": seat,
-     "turn": seat or None, "bids": [[seat, amount], ...], "out": [seats in elimination order],
-     "over": bool}
+     "turn": seat or None, "direction": 1 or -1, "bids": [[seat, amount], ...],
+     "out": [seats in elimination order], "over": bool,
+     # this round's specials:
+     "extra": [[cards] per seat] (Draw 1: hidden from their holder),
+     "face_up": [[cards] per seat] (Extra feather: seen by all),
+     "void": [[cards] per seat] (swapped away: not counted, hidden from their holder),
+     "revealed": [bool] (own card face up after a right Guess), "safe": [bool],
+     "masks": [bool] (mask still available), "coins": [names still in the pool],
+     "draw1_used": bool, "pass_blocked": bool, "double": seat or None,
+     "change": {"by": seat, "target": seat} or None, "must_bid": bool,
+     "coin_turn": seat or None}
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engine.core import JSON, Action, Event, RuleError, rng_for
-from engine.coyote.editions import Edition, get_edition
-from engine.coyote.scoring import DRAWING_CARDS, score
+from engine.coyote import flow, specials
+from engine.coyote.editions import BID_SPECIALS, COINS, get_edition
 
 BID_WINDOW = 30
 """How many bids :meth:`CoyoteGame.legal_actions` lists; any higher whole number is legal too."""
+SPECIAL_BID_WINDOW = 3
+"""How many bids :meth:`CoyoteGame.legal_actions` lists with each bid mask and target."""
+
+
+def _copy(state: JSON) -> JSON:
+    # Faster than copy.deepcopy: the state is flat apart from known lists of lists.
+    new = dict(state)
+    for key in ("lives", "hands", "draw", "discard", "out", "revealed", "safe", "masks",
+                "coins"):
+        new[key] = list(state[key])
+    for key in ("bids", "extra", "face_up", "void"):
+        new[key] = [list(x) for x in state[key]]
+    new["options"] = dict(state["options"])
+    if state["change"] is not None:
+        new["change"] = dict(state["change"])
+    return new
 
 
 class CoyoteGame:
@@ -40,9 +64,9 @@ class CoyoteGame:
                  options: JSON | None = None) -> tuple[JSON, list[Event]]:
         """Deal round 1; return the state and its events (``round_dealt``).
 
-        ``options``: ``{"edition": name, "lives": n}`` (both optional). Raises
-        ``RuleError("bad_player_count", min=, max=)``, ``("bad_lives", min=, max=)`` or
-        ``("unknown_edition")``.
+        ``options``: ``{"edition": name, "lives": n, "specials": bool}`` (all optional).
+        Raises ``RuleError("bad_player_count", min=, max=)``, ``("bad_lives", min=, max=)``,
+        ``("bad_option")`` or ``("unknown_edition")``.
         """
         options = dict(options or {})
         edition = get_edition(options.pop("edition", "classic"))
@@ -53,23 +77,48 @@ class CoyoteGame:
         low, high = edition.lives_range
         if not isinstance(lives, int) or isinstance(lives, bool) or not low <= lives <= high:
             raise RuleError("bad_lives", min=low, max=high)
+        use_specials = options.get("specials", False)
+        if not isinstance(use_specials, bool) or (use_specials and edition.specials is None):
+            raise RuleError("bad_option", option="specials")
         rng = rng_for(seed, 0)
-        draw = list(edition.deck)
-        rng.shuffle(draw)
         state: JSON = {
-            "game": self.name, "edition": edition.name, "options": {"lives": lives},
-            "seed": seed, "step": 0, "seats": seats, "lives": [lives] * seats,
-            "hands": [None] * seats, "draw": draw, "discard": [], "round": 0,
-            "starter": rng.randrange(seats), "turn": None, "bids": [], "out": [], "over": False,
+            "game": self.name, "edition": edition.name,
+            "options": {"lives": lives, "specials": use_specials}, "seed": seed, "step": 0,
+            "seats": seats, "lives": [lives] * seats, "hands": [None] * seats,
+            "draw": flow.shuffled(list(edition.deck), rng), "discard": [], "round": 0,
+            "starter": rng.randrange(seats), "turn": None, "out": [], "over": False,
         }
+        flow.reset_round(state, edition)
         events: list[Event] = []
-        _deal(state, edition, rng, events)
+        flow.deal(state, edition, rng, events)
         return state, events
 
     def player_limits(self, options: JSON | None = None) -> tuple[int, int]:
         """(min, max) players of the edition named in ``options`` (default classic)."""
         edition = get_edition((options or {}).get("edition", "classic"))
         return edition.min_players, edition.max_players
+
+    def option_choices(self, options: JSON | None = None) -> dict[str, list[Any]]:
+        """The lobby's settable options for this edition and their allowed values, default
+        first: ``{"lives": [3, 2, 4, 5], "specials": [False, True]}`` (no ``specials`` for an
+        edition without special actions)."""
+        edition = get_edition((options or {}).get("edition", "classic"))
+        low, high = edition.lives_range
+        lives = [edition.lives] + [n for n in range(low, high + 1) if n != edition.lives]
+        choices: dict[str, list[Any]] = {"lives": lives}
+        if edition.specials is not None:
+            choices["specials"] = [False, True]
+        return choices
+
+    def ai_action(self, view: JSON, rng: Any) -> Action:
+        """A computer player's action from ``view`` (a seat's view) and a seeded ``rng``."""
+        from engine.coyote.ai import choose_action  # the AI imports this module
+
+        return choose_action(view, rng)
+
+    def specials_kind(self, options: JSON | None = None) -> str | None:
+        """``"masks"``, ``"coins"`` or ``None``: the special actions the edition offers."""
+        return get_edition((options or {}).get("edition", "classic")).specials
 
     # --- queries --------------------------------------------------------------------------
     def current_seat(self, state: JSON) -> int | None:
@@ -80,175 +129,186 @@ class CoyoteGame:
         """The lowest legal bid now: 1 to open, else the last bid + 1."""
         return state["bids"][-1][1] + 1 if state["bids"] else 1
 
+    def can_call(self, state: JSON, seat: int) -> bool:
+        """Whether ``seat`` may call Coyote now."""
+        if state["must_bid"] or not state["bids"]:
+            return False
+        change = state["change"]
+        if change is not None and change["target"] == seat:
+            return len(state["bids"]) >= 2
+        return state["bids"][-1][0] != seat
+
     def legal_actions(self, state: JSON, seat: int) -> list[Action]:
-        """``call`` (once a bid stands) and the next :data:`BID_WINDOW` bids; ``[]`` off-turn."""
+        """Every legal action of ``seat`` (empty off-turn), with bids limited to
+        :data:`BID_WINDOW` (:data:`SPECIAL_BID_WINDOW` with a mask); higher bids are legal too.
+        """
         if self.current_seat(state) != seat:
             return []
+        actions = [Action("call")] if self.can_call(state, seat) else []
         low = self.min_bid(state)
-        actions = [Action("call")] if state["bids"] else []
-        return actions + [Action("bid", n) for n in range(low, low + BID_WINDOW)]
+        actions += [Action("bid", n) for n in range(low, low + BID_WINDOW)]
+        if state["change"] is not None:
+            return actions
+        edition = get_edition(state["edition"])
+        mode = specials.specials_mode(state, edition)
+        candidates: list[Action] = []
+        if mode == "masks" and state["masks"][seat]:
+            candidates += [Action("special", special=n) for n in specials.STANDALONE_MASKS]
+            others = [s for s in flow.alive(state) if s != seat]
+            for n in range(low, low + SPECIAL_BID_WINDOW):
+                candidates.append(Action("bid", n, special="double"))
+                for target in others:
+                    candidates.append(Action("bid", n, special="draw1", target=target))
+                    candidates.append(Action("bid", n, special="shot", target=target))
+        elif mode == "coins":
+            for name in state["coins"]:
+                if name == "guess":
+                    candidates += [Action("special", special="guess", guess=c)
+                                   for c in sorted(set(edition.deck))]
+                else:
+                    candidates.append(Action("special", special=name))
+        return actions + [a for a in candidates if self._allowed(state, seat, a)]
+
+    def _allowed(self, state: JSON, seat: int, action: Action) -> bool:
+        try:
+            self.apply(state, seat, action)
+        except RuleError:
+            return False
+        return True
 
     def alive(self, state: JSON) -> list[int]:
         """Seats still in the game, in seat order."""
-        return [s for s in range(state["seats"]) if state["lives"][s] > 0]
+        return flow.alive(state)
 
     def placements(self, state: JSON) -> list[int] | None:
-        """Per seat, the final place (1 = winner; ties share the better place) or ``None``.
-
-        Classic and feathers: the survivor first, then the eliminated in reverse order.
-        Poker-deck: the one eliminated player last, everyone else tied first.
-        """
-        if not state["over"]:
-            return None
-        n = state["seats"]
-        if get_edition(state["edition"]).first_out_ends:
-            return [n if s in state["out"] else 1 for s in range(n)]
-        order = [s for s in range(n) if s not in state["out"]] + state["out"][::-1]
-        places = [0] * n
-        for place, seat in enumerate(order, start=1):
-            places[seat] = place
-        return places
+        """Per seat, the final place (1 = winner; ties share the better place), or ``None``."""
+        return flow.placements(state)
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         """What ``seat`` may see; ``seat=None`` is the public table.
 
-        ``cards`` lists every seat's card with the viewer's own (and, publicly, all) as
-        ``None``. The draw pile is given only as a count. Raises ``RuleError("bad_seat")``.
+        ``cards``: every seat's own card, ``None`` where hidden from the viewer (their own,
+        unless a right Guess turned it face up; publicly, all but those). ``extra``: Draw 1
+        cards, ``None`` where hidden (the viewer's own); ``face_up``: seen by all; ``void``:
+        swapped-away cards, ``None`` for the viewer's own. The draw pile is only a count.
+        Raises ``RuleError("bad_seat")``.
         """
-        if seat is not None and not 0 <= seat < state["seats"]:
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state["seats"]):
             raise RuleError("bad_seat")
-        cards = [None if (seat is None or s == seat) else c for s, c in enumerate(state["hands"])]
+
+        def seen(owner: int) -> bool:
+            return seat is not None and owner != seat
+
+        edition = get_edition(state["edition"])
+        turn = self.current_seat(state)
         return {
             "game": self.name, "edition": state["edition"], "seat": seat,
-            "seats": state["seats"], "round": state["round"], "turn": self.current_seat(state),
-            "bids": [list(b) for b in state["bids"]], "lives": list(state["lives"]),
-            "max_lives": state["options"]["lives"], "cards": cards,
+            "seats": state["seats"], "round": state["round"], "turn": turn,
+            "direction": state["direction"], "bids": [list(b) for b in state["bids"]],
+            "lives": list(state["lives"]), "max_lives": state["options"]["lives"],
+            "cards": [c if c is not None and (seen(s) or state["revealed"][s]) else None
+                      for s, c in enumerate(state["hands"])],
             "in_play": [c is not None for c in state["hands"]],
-            "draw_count": len(state["draw"]), "discard": list(state["discard"]),
-            "min_bid": self.min_bid(state), "can_call": bool(state["bids"]),
+            "extra": [[c if seen(s) else None for c in cards]
+                      for s, cards in enumerate(state["extra"])],
+            "face_up": [list(cards) for cards in state["face_up"]],
+            "void": [[c if seen(s) else None for c in cards]
+                     for s, cards in enumerate(state["void"])],
+            "safe": list(state["safe"]), "draw_count": len(state["draw"]),
+            "discard": list(state["discard"]), "min_bid": self.min_bid(state),
+            "can_call": seat is not None and turn == seat and self.can_call(state, seat),
+            "specials": specials.specials_mode(state, edition), "masks": list(state["masks"]),
+            "coins": list(state["coins"]), "draw1_used": state["draw1_used"],
+            "pass_blocked": state["pass_blocked"], "double": state["double"],
+            "change": dict(state["change"]) if state["change"] else None,
+            "must_bid": state["must_bid"], "coin_turn": state["coin_turn"],
             "over": state["over"], "placements": self.placements(state),
         }
 
     # --- the move -------------------------------------------------------------------------
     def apply(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
-        """Apply a bid or a Coyote call by ``seat``; the input state is not modified.
+        """Apply ``seat``'s action; the input state is not modified.
 
-        Raises ``RuleError`` with code ``game_over``, ``not_your_turn``, ``bad_action``,
-        ``bid_too_low`` (detail ``min_bid``) or ``no_bid_to_call``.
+        Raises ``RuleError`` (codes: ``game_over``, ``not_your_turn``, ``bad_action``,
+        ``bid_too_low`` with ``min_bid``, ``no_bid_to_call``, ``own_bid``, ``must_bid``,
+        ``must_answer_change``, and the special actions' codes in
+        :mod:`engine.coyote.specials`). On error nothing has changed.
         """
         if state["over"]:
             raise RuleError("game_over")
         if seat != state["turn"]:
             raise RuleError("not_your_turn")
+        edition = get_edition(state["edition"])
+        new = _copy(state)
+        new["step"] += 1
+        rng = rng_for(new["seed"], new["step"])
+        events: list[Event] = []
         if action.kind == "bid":
-            amount = action.amount
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise RuleError("bad_action")
-            if amount < self.min_bid(state):
-                raise RuleError("bid_too_low", min_bid=self.min_bid(state))
-            new = copy.deepcopy(state)
-            new["step"] += 1
-            new["bids"].append([seat, amount])
-            new["turn"] = _next_alive(new, seat)
-            return new, [Event("bid_placed", {"seat": seat, "amount": amount})]
-        if action.kind == "call":
-            if not state["bids"]:
+            self._bid(new, seat, action, rng, events)
+        elif action.kind == "call":
+            self._call(new, seat, action, rng, events)
+        elif action.kind == "special" and action.special is not None and \
+                action.amount is None:
+            specials.use(new, seat, edition, action, rng, events)
+        else:
+            raise RuleError("bad_action")
+        return new, events
+
+    def _bid(self, state: JSON, seat: int, action: Action, rng: Any,
+             events: list[Event]) -> None:
+        amount = action.amount
+        if not isinstance(amount, int) or isinstance(amount, bool) or action.guess is not None:
+            raise RuleError("bad_action")
+        if amount < self.min_bid(state):
+            raise RuleError("bid_too_low", min_bid=self.min_bid(state))
+        change = state["change"]
+        if change is not None:
+            if action.special is not None or action.target is not None:
+                raise RuleError("must_answer_change")
+            state["bids"][-1] = [seat, amount]
+            state["change"] = None
+            state["double"] = None
+            events.append(Event("bid_changed", {"seat": seat, "amount": amount}))
+            flow.pass_turn(state, change["by"])
+            return
+        edition = get_edition(state["edition"])
+        if action.special is not None and action.special not in BID_SPECIALS:
+            raise RuleError("special_not_available", special=action.special)
+        if action.special is None and action.target is not None:
+            raise RuleError("bad_action")
+        specials.check_bid_special(state, seat, edition, action)
+        state["bids"].append([seat, amount])
+        state["pass_blocked"] = False
+        placed: JSON = {"seat": seat, "amount": amount}
+        if action.special is not None:
+            placed["special"] = action.special
+        if action.target is not None:
+            placed["target"] = action.target
+        events.append(Event("bid_placed", placed))
+        flow.pass_turn(state, specials.after_bid(state, seat, action, rng, events))
+
+    def _call(self, state: JSON, seat: int, action: Action, rng: Any,
+              events: list[Event]) -> None:
+        if action.amount is not None or action.special is not None or \
+                action.target is not None or action.guess is not None:
+            raise RuleError("bad_action")
+        if not state["bids"]:
+            raise RuleError("no_bid_to_call")
+        if state["must_bid"]:
+            raise RuleError("must_bid")
+        change = state["change"]
+        if change is not None and change["target"] == seat:
+            if len(state["bids"]) < 2:
                 raise RuleError("no_bid_to_call")
-            new = copy.deepcopy(state)
-            new["step"] += 1
-            return new, _showdown(new, seat)
-        raise RuleError("bad_action")
+            bidder, bid = state["bids"][-2]
+        else:
+            bidder, bid = state["bids"][-1]
+            if bidder == seat:
+                raise RuleError("own_bid")
+        lives_lost = 2 if state["double"] == bidder and change is None else 1
+        events.append(Event("coyote_called", {"seat": seat, "bidder": bidder, "bid": bid,
+                                              "double": lives_lost == 2}))
+        flow.showdown(state, seat, bidder, bid, lives_lost, rng, events)
 
 
-def _next_alive(state: JSON, seat: int) -> int:
-    n = state["seats"]
-    for k in range(1, n + 1):
-        nxt = (seat + k) % n
-        if state["lives"][nxt] > 0:
-            return nxt
-    return seat
-
-
-def _showdown(state: JSON, caller: int) -> list[Event]:
-    """Score the table, take the lives, deal the next round or end the game (mutates state)."""
-    edition = get_edition(state["edition"])
-    rng = rng_for(state["seed"], state["step"])
-    bidder, bid = state["bids"][-1]
-    events = [Event("coyote_called", {"seat": caller, "bidder": bidder, "bid": bid})]
-    seats_in_play = [s for s, c in enumerate(state["hands"]) if c is not None]
-    table = [state["hands"][s] for s in seats_in_play]
-    if DRAWING_CARDS[edition.name] in table and not state["draw"] and state["discard"]:
-        state["draw"] = _shuffled(state["discard"], rng)
-        state["discard"] = []
-        events.append(Event("reshuffled", {"reason": "draw_for_special"}))
-    result = score(edition.name, table, state["draw"])
-    del state["draw"][: len(result.drawn)]
-    total = result.total
-    if total == bid and edition.equal_total_loser is None:
-        loser, winner = None, None
-    elif total >= bid:
-        loser, winner = caller, bidder
-    else:
-        loser, winner = bidder, caller
-    showdown: dict[str, Any] = result.to_json()
-    showdown.update({"seats": seats_in_play, "bid": bid, "bidder": bidder, "caller": caller,
-                     "loser": loser, "lives_lost": 1 if loser is not None else 0})
-    events.append(Event("showdown", showdown))
-    state["discard"].extend(table + result.drawn)
-    state["hands"] = [None] * state["seats"]
-    state["bids"] = []
-    if result.reshuffle_all:
-        state["draw"] = _shuffled(state["draw"] + state["discard"], rng)
-        state["discard"] = []
-        events.append(Event("reshuffled", {"reason": "night"}))
-    if loser is not None:
-        state["lives"][loser] -= 1
-        events.append(Event("life_lost", {"seat": loser, "lives": state["lives"][loser]}))
-        if state["lives"][loser] == 0:
-            state["out"].append(loser)
-            events.append(Event("player_eliminated", {"seat": loser}))
-    alive = [s for s in range(state["seats"]) if state["lives"][s] > 0]
-    if len(alive) <= 1 or (edition.first_out_ends and state["out"]):
-        state["over"] = True
-        state["turn"] = None
-        events.append(Event("game_over", {"placements": CoyoteGame().placements(state)}))
-        return events
-    state["starter"] = _next_starter(state, edition, loser, winner, caller)
-    _deal(state, edition, rng, events)
-    return events
-
-
-def _next_starter(state: JSON, edition: Edition, loser: int | None, winner: int | None,
-                  caller: int) -> int:
-    if edition.next_starter == "winner" and winner is not None:
-        return winner
-    if loser is None:
-        return caller
-    if state["lives"][loser] > 0:
-        return loser
-    return winner if winner is not None else _next_alive(state, loser)
-
-
-def _shuffled(cards: list[str], rng: Any) -> list[str]:
-    cards = list(cards)
-    rng.shuffle(cards)
-    return cards
-
-
-def _deal(state: JSON, edition: Edition, rng: Any, events: list[Event]) -> None:
-    """Give each living seat one card from the top of the draw pile (mutates state)."""
-    alive = [s for s in range(state["seats"]) if state["lives"][s] > 0]
-    if edition.reshuffle_every_round and state["round"] > 0:
-        state["draw"] = _shuffled(state["draw"] + state["discard"], rng)
-        state["discard"] = []
-        events.append(Event("reshuffled", {"reason": "every_round"}))
-    elif len(state["draw"]) < len(alive):
-        state["draw"] = _shuffled(state["draw"] + state["discard"], rng)
-        state["discard"] = []
-        events.append(Event("reshuffled", {"reason": "short_draw_pile"}))
-    for s in alive:
-        state["hands"][s] = state["draw"].pop(0)
-    state["round"] += 1
-    state["turn"] = state["starter"]
-    events.append(Event("round_dealt", {"round": state["round"], "starter": state["starter"],
-                                        "seats": alive}))
+__all__ = ["BID_WINDOW", "COINS", "CoyoteGame"]

@@ -1,22 +1,30 @@
-"""Inline button presses. Every callback query is answered exactly once: with nothing on
-success, or with a short alert that says why the press changed nothing."""
+"""Inline button presses. Every callback query is answered exactly once: with nothing (or a
+short note) on success, or with an alert that says why the press changed nothing."""
 
 from __future__ import annotations
 
 import logging
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from engine import Action
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
-from telegram_app.callbacks import Callback, parse
+from telegram_app.callbacks import OPTION_NAMES, SPECIAL_NAMES, Callback, parse, unmod
 from telegram_app.context import BotServices, services
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
-from telegram_app.keyboards import deep_link, private_keyboard, table_keyboard
+from telegram_app.keyboards import (
+    deep_link,
+    guess_cards,
+    guess_rows,
+    move_rows,
+    private_keyboard,
+    table_keyboard,
+    target_rows,
+)
 from telegram_app.render import coyote as render
 from telegram_app.render.common import error_text
 
@@ -35,8 +43,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise ServiceError("bad_button")
         game = await bot.service.get(data.game_id)
         _check_chat(query, game)
-        handler = {"j": _join, "l": _leave, "s": _start, "p": _peek, "b": _move, "c": _move,
-                   "m": _more}[data.verb]
+        handler = HANDLERS[data.verb]
         await handler(query, data, game, bot, context)
     except ServiceError as exc:
         await _answer(query, error_text(exc.code, exc.detail), alert=True)
@@ -58,6 +65,7 @@ async def _answer(query: CallbackQuery, text: str | None = None, *, alert: bool 
         log.info("answerCallbackQuery failed: %s", exc)
 
 
+# --- lobby ------------------------------------------------------------------------------------
 async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.join(game.id, user_ref(query.from_user))
@@ -82,6 +90,23 @@ async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: 
         await bot.presenter.show_lobby(game, context.bot.username)
 
 
+async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot,
+                        bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
+    user = query.from_user.id
+    if data.verb == "a":
+        game = await bot.service.add_ai(game.id, user)
+    elif data.verb == "r":
+        game = await bot.service.remove_ai(game.id, user)
+    else:
+        key = OPTION_NAMES.get(data.args[0])
+        if key is None:
+            raise ServiceError("bad_button")
+        value = bool(data.args[1]) if key == "specials" else data.args[1]
+        game = await bot.service.set_option(game.id, user, key, value)
+    await _answer(query)
+    await bot.presenter.show_lobby(game, context.bot.username)
+
+
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
     outcome = await bot.service.start(game.id, query.from_user.id)
@@ -99,16 +124,36 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     await _answer(query, render.peek_alert(game, player.seat), alert=True)
 
 
+# --- moves ------------------------------------------------------------------------------------
+def _action(data: Callback, game: GameSnapshot) -> Action:
+    """The engine action a move button stands for; raises ``bad_button``."""
+    try:
+        if data.verb == "c":
+            return Action("call")
+        if data.verb == "b":
+            special, target = unmod(data.args[2] if len(data.args) > 2 else None)
+            return Action("bid", data.args[1], special=special, target=target)
+        if data.verb == "x":
+            return Action("special", special=SPECIAL_NAMES[data.args[1]])
+        if data.verb == "q":
+            return Action("special", special="guess", guess=guess_cards(game)[data.args[1]])
+    except (KeyError, IndexError):
+        pass
+    raise ServiceError("bad_button")
+
+
 async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
-    action = Action("call") if data.verb == "c" else Action("bid", data.number)
-    outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0, action)
+    outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0,
+                                    _action(data, game))
     await _answer(query)
     await bot.presenter.moved(outcome)
 
 
-async def _more(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
-                context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
+                    context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Show another keyboard on the pressed message (more bids, targets, guesses); only the
+    player to act may, and only while their buttons are current."""
     if game.version != data.version or game.status != "running":
         raise ServiceError("stale")
     player = game.player(query.from_user.id)
@@ -116,12 +161,29 @@ async def _more(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
         raise ServiceError("not_a_player")
     if (game.state or {}).get("turn") != player.seat:
         raise ServiceError("not_your_turn")
+    try:
+        if data.verb == "m":
+            mod = data.args[2] if len(data.args) > 2 else None
+            unmod(mod)
+            rows = move_rows(game, data.args[1], mod)
+        elif data.verb == "k":
+            rows = target_rows(game, SPECIAL_NAMES[data.args[1]])
+        else:
+            rows = guess_rows(game)
+    except KeyError:
+        raise ServiceError("bad_button") from None
     message = query.message
     if message is None:
         raise ServiceError("stale")
+    markup: InlineKeyboardMarkup | None
     if message.chat.id == game.chat_id:
-        markup = table_keyboard(game, data.number)
+        markup = table_keyboard(game, rows)
     else:
-        markup = private_keyboard(game, player.seat, data.number)
+        markup = private_keyboard(game, player.seat, rows)
     await _answer(query)
     await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)
+
+
+HANDLERS = {"j": _join, "l": _leave, "a": _lobby_change, "r": _lobby_change,
+            "o": _lobby_change, "s": _start, "p": _peek, "b": _move, "c": _move, "x": _move,
+            "q": _move, "m": _keyboard, "k": _keyboard, "g": _keyboard}

@@ -43,6 +43,16 @@ def card_label(card: str) -> str:
     return card.replace("-", "−")
 
 
+def special_name(name: str) -> str:
+    """A mask's or coin's name as players see it."""
+    names = {
+        "pass": _("Pass"), "double": _("Double"), "reverse": _("Reverse"),
+        "draw1": _("Draw 1"), "change": _("Change"), "shot": _("Shot"),
+        "extra": _("Extra feather"), "skip": _("Skip"), "swap": _("Swap"), "guess": _("Guess"),
+    }
+    return names.get(name, name)
+
+
 def hearts(lives: int | None) -> str:
     """Lives as hearts, or a skull once out."""
     if not lives:

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from engine.coyote import CoyoteGame
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.callbacks import Callback, parse
+from telegram_app.callbacks import ARITY, Callback, mod_of, parse, unmod
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.render import coyote as render
+from telegram_app.render import coyote_events as events_text
 from tests.fakebot import parse_html
 
 HOSTILE_NAMES = ['<b>Ann</b> & "Co"', "דני הגדול", "x" * 64, "</a><a href='x'>", "&amp;lt;",
@@ -30,24 +31,26 @@ def _game(n: int, hands: list[str] | None = None, names: list[str] | None = None
                         1000, 5, 6, players)
 
 
-@pytest.mark.parametrize("data", ["", "j", "j:", "j:1:2", "b:1:2", "b:1:2:3:4", "c:1", "z:1",
+@pytest.mark.parametrize("data", ["", "j", "j:", "j:1:2", "b:1:2", "b:1:2:3:4:5", "c:1:2:3", "j:1:2:3", "z:1",
                                   "b:-1:2:3", "j:1" + "0" * 20, "b:1:2:x", "p:1\n", None])
 def test_malformed_callback_data_is_refused(data: str | None) -> None:
     assert parse(data) is None
 
 
-@given(st.sampled_from(["j", "l", "s", "p", "b", "c", "m"]), st.integers(1, 10**12 - 1),
-       st.integers(0, 10**9 - 1), st.integers(0, 10**9 - 1))
-def test_callback_data_round_trips_within_64_bytes(verb, game_id, version, number) -> None:
-    if verb in "jlsp":
-        cb = Callback(verb, game_id)
-    elif verb == "c":
-        cb = Callback(verb, game_id, version)
-    else:
-        cb = Callback(verb, game_id, version, number)
+@given(st.sampled_from(sorted(ARITY)), st.integers(1, 10**12 - 1),
+       st.lists(st.integers(0, 10**12 - 1), min_size=3, max_size=3), st.data())
+def test_callback_data_round_trips_within_64_bytes(verb, game_id, numbers, data) -> None:
+    arity = data.draw(st.sampled_from(ARITY[verb]))
+    cb = Callback(verb, game_id, tuple(numbers[:arity]))
     encoded = cb.encode()
     assert len(encoded.encode()) <= 64
     assert parse(encoded) == cb
+
+
+@pytest.mark.parametrize("special", ["double", "draw1", "shot"])
+def test_bid_masks_round_trip(special: str) -> None:
+    target = None if special == "double" else 9
+    assert unmod(mod_of(special, target)) == (special, target)
 
 
 def test_peek_alert_fits_at_ten_players_with_long_names() -> None:
@@ -80,10 +83,10 @@ def test_public_table_shows_no_card() -> None:
                 min_size=3, max_size=10))
 def test_every_message_is_valid_telegram_html(names: list[str]) -> None:
     game = _game(len(names), names=names, bids=[[0, 4], [1, 9]])
-    texts = [render.lobby_text(game, set()), render.table_text(game),
-             render.private_text(game, 0), render.game_over_text(game)
-             if game.state and game.state["over"] else render.round_start_text(game),
-             render.announce_text(game, [{"type": "bid_placed", "seat": 1, "amount": 9}]) or ""]
+    texts = [render.lobby_text(game, set()), render.table_text(game, mention=True),
+             render.private_text(game, 0), events_text.turn_line(game) or "",
+             "\n".join(events_text.step_lines(game, [{"type": "bid_placed", "seat": 1,
+                                                      "amount": 9}]))]
     for text in texts:
         plain, _ = parse_html(text)
         assert 0 < len(plain) <= 4096

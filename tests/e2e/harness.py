@@ -12,8 +12,6 @@ from telegram_app.app import build_application
 from telegram_app.settings import Settings
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
-CARD_LINE = re.compile(r"^.+: (-?\d+|−\d+|×2|MAX→0|\?|🌙 night)$")
-
 
 class BotRunner:
     """Starts and stops the real Application (polling) against ``api`` on ``database_url``."""
@@ -58,16 +56,19 @@ def visible_sum(text: str) -> int:
     """Sum of the number cards a player's private message shows (specials count 0)."""
     total = 0
     for line in text.splitlines():
-        match = CARD_LINE.match(line.strip())
-        if match and re.fullmatch(r"[-−]?\d+", match.group(1)):
-            total += int(match.group(1).replace("−", "-"))
+        if " · " not in line:
+            continue
+        for part in line.split(" · ", 1)[1].split(" + "):
+            part = part.replace(" face up", "").strip()
+            if re.fullmatch(r"[-−]?\d+", part):
+                total += int(part.replace("−", "-"))
     return total
 
 
 def move_version(api: FakeBotAPI, message: StoredMessage) -> int | None:
     """The game version the message's move buttons carry, or ``None`` without move buttons."""
     for _, data in api.buttons(message):
-        if data and data.startswith(("b:", "c:")):
+        if data and data[:2] in ("b:", "c:", "m:", "k:", "x:", "q:", "g:"):
             return int(data.split(":")[2])
     return None
 
@@ -97,7 +98,8 @@ def choose(api: FakeBotAPI, message: StoredMessage) -> str:
     """A simple rule: bid up to the visible sum plus 2, then call Coyote."""
     target = visible_sum(message.text or "") + 2
     buttons = api.buttons(message)
-    bids = [(int(d.split(":")[3]), d) for _, d in buttons if d and d.startswith("b:")]
+    bids = [(int(d.split(":")[3]), d) for _, d in buttons
+            if d and d.startswith("b:") and d.count(":") == 3]
     call = next((d for _, d in buttons if d and d.startswith("c:")), None)
     lowest = min(bids)[0]
     if call and lowest > target:
@@ -120,3 +122,43 @@ async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> 
     await wait_for(lambda: any(private_turn_message(api, u, pressed) for u in players)
                    or bool(api.find_messages(group_id, "is over!")))
     return True
+
+
+def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
+    """The player whose private message now carries move buttons."""
+    found = [u for u in players if private_turn_message(api, u)]
+    assert len(found) == 1, f"expected one player to act, found {found}"
+    return found[0]
+
+
+def labels(api: FakeBotAPI, message: StoredMessage) -> list[str]:
+    """The visible texts of a message's buttons (bidi isolation marks removed)."""
+    return [text.strip("\u2068\u2069") for text, _ in api.buttons(message)]
+
+
+async def press(api: FakeBotAPI, user: FakeUser, label: str, group_id: int) -> dict:
+    """``user`` presses the button ``label`` on their current private message; waits for the
+    answer and, for a move, for the next player's keyboard (or the end of the game)."""
+    message = private_turn_message(api, user)
+    assert message is not None, f"{user.first_name} has no move buttons"
+    pressed = move_version(api, message) or 0
+    data = next((d for t, d in api.buttons(message) if t.strip("\u2068\u2069") == label), None)
+    assert data is not None, f"no button {label!r}: {labels(api, message)}"
+    answer = await user.press_and_settle(message, data, quiet=0.02)
+    if data.split(":")[0] in ("b", "c", "x", "q"):
+        await wait_for(lambda: any(private_turn_message(api, u, pressed)
+                                   for u in api.users.values())
+                       or bool(api.find_messages(group_id, "is over!")))
+    return answer
+
+
+async def open_lobby(api: FakeBotAPI, players: list[FakeUser], group_id: int,
+                     command: str = "/newgame") -> StoredMessage:
+    """The first player opens a lobby and the others join; returns the lobby message."""
+    await players[0].send(group_id, command)
+    await wait_for(lambda: bool(api.find_messages(group_id, "new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(group_id, "new game #")[-1]
+    for user in players[1:]:
+        await user.press_and_settle(lobby, "✋ Join", quiet=0.02)
+    return lobby

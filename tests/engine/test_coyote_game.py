@@ -321,7 +321,7 @@ def test_eliminated_player_gets_no_card_and_no_turn():
     new, _ = play(new, (2, bid(2)), (3, bid(3)))
     assert new["turn"] == 0  # wraps round, skipping nobody alive
     new, events = play(new, (0, CALL))  # total 9 >= 3: caller 0 loses
-    assert showdown_event(events)["seats"] == [0, 2, 3]
+    assert showdown_event(events)["owners"] == [0, 2, 3]
     assert new["hands"][1] is None
     assert all(new["hands"][s] is not None for s in (0, 2, 3))
     # seat 1 is skipped by turn order in the new round too

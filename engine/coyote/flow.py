@@ -1,0 +1,208 @@
+"""Round mechanics shared by every Coyote edition: turn order, dealing, showdowns, lives and
+the end of a round or of the game (all functions mutate the state they are given).
+
+Source: ``shared/rules/coyote.md``, "Turn structure (all editions)" 1–6, each edition's
+"Next round" rule, and for the extra cards of special actions "Mask actions" (Draw 1) and
+"Variant coins" (Extra feather, Swap, Guess).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import JSON, Event
+from engine.coyote.editions import COINS, Edition, get_edition
+from engine.coyote.scoring import DRAWING_CARDS, score
+
+
+def alive(state: JSON) -> list[int]:
+    """Seats with lives left, in seat order."""
+    return [s for s in range(state["seats"]) if state["lives"][s] > 0]
+
+
+def next_active(state: JSON, seat: int) -> int:
+    """The next seat in the current direction that is alive and not safe (a right Guess);
+    ``seat`` itself when nobody else is."""
+    n, step = state["seats"], state["direction"]
+    for k in range(1, n + 1):
+        nxt = (seat + k * step) % n
+        if state["lives"][nxt] > 0 and not state["safe"][nxt]:
+            return nxt
+    return seat
+
+
+def pass_turn(state: JSON, to: int) -> None:
+    """Give the turn to ``to``; per-turn flags end with the turn."""
+    state["turn"] = to
+    state["must_bid"] = False
+    state["coin_turn"] = None
+
+
+def shuffled(cards: list[str], rng: random.Random) -> list[str]:
+    """A shuffled copy of ``cards``."""
+    cards = list(cards)
+    rng.shuffle(cards)
+    return cards
+
+
+def take_from_draw(state: JSON, rng: random.Random, events: list[Event]) -> str | None:
+    """The top card of the draw pile, reshuffling the discard pile first if the draw pile is
+    empty; ``None`` when both are empty."""
+    if not state["draw"] and state["discard"]:
+        state["draw"] = shuffled(state["discard"], rng)
+        state["discard"] = []
+        events.append(Event("reshuffled", {"reason": "empty_draw_pile"}))
+    return state["draw"].pop(0) if state["draw"] else None
+
+
+def round_cards(state: JSON) -> tuple[list[str], list[int]]:
+    """The cards that count this round and their owners, in seat order: each seat's own card,
+    then its extra cards (Draw 1), then its face-up cards (Extra feather)."""
+    cards: list[str] = []
+    owners: list[int] = []
+    for seat in range(state["seats"]):
+        mine = ([state["hands"][seat]] if state["hands"][seat] is not None else []) + \
+            state["extra"][seat] + state["face_up"][seat]
+        cards += mine
+        owners += [seat] * len(mine)
+    return cards, owners
+
+
+def reset_round(state: JSON, edition: Edition) -> None:
+    """Clear everything that lasts one round (bids, specials, extra cards, direction)."""
+    n = state["seats"]
+    specials = edition.specials if state["options"].get("specials") else None
+    state.update({
+        "bids": [], "direction": 1, "extra": [[] for _ in range(n)],
+        "face_up": [[] for _ in range(n)], "void": [[] for _ in range(n)],
+        "revealed": [False] * n, "safe": [False] * n,
+        "masks": [specials == "masks" and state["lives"][s] > 0 for s in range(n)],
+        "coins": list(COINS) if specials == "coins" else [], "draw1_used": False,
+        "pass_blocked": False, "double": None, "change": None, "must_bid": False,
+        "coin_turn": None,
+    })
+
+
+def deal(state: JSON, edition: Edition, rng: random.Random, events: list[Event]) -> None:
+    """Start the next round: every living seat gets the top card of the draw pile."""
+    living = alive(state)
+    if edition.reshuffle_every_round and state["round"] > 0:
+        state["draw"] = shuffled(state["draw"] + state["discard"], rng)
+        state["discard"] = []
+        events.append(Event("reshuffled", {"reason": "every_round"}))
+    elif len(state["draw"]) < len(living):
+        state["draw"] = shuffled(state["draw"] + state["discard"], rng)
+        state["discard"] = []
+        events.append(Event("reshuffled", {"reason": "short_draw_pile"}))
+    reset_round(state, edition)
+    for s in living:
+        state["hands"][s] = state["draw"].pop(0)
+    state["round"] += 1
+    pass_turn(state, state["starter"])
+    events.append(Event("round_dealt", {"round": state["round"], "starter": state["starter"],
+                                        "seats": living}))
+
+
+def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: int | None,
+              winner: int | None, caller: int, lives_lost: int, extra_discards: list[str],
+              full_reshuffle: bool) -> None:
+    """Discard the round's cards, take the loser's lives, then deal again or end the game.
+
+    ``winner``/``caller`` decide the next starting seat with the edition's rule; a round that
+    ends without a showdown (a wrong Guess) passes ``winner=None`` and the loser as caller.
+    """
+    edition = get_edition(state["edition"])
+    cards, _ = round_cards(state)
+    used = cards + [c for void in state["void"] for c in void] + extra_discards
+    state["discard"].extend(used)
+    state["hands"] = [None] * state["seats"]
+    for key in ("extra", "face_up", "void"):
+        state[key] = [[] for _ in range(state["seats"])]
+    state["bids"] = []
+    if full_reshuffle or edition.full_reshuffle_cards.intersection(used):
+        state["draw"] = shuffled(state["draw"] + state["discard"], rng)
+        state["discard"] = []
+        events.append(Event("reshuffled", {"reason": "night"}))
+    if loser is not None:
+        state["lives"][loser] = max(0, state["lives"][loser] - lives_lost)
+        events.append(Event("life_lost", {"seat": loser, "lives": state["lives"][loser],
+                                          "amount": lives_lost}))
+        if state["lives"][loser] == 0:
+            state["out"].append(loser)
+            events.append(Event("player_eliminated", {"seat": loser}))
+    if len(alive(state)) <= 1 or (edition.first_out_ends and state["out"]):
+        state["over"] = True
+        state["turn"] = None
+        events.append(Event("game_over", {"placements": placements(state)}))
+        return
+    state["starter"] = _next_starter(state, edition, loser, winner, caller)
+    deal(state, edition, rng, events)
+
+
+def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
+             rng: random.Random, events: list[Event]) -> None:
+    """Reveal and score the round, decide the loser, and end the round."""
+    edition = get_edition(state["edition"])
+    cards, owners = round_cards(state)
+    if DRAWING_CARDS[edition.name] in cards and not state["draw"] and state["discard"]:
+        state["draw"] = shuffled(state["discard"], rng)
+        state["discard"] = []
+        events.append(Event("reshuffled", {"reason": "draw_for_special"}))
+    result = score(edition.name, cards, state["draw"])
+    del state["draw"][: len(result.drawn)]
+    total = result.total
+    if total == bid and edition.equal_total_loser is None:
+        loser, winner = None, None
+    elif total >= bid:
+        loser, winner = caller, bidder
+    else:
+        loser, winner = bidder, caller
+    data: dict[str, Any] = result.to_json()
+    data.update({"owners": owners, "bid": bid, "bidder": bidder, "caller": caller,
+                 "loser": loser, "lives_lost": lives_lost if loser is not None else 0,
+                 "void": [list(v) for v in state["void"]]})
+    events.append(Event("showdown", data))
+    end_round(state, rng, events, loser=loser, winner=winner, caller=caller,
+              lives_lost=lives_lost, extra_discards=result.drawn,
+              full_reshuffle=result.reshuffle_all)
+
+
+def placements(state: JSON) -> list[int] | None:
+    """Per seat, the final place (1 = winner; ties share the better place), or ``None``.
+
+    Classic and feathers: the survivor first, then the eliminated in reverse order.
+    Poker-deck: the one eliminated player last, everyone else tied first.
+    """
+    if not state["over"]:
+        return None
+    n = state["seats"]
+    if get_edition(state["edition"]).first_out_ends:
+        return [n if s in state["out"] else 1 for s in range(n)]
+    order = [s for s in range(n) if s not in state["out"]] + state["out"][::-1]
+    places = [0] * n
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return places
+
+
+def _after(state: JSON, seat: int) -> int:
+    n = state["seats"]
+    for k in range(1, n + 1):
+        nxt = (seat + k) % n
+        if state["lives"][nxt] > 0:
+            return nxt
+    return seat
+
+
+def _next_starter(state: JSON, edition: Edition, loser: int | None, winner: int | None,
+                  caller: int) -> int:
+    """``shared/rules/coyote.md``: classic "the loser … if eliminated, the winner"; feathers
+    "the winner of the showdown"; poker-deck "the penalised player (on a draw, the caller)"."""
+    if edition.next_starter == "winner" and winner is not None:
+        return winner
+    if loser is None:
+        return caller
+    if state["lives"][loser] > 0:
+        return loser
+    return winner if winner is not None else _after(state, loser)

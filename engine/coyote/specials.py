@@ -1,0 +1,171 @@
+"""Special actions: the classic masks and the feathers variant coins.
+
+Source: ``shared/rules/coyote.md``, "Mask actions (optional "special game")" and "Variant coins
+(optional advanced rules)". Rulings where the texts are silent:
+
+- A mask is used either on its own (Pass, Reverse, Change) or together with a bid (Double,
+  Draw 1, Shot: "after bidding"). Reverse keeps the turn: the player then bids or calls.
+- Double counts only when the very next action is a Coyote call on that bid; any other action
+  voids it. Change makes the last bidder re-bid higher (replacing their bid) or call Coyote on
+  the bid before theirs; the turn then returns to the player who used Change.
+- A coin is used before the player's bid, one coin per turn; Extra feather, Reverse and Swap
+  then require a bid (no call), as the texts say "then bid".
+- The Extra feather is face up, so everyone sees it (Spanish text: "visible para todos").
+- Guess needs at least two other players still to act, so the round cannot stall; a right
+  guess puts the feather face up and skips the player for the round; a wrong one costs a
+  life at once, ends the round without a showdown, and the guesser starts the next round.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.core import JSON, Action, Event, RuleError
+from engine.coyote.editions import BID_SPECIALS, Edition
+from engine.coyote.flow import alive, end_round, next_active, pass_turn, take_from_draw
+
+STANDALONE_MASKS = ("pass", "reverse", "change")
+
+
+def specials_mode(state: JSON, edition: Edition) -> str | None:
+    """``"masks"``, ``"coins"`` or ``None`` for this game."""
+    return edition.specials if state["options"].get("specials") else None
+
+
+def check_bid_special(state: JSON, seat: int, edition: Edition, action: Action) -> None:
+    """Raise ``RuleError`` unless ``action`` (a bid) may carry its special now."""
+    name = action.special
+    if name is None:
+        return
+    if specials_mode(state, edition) != "masks" or name not in BID_SPECIALS:
+        raise RuleError("special_not_available", special=name)
+    if not state["masks"][seat]:
+        raise RuleError("mask_used")
+    if name == "draw1" and state["draw1_used"]:
+        raise RuleError("draw1_used")
+    if name in ("draw1", "shot"):
+        target = action.target
+        if not isinstance(target, int) or isinstance(target, bool) or target == seat or \
+                not 0 <= target < state["seats"] or state["lives"][target] == 0:
+            raise RuleError("bad_target")
+        if name == "draw1" and not (state["draw"] or state["discard"]):
+            raise RuleError("no_card_to_draw")
+    elif action.target is not None:
+        raise RuleError("bad_action")
+
+
+def after_bid(state: JSON, seat: int, action: Action, rng: random.Random,
+              events: list[Event]) -> int:
+    """Apply a bid's mask (already checked); return the seat that plays next."""
+    name = action.special
+    state["double"] = seat if name == "double" else None
+    if name is None:
+        return next_active(state, seat)
+    state["masks"][seat] = False
+    if name == "draw1":
+        state["draw1_used"] = True
+        card = take_from_draw(state, rng, events)
+        if card is not None:
+            state["extra"][action.target].append(card)
+        events.append(Event("card_drawn", {"seat": action.target, "by": seat}))
+    if name == "shot":
+        return int(action.target)  # type: ignore[arg-type]
+    return next_active(state, seat)
+
+
+def use(state: JSON, seat: int, edition: Edition, action: Action, rng: random.Random,
+        events: list[Event]) -> None:
+    """Apply a standalone special (``Action("special", special=...)``) for ``seat``."""
+    mode = specials_mode(state, edition)
+    name = action.special
+    if state["change"] is not None:
+        raise RuleError("must_answer_change")
+    if mode == "masks" and name in STANDALONE_MASKS:
+        _use_mask(state, seat, name, events)
+    elif mode == "coins" and name in state["coins"]:
+        _use_coin(state, seat, edition, action, rng, events)
+    elif mode == "coins" and name in ("extra", "reverse", "skip", "swap", "guess"):
+        raise RuleError("coin_used")
+    else:
+        raise RuleError("special_not_available", special=name)
+
+
+def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
+    if not state["masks"][seat]:
+        raise RuleError("mask_used")
+    if name == "pass" and state["pass_blocked"]:
+        raise RuleError("pass_blocked")
+    if name == "change":
+        if not state["bids"] or state["bids"][-1][0] == seat:
+            raise RuleError("nothing_to_change")
+        target = state["bids"][-1][0]
+        if state["lives"][target] == 0:
+            raise RuleError("nothing_to_change")
+    state["masks"][seat] = False
+    state["double"] = None
+    events.append(Event("special_used", {"seat": seat, "special": name}))
+    if name == "pass":
+        state["pass_blocked"] = True
+        pass_turn(state, next_active(state, seat))
+    elif name == "reverse":
+        state["direction"] = -state["direction"]
+    else:
+        target = state["bids"][-1][0]
+        state["change"] = {"by": seat, "target": target}
+        state["pass_blocked"] = False
+        pass_turn(state, target)
+
+
+def _use_coin(state: JSON, seat: int, edition: Edition, action: Action, rng: random.Random,
+              events: list[Event]) -> None:
+    name = action.special
+    if len(alive(state)) <= 2:
+        raise RuleError("coins_two_players")
+    if state["coin_turn"] == seat:
+        raise RuleError("one_coin_per_turn")
+    if name in ("extra", "swap") and not (state["draw"] or state["discard"]):
+        raise RuleError("no_card_to_draw")
+    if name == "guess":
+        if action.guess not in set(edition.deck):
+            raise RuleError("bad_action")
+        active = [s for s in alive(state) if not state["safe"][s]]
+        if len(active) - 1 < 2:
+            raise RuleError("guess_not_allowed")
+    state["coins"].remove(name)
+    state["coin_turn"] = seat
+    if name == "extra":
+        card = take_from_draw(state, rng, events)
+        state["face_up"][seat].append(card)
+        state["must_bid"] = True
+        events.append(Event("special_used", {"seat": seat, "special": name, "card": card}))
+    elif name == "reverse":
+        state["direction"] = -state["direction"]
+        state["must_bid"] = True
+        events.append(Event("special_used", {"seat": seat, "special": name}))
+    elif name == "skip":
+        events.append(Event("special_used", {"seat": seat, "special": name}))
+        pass_turn(state, next_active(state, seat))
+    elif name == "swap":
+        new = take_from_draw(state, rng, events)
+        state["void"][seat].append(state["hands"][seat])
+        state["hands"][seat] = new
+        state["must_bid"] = True
+        events.append(Event("special_used", {"seat": seat, "special": name}))
+    else:
+        _guess(state, seat, action.guess or "", rng, events)
+
+
+def _guess(state: JSON, seat: int, guess: str, rng: random.Random, events: list[Event]) -> None:
+    card = state["hands"][seat]
+    right = card == guess
+    events.append(Event("special_used", {"seat": seat, "special": "guess", "guess": guess,
+                                         "right": right, "card": card}))
+    if right:
+        state["revealed"][seat] = True
+        state["safe"][seat] = True
+        pass_turn(state, next_active(state, seat))
+        return
+    events.append(Event("round_ended", {"reason": "wrong_guess", "seat": seat,
+                                        "cards": state["hands"][:]}))
+    end_round(state, rng, events, loser=seat, winner=None, caller=seat, lives_lost=1,
+              extra_discards=[], full_reshuffle=False)

@@ -1,0 +1,172 @@
+"""What every service module shares: the database, the games, loading rows, people and chats,
+read-only queries, and message bookkeeping."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import flag_modified
+
+from engine import GAMES, Game
+from league.db import Database
+from league.errors import ServiceError
+from league.models import OPEN_STATUSES, Chat, GameEvent, GamePlayer, User, utcnow
+from league.models import Game as GameRow
+from league.snapshots import GameSnapshot, UserRef, snapshot
+
+
+class ServiceBase:
+    """The database and the games by name; ``new_seed`` gives each game its random seed."""
+
+    def __init__(self, db: Database, *, games: Mapping[str, Game] = GAMES,
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(62)) -> None:
+        self.db = db
+        self.games = games
+        self.new_seed = new_seed
+
+    # --- people and chats -------------------------------------------------------------------
+    async def touch_user(self, user: UserRef, *, can_message: bool | None = None) -> bool:
+        """Create or refresh a user's names; optionally set ``can_message``. Returns the stored
+        ``can_message`` (whether private messages reach them)."""
+        async with self.db.sessions.begin() as session:
+            row = await upsert_user(session, user)
+            if can_message is not None:
+                row.can_message = can_message
+            return row.can_message
+
+    async def set_can_message(self, user_id: int, value: bool) -> None:
+        """Record whether private messages reach a user (a 403 from the platform: ``False``)."""
+        async with self.db.sessions.begin() as session:
+            await session.execute(update(User).where(User.id == user_id)
+                                  .values(can_message=value))
+
+    async def reachable(self, user_ids: list[int]) -> set[int]:
+        """Those of ``user_ids`` whom private messages reach."""
+        async with self.db.sessions() as session:
+            rows = await session.scalars(select(User.id).where(User.id.in_(user_ids),
+                                                               User.can_message.is_(True)))
+            return set(rows)
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Move every game of a group that became a supergroup to its new chat id."""
+        async with self.db.sessions.begin() as session:
+            old = await session.get(Chat, old_chat_id)
+            if await session.get(Chat, new_chat_id) is None:
+                session.add(Chat(id=new_chat_id, title=old.title if old else None))
+                await session.flush()
+            await session.execute(update(GameRow).where(GameRow.chat_id == old_chat_id)
+                                  .values(chat_id=new_chat_id))
+
+    async def open_game(self, chat_id: int, thread_id: int) -> GameSnapshot | None:
+        """The lobby or running game of a chat's topic, if any."""
+        async with self.db.sessions() as session:
+            game_id = await self._open_in(session, chat_id, thread_id)
+        return None if game_id is None else await self.get(game_id)
+
+    async def get(self, game_id: int) -> GameSnapshot:
+        """A game by id; raises ``game_not_found``."""
+        async with self.db.sessions() as session:
+            return snapshot(await load_game(session, game_id))
+
+    async def game_on_turn(self, user_id: int) -> GameSnapshot | None:
+        """The running game in which it is ``user_id``'s turn (the oldest if several)."""
+        async with self.db.sessions() as session:
+            ids = await session.scalars(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running")
+                .order_by(GameRow.id))
+            for game_id in ids.all():
+                game = snapshot(await load_game(session, game_id))
+                player = game.player(user_id)
+                if player is not None and self._game(game.kind).current_seat(
+                        game.state or {}) == player.seat:
+                    return game
+        return None
+
+    async def log(self, game_id: int) -> list[GameEvent]:
+        """The game's event log in order (detached rows)."""
+        async with self.db.sessions() as session:
+            rows = await session.scalars(select(GameEvent).where(GameEvent.game_id == game_id)
+                                         .order_by(GameEvent.seq))
+            return list(rows)
+
+    # --- message bookkeeping (not game state: the version stays) -----------------------------
+    async def set_messages(self, game_id: int, *, lobby: int | None = None,
+                           table: int | None = None) -> None:
+        """Remember the group's lobby and current table message ids."""
+        values = {k: v for k, v in (("lobby_message_id", lobby), ("table_message_id", table))
+                  if v is not None}
+        if values:
+            async with self.db.sessions.begin() as session:
+                await session.execute(update(GameRow).where(GameRow.id == game_id)
+                                      .values(**values))
+
+    async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
+                                  round_no: int | None) -> None:
+        """Remember the id of a player's private message for a round."""
+        async with self.db.sessions.begin() as session:
+            await session.execute(
+                update(GamePlayer)
+                .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
+                .values(private_message_id=message_id, private_round=round_no))
+
+    # --- helpers ----------------------------------------------------------------------------
+    def _game(self, kind: str) -> Game:
+        try:
+            return self.games[kind]
+        except KeyError:
+            raise ServiceError("unknown_game", kind=kind) from None
+
+    @staticmethod
+    async def _open_in(session: AsyncSession, chat_id: int, thread_id: int) -> int | None:
+        return await session.scalar(
+            select(GameRow.id).where(GameRow.chat_id == chat_id, GameRow.thread_id == thread_id,
+                                     GameRow.status.in_(OPEN_STATUSES)))
+
+
+async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) -> GameRow:
+    stmt = select(GameRow).where(GameRow.id == game_id).options(selectinload(GameRow.players))
+    if lock:
+        stmt = stmt.with_for_update()
+    row = await session.scalar(stmt)
+    if row is None:
+        raise ServiceError("game_not_found")
+    return row
+
+
+async def upsert_user(session: AsyncSession, user: UserRef) -> User:
+    row = await session.get(User, user.id)
+    if row is None:
+        row = User(id=user.id, first_name=user.first_name, can_message=False)
+        session.add(row)
+    row.first_name = user.first_name
+    row.last_name = user.last_name
+    row.username = user.username
+    row.language = user.language
+    return row
+
+
+def touch(row: GameRow) -> None:
+    # Lobby changes do not alter a column of the game row itself; flagging it makes the ORM
+    # issue the versioned UPDATE so lobby edits race-check like moves do.
+    flag_modified(row, "options")
+
+
+def store_state(row: GameRow, state: dict[str, Any], game: Game) -> None:
+    row.state = state  # a new object, so the JSON column is seen as changed
+    seated = {p.seat: p for p in row.players if p.seat is not None}
+    for seat, lives in enumerate(state.get("lives", [])):
+        if seat in seated:
+            seated[seat].lives = lives
+    places = game.placements(state)
+    if places is not None:
+        row.status = "finished"
+        row.finished_at = utcnow()
+        for seat, place in enumerate(places):
+            if seat in seated:
+                seated[seat].placement = place

@@ -1,0 +1,153 @@
+"""Coyote events as group messages: bids, special actions, showdowns, the end of a round and
+of the game. Events hold only public facts; a card appears here only once it is face up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import GAMES
+from league.snapshots import GameSnapshot
+from telegram_app.i18n import _
+from telegram_app.render.common import (
+    card_label,
+    hearts,
+    mention_html,
+    name_html,
+    special_name,
+)
+
+
+def _bid_line(game: GameSnapshot, event: dict[str, Any]) -> str:
+    name = name_html(game.at_seat(event["seat"]))
+    special = event.get("special")
+    if special == "double":
+        return _("{name} bids <b>{amount}</b> with 🎭 Double: a Coyote call on it costs two "
+                 "lives!").format(name=name, amount=event["amount"])
+    if special == "draw1":
+        return _("{name} bids <b>{amount}</b> with 🎭 Draw 1: {target} takes an extra card.") \
+            .format(name=name, amount=event["amount"],
+                    target=name_html(game.at_seat(event["target"])))
+    if special == "shot":
+        return _("{name} bids <b>{amount}</b> with 🎭 Shot: {target} plays next.").format(
+            name=name, amount=event["amount"], target=name_html(game.at_seat(event["target"])))
+    return _("{name} bids <b>{amount}</b>.").format(name=name, amount=event["amount"])
+
+
+def _special_line(game: GameSnapshot, event: dict[str, Any]) -> str:
+    name = name_html(game.at_seat(event["seat"]))
+    special = event["special"]
+    if special == "extra":
+        return _("🪙 {name} turns the Extra feather coin: <b>{card}</b> lies face up in front "
+                 "of them.").format(name=name, card=card_label(event["card"]))
+    if special == "guess" and event.get("right"):
+        return _("🪙 {name} guesses their card is <b>{card}</b>: right! They are safe this "
+                 "round.").format(name=name, card=card_label(event["guess"]))
+    if special == "guess":
+        return _("🪙 {name} guesses <b>{guess}</b>, but it is <b>{card}</b>: they lose a life "
+                 "and the round ends.").format(name=name, guess=card_label(event["guess"]),
+                                               card=card_label(event["card"]))
+    if special == "change":
+        bids = (game.state or {}).get("bids") or []
+        return _("🎭 {name} uses Change: {target} must raise their bid or call Coyote on the "
+                 "bid before it.").format(
+            name=name, target=name_html(game.at_seat(bids[-1][0])) if bids else "?")
+    icon = "🪙" if special in ("skip", "swap", "extra", "guess") or (
+        special == "reverse" and game.options.get("edition") == "feathers") else "🎭"
+    return _("{icon} {name} uses {special}.").format(icon=icon, name=name,
+                                                    special=special_name(special))
+
+
+def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
+    """One line per public event of a move that is not a showdown."""
+    lines = []
+    for event in events:
+        kind = event["type"]
+        if kind == "bid_placed":
+            lines.append(_bid_line(game, event))
+        elif kind == "bid_changed":
+            lines.append(_("{name} changes their bid to <b>{amount}</b>.").format(
+                name=name_html(game.at_seat(event["seat"])), amount=event["amount"]))
+        elif kind == "special_used":
+            lines.append(_special_line(game, event))
+    return lines
+
+
+def turn_line(game: GameSnapshot) -> str | None:
+    """``➡️ @next, your turn.`` (a mention), or ``None`` when nobody is to act."""
+    state = game.state or {}
+    if state.get("over") or state.get("turn") is None:
+        return None
+    return _("➡️ {name}, your turn.").format(name=mention_html(game.at_seat(state["turn"])))
+
+
+EFFECTS = {
+    "draws": lambda: _("turns up the top card"),
+    "draws_nothing": lambda: _("finds no card to turn up (counts 0)"),
+    "replaced": lambda: _("is replaced by an undealt card"),
+    "zeroed": lambda: _("counts 0 (MAX→0)"),
+    "negated": lambda: _("counts negative (MAX→−)"),
+    "removed": lambda: _("is removed by K"),
+    "doubled": lambda: _("doubled"),
+    "doubles": lambda: _("doubles the total"),
+    "counts_zero": lambda: _("counts 0"),
+    "reshuffles": lambda: _("counts 0; every card is reshuffled after this round"),
+}
+
+
+def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
+    """The revealed table: every card with what it did, the total, the bid and the loser.
+    ``game`` is the game right after the showdown (for the lives left)."""
+    caller = game.at_seat(showdown["caller"])
+    bidder = game.at_seat(showdown["bidder"])
+    lines = [_("🐺 {caller} calls <b>Coyote!</b> on {bidder}'s bid of {bid}.").format(
+        caller=name_html(caller), bidder=name_html(bidder), bid=showdown["bid"]), ""]
+    owners = list(showdown["owners"])
+    for i, card in enumerate(showdown["cards"]):
+        who = name_html(game.at_seat(owners[i])) if i < len(owners) else _("drawn")
+        effects = ", ".join(EFFECTS[e]() for e in card["effects"] if e in EFFECTS)
+        changed = card["face"] is not None and card["value"] != card["face"]
+        value = f" → {card['value']}" if changed else ""
+        note = f" ({effects})" if effects else ""
+        lines.append(f"{who}: <b>{card_label(card['card'])}</b>{value}{note}")
+    for seat, cards in enumerate(showdown.get("void") or []):
+        for card in cards:
+            lines.append(_("{name}: {card} (swapped away, does not count)").format(
+                name=name_html(game.at_seat(seat)), card=card_label(card)))
+    lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(total=showdown["total"],
+                                                                  bid=showdown["bid"])]
+    if showdown["loser"] is None:
+        lines.append(_("The total equals the bid: nobody is penalised."))
+        return "\n".join(lines)
+    loser = game.at_seat(showdown["loser"])
+    lives = (game.state or {})["lives"][loser.seat]
+    template = (_("The bid was good: {name} loses {n} ({hearts}).")
+                if showdown["loser"] == showdown["caller"]
+                else _("The bid was too high: {name} loses {n} ({hearts})."))
+    lost = _("two lives") if showdown["lives_lost"] == 2 else _("a life")
+    lines.append(template.format(name=name_html(loser), n=lost, hearts=hearts(lives)))
+    if lives == 0:
+        lines.append(_("💀 {name} is out of the game.").format(name=name_html(loser)))
+    return "\n".join(lines)
+
+
+def eliminated_text(game: GameSnapshot, events: list[dict[str, Any]]) -> str | None:
+    """``💀 name is out`` for eliminations that happened outside a showdown (a wrong Guess)."""
+    out = [e["seat"] for e in events if e["type"] == "player_eliminated"]
+    if not out or any(e["type"] == "showdown" for e in events):
+        return None
+    return "\n".join(_("💀 {name} is out of the game.").format(
+        name=name_html(game.at_seat(seat))) for seat in out)
+
+
+def game_over_text(game: GameSnapshot) -> str:
+    """The final placements and the winner(s)."""
+    places = GAMES[game.kind].placements(game.state or {}) or []
+    order = sorted(game.seated, key=lambda p: places[p.seat or 0])
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    lines = [_("🏁 Game #{id} is over!").format(id=game.id), ""]
+    for player in order:
+        place = places[player.seat or 0]
+        lines.append(f"{medals.get(place, f'{place}.')} {name_html(player)}")
+    winners = [mention_html(p) for p in order if places[p.seat or 0] == 1]
+    lines += ["", _("🏆 Winner: {names}").format(names=", ".join(winners))]
+    return "\n".join(lines)

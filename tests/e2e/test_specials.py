@@ -1,0 +1,169 @@
+"""Every edition and every special action through the real bot (fake Bot API, PostgreSQL)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import (
+    BotRunner,
+    labels,
+    mover,
+    open_lobby,
+    play_turn,
+    press,
+    private_turn_message,
+)
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100555
+
+
+@pytest.fixture
+async def table(pg_db, pg_url):
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Specials", admins=[1])
+        players = [api.add_user(i, name) for i, name in
+                   enumerate(["Ann", "Bob", "Cat", "Dan"], start=1)]
+        for user in players:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            yield api, players
+        finally:
+            await runner.stop()
+
+
+async def until_offered(api: FakeBotAPI, players, label: str):
+    """Plain lowest bids until the player to act is offered ``label``; returns that player."""
+    for _ in range(12):
+        user = mover(api, players)
+        offered = labels(api, private_turn_message(api, user))
+        if label in offered:
+            return user
+        await press(api, user, next(t for t in offered if t.isdigit()), GROUP)
+    raise AssertionError(f"nobody was offered {label!r}")
+
+
+async def finish(api: FakeBotAPI, players) -> str:
+    for _ in range(600):
+        if api.find_messages(GROUP, "is over!"):
+            break
+        assert await play_turn(api, players, GROUP)
+    final = api.find_messages(GROUP, "is over!")
+    assert final, "the game did not end"
+    return final[-1].text
+
+
+async def test_classic_masks(table) -> None:
+    api, players = table
+    lobby = await open_lobby(api, players, GROUP)
+    ann = players[0]
+    answer = await players[1].press_and_settle(lobby, "🎭 Specials: off")
+    assert answer["show_alert"]  # only the opener sets options
+    await ann.press_and_settle(lobby, "🎭 Specials: off")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "❤️ Lives: 3")
+    assert "4 lives · special actions on" in api.get_message(GROUP, lobby.message_id).text
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+
+    first = mover(api, players)
+    await press(api, first, "🎭 Pass", GROUP)
+    assert api.find_messages(GROUP, "uses Pass")
+    second = mover(api, players)
+    assert "🎭 Pass" not in labels(api, private_turn_message(api, second))  # no Pass after Pass
+    await press(api, second, "🎭 Double…", GROUP)
+    assert "🎭 Double: choose your bid" in labels(api, private_turn_message(api, second))
+    await press(api, second, "1", GROUP)
+    assert api.find_messages(GROUP, "costs two lives")
+    third = mover(api, players)
+    await press(api, third, "🐺 Coyote!", GROUP)
+    showdown = api.find_messages(GROUP, "calls Coyote!")[-1].text
+    assert "loses two lives" in showdown
+
+    starter = mover(api, players)
+    await press(api, starter, "🎭 Draw 1…", GROUP)
+    names = [t for t in labels(api, private_turn_message(api, starter)) if t in
+             {u.first_name for u in players}]
+    assert starter.first_name not in names and names
+    await press(api, starter, names[0], GROUP)
+    await press(api, starter, "2", GROUP)
+    assert api.find_messages(GROUP, "takes an extra card")
+    target = next(u for u in players if u.first_name == names[0])
+    own_view = api.bot_messages(target.id)[-1].text
+    assert "❓ (yours) + ❓" in own_view
+
+    nxt = mover(api, players)
+    await press(api, nxt, "🎭 Reverse", GROUP)
+    assert mover(api, players) is nxt  # Reverse keeps the turn
+    await press(api, nxt, "3", GROUP)
+    nxt = await until_offered(api, players, "🎭 Shot…")
+    await press(api, nxt, "🎭 Shot…", GROUP)
+    choice = next(t for t in labels(api, private_turn_message(api, nxt))
+                  if t in {u.first_name for u in players})
+    await press(api, nxt, choice, GROUP)
+    shot_bid = int(next(t for t in labels(api, private_turn_message(api, nxt)) if t.isdigit()))
+    await press(api, nxt, str(shot_bid), GROUP)
+    assert mover(api, players).first_name == choice
+    changer = await until_offered(api, players, "🎭 Change")
+    note = api.find_messages(GROUP, " bids ")[-1].text.replace("\u2068", "")
+    last_line = [line for line in note.splitlines() if " bids " in line][-1]
+    bidder = next(u for u in players if last_line.startswith(u.first_name + "\u2069 bids"))
+    await press(api, changer, "🎭 Change", GROUP)
+    assert mover(api, players) is bidder  # the last bidder must raise or call
+    raised = next(t for t in labels(api, private_turn_message(api, bidder)) if t.isdigit())
+    await press(api, bidder, raised, GROUP)
+    assert api.find_messages(GROUP, f"changes their bid to {raised}")
+    assert mover(api, players) is changer
+    assert "Winner" in await finish(api, players)
+
+
+async def test_feathers_coins(table) -> None:
+    api, players = table
+    lobby = await open_lobby(api, players, GROUP, "/newgame feathers")
+    ann = players[0]
+    await ann.press_and_settle(lobby, "🎭 Specials: off")
+    assert "feathers · 3 lives · special actions on" in \
+        api.get_message(GROUP, lobby.message_id).text
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+
+    first = mover(api, players)
+    await press(api, first, "🪙 Extra feather", GROUP)
+    assert api.find_messages(GROUP, "lies face up")
+    assert "🐺 Coyote!" not in labels(api, private_turn_message(api, first))  # then bid
+    assert "🪙 Skip" not in labels(api, private_turn_message(api, first))  # one coin a turn
+    await press(api, first, "1", GROUP)
+    nxt = mover(api, players)
+    await press(api, nxt, "🪙 Skip", GROUP)
+    assert api.find_messages(GROUP, "uses Skip")
+    nxt = mover(api, players)
+    await press(api, nxt, "🪙 Swap", GROUP)
+    await press(api, nxt, "2", GROUP)
+    nxt = mover(api, players)
+    await press(api, nxt, "🪙 Reverse", GROUP)
+    await press(api, nxt, "3", GROUP)
+    nxt = mover(api, players)
+    await press(api, nxt, "🪙 Guess", GROUP)
+    assert "🪙 Guess: which card do you have?" in labels(api, private_turn_message(api, nxt))
+    await press(api, nxt, "20", GROUP)
+    assert api.find_messages(GROUP, "guesses")
+    assert "Winner" in await finish(api, players)
+
+
+async def test_poker_deck_game(table) -> None:
+    api, players = table
+    lobby = await open_lobby(api, players, GROUP, "/newgame poker-deck")
+    text = api.get_message(GROUP, lobby.message_id).text
+    assert "poker-deck · 4 lives · no special actions" in text
+    assert "🎭 Specials: off" not in labels(api, api.get_message(GROUP, lobby.message_id))
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    final = await finish(api, players)
+    assert final.count("🥇") == 3  # one loser, everyone else shares first place
+
+
+async def test_rules_and_unknown_edition(table) -> None:
+    api, players = table
+    await players[0].send(GROUP, "/rules feathers")
+    await players[0].send(GROUP, "/newgame <b>chess</b>")
+    await api.settle(quiet=0.05)
+    assert api.find_messages(GROUP, "Feathers")
+    assert api.find_messages(GROUP, "Unknown edition")
