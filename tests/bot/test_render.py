@@ -31,8 +31,9 @@ def _game(n: int, hands: list[str] | None = None, names: list[str] | None = None
                         1000, 5, 6, players)
 
 
-@pytest.mark.parametrize("data", ["", "j", "j:", "j:1:2", "b:1:2", "b:1:2:3:4:5", "c:1:2:3", "j:1:2:3", "z:1",
-                                  "b:-1:2:3", "j:1" + "0" * 20, "b:1:2:x", "p:1\n", None])
+@pytest.mark.parametrize("data", ["", "j", "j:", "j:1:2", "b:1:2", "b:1:2:3:4:5", "c:1:2:3",
+                                  "j:1:2:3", "z:1", "b:-1:2:3", "j:1" + "0" * 20, "b:1:2:x",
+                                  "p:1\n", None])
 def test_malformed_callback_data_is_refused(data: str | None) -> None:
     assert parse(data) is None
 
