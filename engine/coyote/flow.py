@@ -124,7 +124,7 @@ def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: in
         state["draw"] = shuffled(state["draw"] + state["discard"], rng)
         state["discard"] = []
         events.append(Event("reshuffled", {"reason": "night"}))
-    if loser is not None:
+    if loser is not None and state["lives"][loser] > 0:  # a removed bidder has none to lose
         state["lives"][loser] = max(0, state["lives"][loser] - lives_lost)
         events.append(Event("life_lost", {"seat": loser, "lives": state["lives"][loser],
                                           "amount": lives_lost}))

@@ -236,6 +236,8 @@ class CoyoteGame:
         """
         if state["over"]:
             raise RuleError("game_over")
+        if action.kind == "resign":
+            return self._resign(state, seat, action)
         if seat != state["turn"]:
             raise RuleError("not_your_turn")
         edition = get_edition(state["edition"])
@@ -252,6 +254,45 @@ class CoyoteGame:
             specials.use(new, seat, edition, action, rng, events)
         else:
             raise RuleError("bad_action")
+        return new, events
+
+    def _resign(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
+        """Remove ``seat`` from the game at any time (a leave, or too many timeouts): they
+        are eliminated at once, so they are placed last among those still playing; their
+        cards of the round go to the discard pile."""
+        if action != Action("resign"):
+            raise RuleError("bad_action")
+        if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \
+                state["lives"][seat] == 0:
+            raise RuleError("not_a_player")
+        new = _copy(state)
+        new["step"] += 1
+        events = [Event("player_removed", {"seat": seat})]
+        for key in ("extra", "face_up", "void"):
+            new["discard"].extend(new[key][seat])
+            new[key][seat] = []
+        if new["hands"][seat] is not None:
+            new["discard"].append(new["hands"][seat])
+            new["hands"][seat] = None
+        new["lives"][seat] = 0
+        new["masks"][seat] = False
+        new["out"].append(seat)
+        events.append(Event("player_eliminated", {"seat": seat}))
+        edition = get_edition(new["edition"])
+        if len(flow.alive(new)) <= 1 or edition.first_out_ends:
+            new["over"] = True
+            new["turn"] = None
+            events.append(Event("game_over", {"placements": flow.placements(new)}))
+            return new, events
+        change = new["change"]
+        if change is not None and seat in (change["by"], change["target"]):
+            new["change"] = None
+            if new["turn"] == seat:
+                flow.pass_turn(new, flow.next_active(new, seat))
+        if new["double"] == seat:
+            new["double"] = None
+        if new["turn"] == seat:
+            flow.pass_turn(new, flow.next_active(new, seat))
         return new, events
 
     def _bid(self, state: JSON, seat: int, action: Action, rng: Any,

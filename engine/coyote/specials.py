@@ -5,8 +5,8 @@ Source: ``shared/rules/coyote.md``, "Mask actions (optional "special game")" and
 
 - A mask is used either on its own (Pass, Reverse, Change) or together with a bid (Double,
   Draw 1, Shot: "after bidding"). Reverse keeps the turn: the player then bids or calls.
-- Double counts only when the very next action is a Coyote call on that bid; any other action
-  voids it. Change makes the last bidder re-bid higher (replacing their bid) or call Coyote on
+- Double counts only when the next player calls Coyote on that bid (after a Reverse of theirs
+  too); any other action voids it. Change makes the last bidder re-bid higher (replacing their bid) or call Coyote on
   the bid before theirs; the turn then returns to the player who used Change.
 - A coin is used before the player's bid, one coin per turn; Extra feather, Reverse and Swap
   then require a bid (no call), as the texts say "then bid".
@@ -78,6 +78,8 @@ def use(state: JSON, seat: int, edition: Edition, action: Action, rng: random.Ra
     """Apply a standalone special (``Action("special", special=...)``) for ``seat``."""
     mode = specials_mode(state, edition)
     name = action.special
+    if action.target is not None or (action.guess is not None and name != "guess"):
+        raise RuleError("bad_action")
     if state["change"] is not None:
         raise RuleError("must_answer_change")
     if mode == "masks" and name in STANDALONE_MASKS:
@@ -102,7 +104,8 @@ def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
         if state["lives"][target] == 0:
             raise RuleError("nothing_to_change")
     state["masks"][seat] = False
-    state["double"] = None
+    if name != "reverse":  # Reverse is followed by this player's call, which may be doubled
+        state["double"] = None
     events.append(Event("special_used", {"seat": seat, "special": name}))
     if name == "pass":
         state["pass_blocked"] = True
