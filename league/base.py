@@ -73,6 +73,24 @@ class ServiceBase:
         async with self.db.sessions() as session:
             return snapshot(await load_game(session, game_id))
 
+    async def running_games_of(self, user_id: int) -> list[GameSnapshot]:
+        """Running games in which ``user_id`` is still playing (has lives left)."""
+        async with self.db.sessions() as session:
+            ids = await session.scalars(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running")
+                .order_by(GameRow.id))
+            games = [snapshot(await load_game(session, game_id)) for game_id in ids.all()]
+        return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
+                and (g.state or {})["lives"][p.seat] > 0]
+
+    async def open_games_in(self, chat_id: int) -> list[GameSnapshot]:
+        """Every lobby and running game of a chat, all topics."""
+        async with self.db.sessions() as session:
+            ids = await session.scalars(select(GameRow.id).where(
+                GameRow.chat_id == chat_id, GameRow.status.in_(OPEN_STATUSES)))
+            return [snapshot(await load_game(session, game_id)) for game_id in ids.all()]
+
     async def game_on_turn(self, user_id: int) -> GameSnapshot | None:
         """The running game in which it is ``user_id``'s turn (the oldest if several)."""
         async with self.db.sessions() as session:

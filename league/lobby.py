@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from league.base import ServiceBase, load_game, touch, upsert_user
 from league.errors import ServiceError
@@ -53,7 +54,14 @@ class LobbyService(ServiceBase):
         return await self.get(game_id)
 
     async def join(self, game_id: int, user: UserRef) -> GameSnapshot:
-        """Add ``user`` to a lobby. Raises ``not_in_lobby``, ``already_joined``, ``game_full``."""
+        """Add ``user`` to a lobby. Raises ``not_in_lobby``, ``already_joined``, ``game_full``,
+        or ``stale`` when a concurrent change won (SQLite has no row locks)."""
+        try:
+            return await self._join(game_id, user)
+        except (StaleDataError, IntegrityError):
+            raise ServiceError("stale") from None
+
+    async def _join(self, game_id: int, user: UserRef) -> GameSnapshot:
         async with self.db.sessions.begin() as session:
             row = await load_game(session, game_id, lock=True)
             if row.status != "lobby":

@@ -59,7 +59,13 @@ class MatchService(LobbyService):
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
         """Seat the lobby in join order and deal. Only the creator may start. Raises
-        ``not_in_lobby``, ``not_creator``, ``too_few_players`` (``min``), ``no_humans``."""
+        ``not_in_lobby``, ``not_creator``, ``too_few_players`` (``min``), ``stale``."""
+        try:
+            return await self._start(game_id, user_id)
+        except (StaleDataError, IntegrityError):
+            raise ServiceError("stale") from None
+
+    async def _start(self, game_id: int, user_id: int) -> Outcome:
         async with self.db.sessions.begin() as session:
             row = await load_game(session, game_id, lock=True)
             if row.status != "lobby":

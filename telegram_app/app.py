@@ -72,14 +72,15 @@ def build_application(settings: Settings, *, migrate: bool = True) -> Applicatio
 
 def add_handlers(app: Application) -> None:
     """Register every handler and the error handler."""
-    app.add_handler(CommandHandler("newgame", commands.newgame))
-    app.add_handler(CommandHandler("cancel", commands.cancel))
-    app.add_handler(CommandHandler("help", commands.help_command))
-    app.add_handler(CommandHandler("rules", commands.rules))
-    app.add_handler(CommandHandler("start", commands.start))
+    new = filters.UpdateType.MESSAGE  # an edited message is not a new command or bid
+    app.add_handler(CommandHandler("newgame", commands.newgame, filters=new))
+    app.add_handler(CommandHandler("cancel", commands.cancel, filters=new))
+    app.add_handler(CommandHandler("help", commands.help_command, filters=new))
+    app.add_handler(CommandHandler("rules", commands.rules, filters=new))
+    app.add_handler(CommandHandler("start", commands.start, filters=new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(
-        filters.ChatType.PRIVATE & filters.Regex(r"^\s*\d{1,9}\s*$"), commands.typed_bid))
+        new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated))
     app.add_error_handler(on_error)
 

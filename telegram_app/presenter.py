@@ -51,12 +51,15 @@ class Presenter:
         await self.moved(outcome)
 
     async def cancelled(self, game: GameSnapshot) -> None:
-        """After cancel: close the lobby or the table."""
+        """After cancel: close the lobby or the table and the players' private messages."""
         if game.table_message_id is None:
             await self.close_lobby(game)
-        else:
-            await self.messenger.edit(game.chat_id, game.table_message_id,
-                                      render.lobby_closed_text(game))
+            return
+        await self.messenger.edit(game.chat_id, game.table_message_id,
+                                  render.lobby_closed_text(game))
+        await asyncio.gather(*(
+            self.messenger.edit(p.user_id, p.private_message_id, render.lobby_closed_text(game))
+            for p in game.seated if p.user_id is not None and p.private_message_id))
 
     async def moved(self, outcome: Outcome) -> None:
         """Show every step of a committed change in order, then the current state."""
@@ -90,10 +93,36 @@ class Presenter:
             await self.refresh(await self.service.get(game.id))
 
     async def refresh(self, game: GameSnapshot) -> None:
-        """Edit the table and every private message to the current state."""
-        await self.messenger.edit(game.chat_id, game.table_message_id, render.table_text(game),
-                                  markup=table_keyboard(game))
+        """Edit the table and every private message to the current state; post a new table
+        when the old one cannot be edited (never sent, deleted, or in a migrated group)."""
+        if not await self.messenger.edit(game.chat_id, game.table_message_id,
+                                         render.table_text(game), markup=table_keyboard(game)):
+            await self._post_table(game)
         await asyncio.gather(*(self._edit_private(game, p) for p in game.seated))
+
+    async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
+                     bot_username: str | None) -> None:
+        """Draw one of the game's messages as it is now (after a press on an old picture)."""
+        if game.status == "lobby" and message_id == game.lobby_message_id:
+            await self.show_lobby(game, bot_username)
+        elif game.status != "running":
+            if chat_id == game.chat_id and message_id == game.table_message_id:
+                await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
+            elif chat_id > 0:
+                await self.messenger.edit(chat_id, message_id, render.private_closed_text(
+                    game, (game.state or {}).get("round", 0)))
+        elif chat_id == game.chat_id and message_id == game.table_message_id:
+            await self.refresh(game)
+        elif (player := game.player(chat_id)) is not None and \
+                player.private_message_id == message_id:
+            await self._edit_private(game, player)
+
+    async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
+        """Post the lobby or the table again (after a migration, or when it went missing)."""
+        if game.status == "lobby":
+            await self.show_lobby(replace(game, lobby_message_id=None), bot_username)
+        elif game.status == "running":
+            await self._post_table(game)
 
     async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         """Send a player this round's private message and remember its id."""
@@ -114,12 +143,15 @@ class Presenter:
             await self._group(game, "\n".join(notes))
             notes.clear()
 
-    async def _new_round(self, game: GameSnapshot) -> None:
+    async def _post_table(self, game: GameSnapshot) -> None:
         table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),
                                              thread_id=game.thread_id,
                                              markup=table_keyboard(game))
         if table_id is not None:
             await self.service.set_messages(game.id, table=table_id)
+
+    async def _new_round(self, game: GameSnapshot) -> None:
+        await self._post_table(game)
         humans = [p for p in game.seated if p.user_id is not None]
         reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
         await asyncio.gather(*(self.send_private(game, p) for p in humans

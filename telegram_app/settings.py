@@ -24,4 +24,3 @@ class Settings(BaseSettings):
     telegram_base_url: str = "https://api.telegram.org/bot"
     telegram_group_rate: int = Field(default=20, ge=1)
     telegram_overall_rate: int = Field(default=30, ge=1)
-    poll_timeout: int = Field(default=10, ge=0, le=50)

@@ -12,7 +12,14 @@ from telegram.ext import ContextTypes
 from engine import Action
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
-from telegram_app.callbacks import OPTION_NAMES, SPECIAL_NAMES, Callback, parse, unmod
+from telegram_app.callbacks import (
+    MOVE_VERBS,
+    OPTION_NAMES,
+    SPECIAL_NAMES,
+    Callback,
+    parse,
+    unmod,
+)
 from telegram_app.context import BotServices, services
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
@@ -42,18 +49,27 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if data is None:
             raise ServiceError("bad_button")
         game = await bot.service.get(data.game_id)
-        _check_chat(query, game)
+        _check_chat(query, data, game)
         handler = HANDLERS[data.verb]
         await handler(query, data, game, bot, context)
     except ServiceError as exc:
         await _answer(query, error_text(exc.code, exc.detail), alert=True)
+        if exc.code in ("stale", "not_running") and data is not None and query.message:
+            # The client shows an old picture: draw the pressed message as it is now.
+            try:
+                game = await bot.service.get(data.game_id)
+            except ServiceError:
+                return
+            await bot.presenter.redraw(game, query.message.chat.id, query.message.message_id,
+                                       context.bot.username)
 
 
-def _check_chat(query: CallbackQuery, game: GameSnapshot) -> None:
-    # A button belongs to the game's group or to a player's private chat; anything else is
-    # forged data pointing at another chat's game.
+def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> None:
+    # Lobby and table buttons live in the game's group; only move buttons may also be pressed
+    # in the player's private chat. Anything else is forged data aimed at another chat's game.
     chat_id = query.message.chat.id if query.message else None
-    if chat_id not in (game.chat_id, query.from_user.id):
+    allowed = {game.chat_id, query.from_user.id} if data.verb in MOVE_VERBS else {game.chat_id}
+    if chat_id not in allowed:
         raise ServiceError("bad_button")
 
 

@@ -14,6 +14,8 @@ from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
 
+MAX_BID_DIGITS = 12  # what callback data carries; the rules set no maximum bid
+
 
 async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
     """Answer in the chat (and topic) of the update, as a reply to it."""
@@ -50,6 +52,9 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         existing = await bot.service.get(exc.detail["game_id"])
         target = existing.lobby_message_id if existing.status == "lobby" else \
             existing.table_message_id
+        if target is None:  # its message never arrived: post it again instead of pointing
+            await bot.presenter.reshow(existing, context.bot.username)
+            return
         await bot.messenger.send(chat.id, _("A game is already open here (game #{id}): join it "
                                             "or finish it first.").format(id=existing.id),
                                  thread_id=thread_of(message), reply_to=target)
@@ -116,31 +121,48 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             game = None
     player = game.player(user.id) if game else None
     if game is None or player is None:
-        await reply(update, context, texts.welcome_text())
+        # A player back after blocking the bot, or new to the private chat mid-game: send
+        # their current views, or the welcome if they play nowhere.
+        running = await bot.service.running_games_of(user.id)
+        for current in running:
+            await bot.presenter.send_private(current, current.player(user.id))  # type: ignore[arg-type]
+        if not running:
+            await reply(update, context, texts.welcome_text())
         return
     if game.status == "lobby":
         await reply(update, context, _("You are all set for game #{id}: I will send your view "
                                        "of the cards here once it starts.").format(id=game.id))
         await bot.presenter.show_lobby(game, context.bot.username)
-    elif game.status == "running":
+    elif game.status == "running" and (game.state or {}).get("lives", [1] * 99)[
+            player.seat or 0] > 0:
         await bot.presenter.send_private(game, player)
+    elif game.status == "running":
+        await reply(update, context, _("You are out of game #{id}; follow the rest in the "
+                                       "group.").format(id=game.id))
     else:
         await reply(update, context, texts.welcome_text())
 
 
 async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A number typed in the private chat is a bid in the game where it is the sender's turn."""
+    """A number typed in the private chat is a bid in the game where it is the sender's turn;
+    any other text there gets a hint."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or not message.text:
         return
     bot = services(context)
     game = await bot.service.game_on_turn(user.id)
     if game is None:
-        await reply(update, context, _("It is not your turn in any game right now."))
+        await reply(update, context, _("It is not your turn in any game right now. /help "
+                                       "explains how to play."))
+        return
+    text = message.text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > MAX_BID_DIGITS:
+        await reply(update, context, _("To bid, type a whole number from 1 to {max} (or use "
+                                       "the buttons).").format(max="9" * MAX_BID_DIGITS))
         return
     try:
         outcome = await bot.service.act(game.id, user.id, game.version,
-                                        Action("bid", int(message.text.strip())))
+                                        Action("bid", int(text)))
     except ServiceError as exc:
         await reply(update, context, error_text(exc.code, exc.detail))
         return
@@ -150,5 +172,10 @@ async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A group became a supergroup: move its games to the new chat id."""
     message = update.effective_message
-    if message is not None and message.migrate_to_chat_id:
-        await services(context).service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
+    if message is None or not message.migrate_to_chat_id:
+        return
+    bot = services(context)
+    await bot.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
+    # Buttons in the old group's history no longer match the game's chat: post afresh.
+    for game in await bot.service.open_games_in(message.migrate_to_chat_id):
+        await bot.presenter.reshow(game, context.bot.username)

@@ -56,7 +56,9 @@ def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     if any(p.user_id not in reachable for p in game.players if not p.is_ai):
         lines.append(_("⚠️ I cannot message you privately yet: tap “Private chat” and press "
                        "Start, so I can show you the cards."))
-    lines.append(_("The player who opened the lobby sets the options and starts the game."))
+    host = game.player(game.creator_id)
+    lines.append(_("{name} (the host) sets the options and starts the game.").format(
+        name=name_html(host) if host else "?"))
     return "\n".join(lines)
 
 

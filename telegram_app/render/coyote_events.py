@@ -144,10 +144,13 @@ def game_over_text(game: GameSnapshot) -> str:
     places = GAMES[game.kind].placements(game.state or {}) or []
     order = sorted(game.seated, key=lambda p: places[p.seat or 0])
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    if places.count(1) > 1:  # poker-deck: one loser, everyone else shares the win
+        medals = {1: "🥇"}
     lines = [_("🏁 Game #{id} is over!").format(id=game.id), ""]
     for player in order:
         place = places[player.seat or 0]
-        lines.append(f"{medals.get(place, f'{place}.')} {name_html(player)}")
+        mark = medals.get(place, "💀" if places.count(1) > 1 else f"{place}.")
+        lines.append(f"{mark} {name_html(player)}")
     winners = [mention_html(p) for p in order if places[p.seat or 0] == 1]
     lines += ["", _("🏆 Winner: {names}").format(names=", ".join(winners))]
     return "\n".join(lines)

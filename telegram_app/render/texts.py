@@ -48,10 +48,10 @@ def rules_text(edition: str) -> str:
                      "lives wins."),
         "feathers": _("<b>Feathers</b> (30 feathers): green 1–10 (two each), 15 and 20; red −5, "
                       "−5, −10; blue ?, MAX→0, MAX→−, ×2, 0. Order: ? turns up the top feather; "
-                      "MAX→0 zeroes the highest green; MAX→− makes the next highest green "
-                      "negative; ×2 doubles the green feathers still positive; the blue 0 counts "
-                      "0 and all feathers are reshuffled. The winner of a showdown starts the "
-                      "next round. Three coyote coins and you are out."),
+                      "MAX→0 zeroes the highest green; MAX→− makes the highest remaining "
+                      "green negative; ×2 doubles the green feathers still positive; the "
+                      "blue 0 counts 0 and all feathers are reshuffled. The winner of a "
+                      "showdown starts the next round. Three coyote coins and you are out."),
         "poker-deck": _("<b>Poker deck</b> (23 cards: A=1 to 5 of each suit, one J, Q, K): Q "
                         "becomes a random undealt card, K removes the highest card, J doubles "
                         "the total. If the total equals the bid, nobody is penalised. The "

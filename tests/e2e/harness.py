@@ -124,11 +124,17 @@ async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> 
     return True
 
 
-def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
-    """The player whose private message now carries move buttons."""
-    found = [u for u in players if private_turn_message(api, u)]
-    assert len(found) == 1, f"expected one player to act, found {found}"
-    return found[0]
+async def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
+    """The player whose private message now carries move buttons (waiting for the bot to
+    have drawn exactly one such keyboard)."""
+    def found() -> list[FakeUser]:
+        return [u for u in players if private_turn_message(api, u)]
+
+    try:
+        await wait_for(lambda: len(found()) == 1, timeout=5)
+    except TimeoutError:
+        raise AssertionError(f"expected one player to act, found {found()}") from None
+    return found()[0]
 
 
 def labels(api: FakeBotAPI, message: StoredMessage) -> list[str]:

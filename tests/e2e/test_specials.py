@@ -37,7 +37,7 @@ async def table(pg_db, pg_url):
 async def until_offered(api: FakeBotAPI, players, label: str):
     """Plain lowest bids until the player to act is offered ``label``; returns that player."""
     for _ in range(12):
-        user = mover(api, players)
+        user = await mover(api, players)
         offered = labels(api, private_turn_message(api, user))
         if label in offered:
             return user
@@ -66,21 +66,21 @@ async def test_classic_masks(table) -> None:
     assert "4 lives · special actions on" in api.get_message(GROUP, lobby.message_id).text
     await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
 
-    first = mover(api, players)
+    first = await mover(api, players)
     await press(api, first, "🎭 Pass", GROUP)
     assert api.find_messages(GROUP, "uses Pass")
-    second = mover(api, players)
+    second = await mover(api, players)
     assert "🎭 Pass" not in labels(api, private_turn_message(api, second))  # no Pass after Pass
     await press(api, second, "🎭 Double…", GROUP)
     assert "🎭 Double: choose your bid" in labels(api, private_turn_message(api, second))
     await press(api, second, "1", GROUP)
     assert api.find_messages(GROUP, "costs two lives")
-    third = mover(api, players)
+    third = await mover(api, players)
     await press(api, third, "🐺 Coyote!", GROUP)
     showdown = api.find_messages(GROUP, "calls Coyote!")[-1].text
     assert "loses two lives" in showdown
 
-    starter = mover(api, players)
+    starter = await mover(api, players)
     await press(api, starter, "🎭 Draw 1…", GROUP)
     names = [t for t in labels(api, private_turn_message(api, starter)) if t in
              {u.first_name for u in players}]
@@ -92,9 +92,9 @@ async def test_classic_masks(table) -> None:
     own_view = api.bot_messages(target.id)[-1].text
     assert "❓ (yours) + ❓" in own_view
 
-    nxt = mover(api, players)
+    nxt = await mover(api, players)
     await press(api, nxt, "🎭 Reverse", GROUP)
-    assert mover(api, players) is nxt  # Reverse keeps the turn
+    assert (await mover(api, players)) is nxt  # Reverse keeps the turn
     await press(api, nxt, "3", GROUP)
     nxt = await until_offered(api, players, "🎭 Shot…")
     await press(api, nxt, "🎭 Shot…", GROUP)
@@ -103,17 +103,17 @@ async def test_classic_masks(table) -> None:
     await press(api, nxt, choice, GROUP)
     shot_bid = int(next(t for t in labels(api, private_turn_message(api, nxt)) if t.isdigit()))
     await press(api, nxt, str(shot_bid), GROUP)
-    assert mover(api, players).first_name == choice
+    assert (await mover(api, players)).first_name == choice
     changer = await until_offered(api, players, "🎭 Change")
     note = api.find_messages(GROUP, " bids ")[-1].text.replace("\u2068", "")
     last_line = [line for line in note.splitlines() if " bids " in line][-1]
     bidder = next(u for u in players if last_line.startswith(u.first_name + "\u2069 bids"))
     await press(api, changer, "🎭 Change", GROUP)
-    assert mover(api, players) is bidder  # the last bidder must raise or call
+    assert (await mover(api, players)) is bidder  # the last bidder must raise or call
     raised = next(t for t in labels(api, private_turn_message(api, bidder)) if t.isdigit())
     await press(api, bidder, raised, GROUP)
     assert api.find_messages(GROUP, f"changes their bid to {raised}")
-    assert mover(api, players) is changer
+    assert (await mover(api, players)) is changer
     assert "Winner" in await finish(api, players)
 
 
@@ -126,22 +126,22 @@ async def test_feathers_coins(table) -> None:
         api.get_message(GROUP, lobby.message_id).text
     await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
 
-    first = mover(api, players)
+    first = await mover(api, players)
     await press(api, first, "🪙 Extra feather", GROUP)
     assert api.find_messages(GROUP, "lies face up")
     assert "🐺 Coyote!" not in labels(api, private_turn_message(api, first))  # then bid
     assert "🪙 Skip" not in labels(api, private_turn_message(api, first))  # one coin a turn
     await press(api, first, "1", GROUP)
-    nxt = mover(api, players)
+    nxt = await mover(api, players)
     await press(api, nxt, "🪙 Skip", GROUP)
     assert api.find_messages(GROUP, "uses Skip")
-    nxt = mover(api, players)
+    nxt = await mover(api, players)
     await press(api, nxt, "🪙 Swap", GROUP)
     await press(api, nxt, "2", GROUP)
-    nxt = mover(api, players)
+    nxt = await mover(api, players)
     await press(api, nxt, "🪙 Reverse", GROUP)
     await press(api, nxt, "3", GROUP)
-    nxt = mover(api, players)
+    nxt = await mover(api, players)
     await press(api, nxt, "🪙 Guess", GROUP)
     assert "🪙 Guess: which card do you have?" in labels(api, private_turn_message(api, nxt))
     await press(api, nxt, "20", GROUP)
