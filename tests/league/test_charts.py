@@ -1,0 +1,90 @@
+"""The Elo chart: a valid PNG of the agreed size for 0, 1 or many points, user titles drawn
+literally, safe from threads, and no pyplot, Telegram, database or network imports."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from league.charts import HEIGHT_PX, TITLE_CHARS, WIDTH_PX, rating_chart_png
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+T0 = datetime(2024, 3, 1, 18, tzinfo=UTC)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == PNG_SIGNATURE
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def series(n: int) -> list[tuple[datetime, float]]:
+    return [(T0 + timedelta(days=i, hours=i % 5), 1500 + 25 * ((i * 7) % 5) - 2 * i)
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 50])
+def test_png_of_the_agreed_size(n: int) -> None:
+    data = rating_chart_png(series(n), "Ann")
+    assert png_size(data) == (WIDTH_PX, HEIGHT_PX) == (800, 400)
+    assert data.endswith(b"IEND\xaeB`\x82")
+
+
+def test_empty_chart_with_a_message() -> None:
+    data = rating_chart_png([], "Bob", empty_text="No rated games yet")
+    assert png_size(data) == (800, 400)
+
+
+def test_points_at_the_same_moment_and_unsorted_input() -> None:
+    same = [(T0, 1500.0), (T0, 1520.0)]
+    assert png_size(rating_chart_png(same, "x")) == (800, 400)
+    shuffled = series(10)[::-1]
+    assert png_size(rating_chart_png(shuffled, "x")) == (800, 400)
+
+
+@pytest.mark.filterwarnings("ignore:Glyph .* missing from font")
+@pytest.mark.parametrize("title", ["$", "cost $5 and $", r"$\frac{1}{$", r"\alpha_x^2 {}",
+                                   "Ёжик 🦊 <b>&amp;", "_" * 300, ""])
+def test_titles_are_plain_text(title: str) -> None:
+    # with mathtext on, an unbalanced "$" or a broken TeX command raises while drawing
+    assert png_size(rating_chart_png(series(3), title)) == (800, 400)
+    assert png_size(rating_chart_png([], title, empty_text=title)) == (800, 400)
+
+
+@pytest.mark.filterwarnings("error")
+def test_long_titles_are_cut_to_fit() -> None:
+    assert png_size(rating_chart_png(series(3), "W" * 500)) == (800, 400)
+    assert png_size(rating_chart_png(series(3), "W" * TITLE_CHARS)) == (800, 400)
+
+
+def test_naive_times_and_local_axis() -> None:
+    naive = [(datetime(2024, 3, 30, 12), 1490.0), (datetime(2024, 4, 2, 9), 1510.0)]
+    assert png_size(rating_chart_png(naive, "x", tz="Europe/Berlin")) == (800, 400)
+    assert png_size(rating_chart_png(series(5), "x", tz="Asia/Kolkata")) == (800, 400)
+    with pytest.raises(ValueError):
+        rating_chart_png(series(5), "x", tz="Mars/Olympus_Mons")
+
+
+def test_charts_can_be_drawn_from_threads() -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        images = list(pool.map(lambda n: rating_chart_png(series(n), f"p{n}"), range(8)))
+    assert all(png_size(image) == (800, 400) for image in images)
+    assert images[5] == rating_chart_png(series(5), "p5")  # deterministic output
+
+
+def test_no_pyplot_telegram_database_or_network_imports() -> None:
+    code = (
+        "import sys\n"
+        "import league.ratings, league.standings, league.charts\n"
+        "league.charts.rating_chart_png([], 't')\n"
+        "bad = ('matplotlib.pyplot', 'telegram', 'sqlalchemy', 'psycopg', 'aiosqlite',\n"
+        "       'httpx', 'aiohttp', 'urllib.request', 'http.client')\n"
+        "loaded = sorted(m for m in bad if m in sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
