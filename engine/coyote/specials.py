@@ -6,8 +6,9 @@ Source: ``shared/rules/coyote.md``, "Mask actions (optional "special game")" and
 - A mask is used either on its own (Pass, Reverse, Change) or together with a bid (Double,
   Draw 1, Shot: "after bidding"). Reverse keeps the turn: the player then bids or calls.
 - Double counts only when the next player calls Coyote on that bid (after a Reverse of theirs
-  too); any other action voids it. Change makes the last bidder re-bid higher (replacing their bid) or call Coyote on
-  the bid before theirs; the turn then returns to the player who used Change.
+  too); any other action voids it.
+- Change makes the last bidder re-bid higher (replacing their bid) or call Coyote on the bid
+  before theirs; the turn then returns to the player who used Change.
 - A coin is used before the player's bid, one coin per turn; Extra feather, Reverse and Swap
   then require a bid (no call), as the texts say "then bid".
 - The Extra feather is face up, so everyone sees it (Spanish text: "visible para todos").
