@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
-from sqlalchemy.orm.attributes import flag_modified
 
 from engine import GAMES, Game
 from league.db import Database
@@ -21,13 +21,16 @@ from league.snapshots import GameSnapshot, UserRef, snapshot
 
 
 class ServiceBase:
-    """The database and the games by name; ``new_seed`` gives each game its random seed."""
+    """The database and the games by name; ``new_seed`` gives each game its random seed and
+    ``clock`` the current time (aware UTC; tests pass a controlled one)."""
 
     def __init__(self, db: Database, *, games: Mapping[str, Game] = GAMES,
-                 new_seed: Callable[[], int] = lambda: secrets.randbits(62)) -> None:
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(62),
+                 clock: Callable[[], datetime] = utcnow) -> None:
         self.db = db
         self.games = games
         self.new_seed = new_seed
+        self.clock = clock
 
     # --- people and chats -------------------------------------------------------------------
     async def touch_user(self, user: UserRef, *, can_message: bool | None = None) -> bool:
@@ -170,13 +173,16 @@ async def upsert_user(session: AsyncSession, user: UserRef) -> User:
 
 
 def touch(row: GameRow) -> None:
-    # Lobby changes do not alter a column of the game row itself; flagging it makes the ORM
-    # issue the versioned UPDATE so lobby edits race-check like moves do.
-    flag_modified(row, "options")
+    """Mark a lobby change: the version goes up, so concurrent lobby edits race-check (the
+    UPDATE only matches the version read) and old lobby buttons go stale."""
+    row.version += 1
 
 
-def store_state(row: GameRow, state: dict[str, Any], game: Game) -> None:
+def store_state(row: GameRow, state: dict[str, Any], game: Game, now: datetime) -> None:
+    """Put a new engine state on the row, mirror lives and placements on the players, and
+    finish the game when the engine says it is over."""
     row.state = state  # a new object, so the JSON column is seen as changed
+    row.version += 1
     seated = {p.seat: p for p in row.players if p.seat is not None}
     for seat, lives in enumerate(state.get("lives", [])):
         if seat in seated:
@@ -184,7 +190,7 @@ def store_state(row: GameRow, state: dict[str, Any], game: Game) -> None:
     places = game.placements(state)
     if places is not None:
         row.status = "finished"
-        row.finished_at = utcnow()
+        row.finished_at = now
         for seat, place in enumerate(places):
             if seat in seated:
                 seated[seat].placement = place

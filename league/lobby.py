@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
+from engine import Game, RuleError
 from league.base import ServiceBase, load_game, touch, upsert_user
+from league.clock import DEFAULT_LOBBY_TTL, PACES, POLICIES
 from league.errors import ServiceError
-from league.models import Chat, GamePlayer, utcnow
+from league.models import Chat, GamePlayer
 from league.models import Game as GameRow
 from league.snapshots import GameSnapshot, UserRef
 
@@ -17,29 +20,56 @@ from league.snapshots import GameSnapshot, UserRef
 class LobbyService(ServiceBase):
     """Everything a lobby does before the game starts."""
 
-    # --- lobby ------------------------------------------------------------------------------
+    async def chat_settings(self, chat_id: int) -> dict[str, Any]:
+        """A chat's defaults for new games (see :data:`CHAT_SETTINGS`)."""
+        async with self.db.sessions() as session:
+            chat = await session.get(Chat, chat_id)
+            if chat is None:
+                return {key: values[0] for key, values in CHAT_SETTINGS.items()}
+            return {key: getattr(chat, key) for key in CHAT_SETTINGS}
+
+    async def set_chat_setting(self, chat_id: int, title: str | None, key: str,
+                               value: Any) -> dict[str, Any]:
+        """Set one of a chat's defaults; raises ``bad_option`` for an unknown key or value.
+        (The bot checks that the sender is an admin.)"""
+        if key not in CHAT_SETTINGS or value not in CHAT_SETTINGS[key] or \
+                isinstance(value, bool) != isinstance(CHAT_SETTINGS[key][-1], bool):
+            raise ServiceError("bad_option")
+        async with self.db.sessions.begin() as session:
+            chat = await session.get(Chat, chat_id)
+            if chat is None:
+                chat = Chat(id=chat_id, title=title)
+                session.add(chat)
+            setattr(chat, key, value)
+        return await self.chat_settings(chat_id)
+
     async def open_lobby(self, chat_id: int, chat_title: str | None, thread_id: int,
                          creator: UserRef, kind: str = "coyote",
                          options: dict[str, Any] | None = None) -> GameSnapshot:
-        """Open a lobby in a chat (and forum topic; 0 for none) with ``creator`` joined.
+        """Open a lobby in a chat (and forum topic; 0 for none) with ``creator`` joined. Options
+        not given come from the chat's settings; the lobby expires after the chat's lobby TTL.
 
         Raises ``game_open`` (detail ``game_id``) when the topic already has an open game, or
-        ``RuleError`` codes for bad options.
+        ``unknown_edition``.
         """
         game = self._game(kind)
-        options = dict(options or {})
-        game.player_limits(options)  # validates the edition
+        now = self.clock()
         try:
             async with self.db.sessions.begin() as session:
                 existing = await self._open_in(session, chat_id, thread_id)
                 if existing is not None:
                     raise ServiceError("game_open", game_id=existing)
-                if await session.get(Chat, chat_id) is None:
-                    session.add(Chat(id=chat_id, title=chat_title))
+                chat = await session.get(Chat, chat_id)
+                if chat is None:
+                    chat = Chat(id=chat_id, title=chat_title)
+                    session.add(chat)
+                options = _lobby_options(game, chat, options or {})
                 await upsert_user(session, creator)
                 await session.flush()  # no relationship orders these inserts before the game
                 row = GameRow(chat_id=chat_id, thread_id=thread_id, kind=kind, options=options,
-                              status="lobby", seed=self.new_seed(), creator_id=creator.id)
+                              status="lobby", seed=self.new_seed(), creator_id=creator.id,
+                              due_at=now + timedelta(seconds=chat.lobby_ttl or
+                                                     DEFAULT_LOBBY_TTL))
                 row.players.append(GamePlayer(user_id=creator.id, name=creator.display_name))
                 session.add(row)
                 await session.flush()
@@ -91,7 +121,8 @@ class LobbyService(ServiceBase):
             humans = [p for p in row.players if p.user_id is not None]
             if not humans:
                 row.status = "cancelled"
-                row.finished_at = utcnow()
+                row.finished_at = self.clock()
+                row.due_at = None
             elif row.creator_id == user_id:
                 row.creator_id = humans[0].user_id  # type: ignore[assignment]
             touch(row)
@@ -99,7 +130,7 @@ class LobbyService(ServiceBase):
 
 
     async def set_option(self, game_id: int, user_id: int, key: str, value: Any) -> GameSnapshot:
-        """Set a lobby option (``lives``, ``specials``) to one of the game's allowed values.
+        """Set a lobby option (``lives``, ``specials``, ``pace``) to one of its allowed values.
         Only the creator may. Raises ``not_in_lobby``, ``not_creator``, ``bad_option``."""
         async with self.db.sessions.begin() as session:
             row = await load_game(session, game_id, lock=True)
@@ -107,7 +138,8 @@ class LobbyService(ServiceBase):
                 raise ServiceError("not_in_lobby")
             if row.creator_id != user_id:
                 raise ServiceError("not_creator")
-            choices = self._game(row.kind).option_choices(row.options)
+            choices = {**self._game(row.kind).option_choices(row.options),
+                       "pace": list(PACES)}
             if key not in choices or value not in choices[key] or \
                     type(value) is not type(choices[key][0]):
                 raise ServiceError("bad_option")
@@ -152,3 +184,27 @@ class LobbyService(ServiceBase):
 
 AI_NAMES = ["Wile", "Howler", "Dusty", "Luna", "Sage", "Mesa", "Pico", "Rio", "Nova"]
 """Names of computer players, in the order they join a lobby."""
+
+
+CHAT_SETTINGS: dict[str, tuple[Any, ...]] = {
+    "pace": ("standard", "quick", "relaxed"), "edition": ("classic", "feathers", "poker-deck"),
+    "lives": (None, 2, 3, 4, 5), "specials": (False, True), "timeout_policy": POLICIES,
+}
+"""The defaults a chat's admins may set with /settings, and their allowed values, the
+default first (``lives=None``: the edition's own default)."""
+
+
+def _lobby_options(game: Game, chat: Chat, given: dict[str, Any]) -> dict[str, Any]:
+    """A new lobby's options: what the command gave, else the chat's defaults (a default the
+    edition does not allow, such as 2 lives in poker-deck, falls back to the edition's)."""
+    options = {"edition": given.get("edition") or chat.edition or "classic"}
+    try:
+        choices = game.option_choices(options)
+    except RuleError as exc:
+        raise ServiceError(exc.code, **exc.detail) from None
+    options["lives"] = chat.lives if chat.lives in choices["lives"] else choices["lives"][0]
+    if "specials" in choices:
+        options["specials"] = bool(chat.specials)
+    options["pace"] = chat.pace if chat.pace in PACES else "standard"
+    options["timeout_policy"] = chat.timeout_policy if chat.timeout_policy in POLICIES else "ai"
+    return options

@@ -14,12 +14,14 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -67,21 +69,31 @@ class User(Base):
 
 
 class Chat(Base):
-    """A group chat, keyed by its platform chat id (negative for groups)."""
+    """A group chat, keyed by its platform chat id (negative for groups), with the defaults
+    its admins chose for new games (``/settings``) and its league settings."""
 
     __tablename__ = "chats"
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     title: Mapped[str | None] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    pace: Mapped[str] = mapped_column(String(16), default="standard",
+                                      server_default="standard")
+    edition: Mapped[str] = mapped_column(String(16), default="classic",
+                                         server_default="classic")
+    lives: Mapped[int | None] = mapped_column(Integer)
+    specials: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    timeout_policy: Mapped[str] = mapped_column(String(16), default="ai", server_default="ai")
+    lobby_ttl: Mapped[int] = mapped_column(Integer, default=3600, server_default="3600")
 
 
 class Game(Base):
     """One game from lobby to end.
 
     ``status``: ``lobby`` → ``running`` → ``finished`` (or ``cancelled``). ``state`` is the
-    engine's JSON state; ``version`` grows by one with every accepted change and is checked on
-    every write (optimistic concurrency), so a stale or concurrent action changes nothing.
+    engine's JSON state; ``version`` grows with every accepted move or lobby change and is
+    checked on every write (optimistic concurrency), so a stale or concurrent action changes
+    nothing.
     ``thread_id`` is the forum topic (0 outside topics); one open game per chat and topic.
     """
 
@@ -91,6 +103,9 @@ class Game(Base):
               postgresql_where=text("status IN ('lobby', 'running')"),
               sqlite_where=text("status IN ('lobby', 'running')")),
         Index("ix_games_chat_created", "chat_id", "created_at"),
+        Index("ix_games_due", "due_at",
+              postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
+              sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -108,11 +123,20 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The clock: ``due_at`` is the next moment the sweeper must look at this game (a lobby's
+    # expiry, a turn's reminder or its deadline); ``None`` while paused or finished.
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    paused_left: Mapped[float | None] = mapped_column(Float)
 
     players: Mapped[list[GamePlayer]] = relationship(
         back_populates="game", order_by="GamePlayer.id", cascade="all, delete-orphan")
 
-    __mapper_args__ = {"version_id_col": version}
+    # The ORM checks the version on every UPDATE (WHERE version = the value read); the
+    # service raises it only when players' buttons go stale (a move, a lobby change), so a
+    # reminder or a pause does not invalidate the keyboards on screen.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
 
 class GamePlayer(Base):
@@ -135,6 +159,7 @@ class GamePlayer(Base):
     placement: Mapped[int | None] = mapped_column(Integer)
     private_message_id: Mapped[int | None] = mapped_column(BigInteger)
     private_round: Mapped[int | None] = mapped_column(Integer)
+    timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="players")

@@ -20,11 +20,13 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Action, Game, RuleError
 from league.base import load_game, store_state
+from league.clock import arm_turn, pause, resume
 from league.errors import ServiceError
 from league.lobby import LobbyService
-from league.models import OPEN_STATUSES, GameEvent, utcnow
+from league.models import OPEN_STATUSES, GameEvent
 from league.models import Game as GameRow
 from league.snapshots import GameSnapshot
+from league.sweeper import SweepMixin
 
 MAX_AI_STEPS = 1000
 """A bound on computer moves in one transaction (a whole all-AI game takes a few hundred)."""
@@ -54,7 +56,7 @@ class Outcome:
         return [e for step in self.steps for e in step.events]
 
 
-class MatchService(LobbyService):
+class MatchService(SweepMixin, LobbyService):
     """Lobby, start, moves (with computer players' replies), cancellation and queries."""
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
@@ -83,10 +85,10 @@ class MatchService(LobbyService):
             for seat, player in enumerate(row.players):
                 player.seat = seat
             row.status = "running"
-            row.started_at = utcnow()
-            steps = [await self._record(session, row, game, state, events, None, user_id,
-                                        None)]
-            steps += await self._ai_replies(session, row, game)
+            row.started_at = self.clock()
+            row.paused_left = None
+            steps = [self._record(session, row, game, state, events, None, user_id, None)]
+            steps += self._advance(session, row, game)
         return Outcome(await self.get(game_id), steps)
 
     async def act(self, game_id: int, user_id: int, version: int, action: Action) -> Outcome:
@@ -111,9 +113,10 @@ class MatchService(LobbyService):
                     state, events = game.apply(row.state, player.seat, action)
                 except RuleError as exc:
                     raise ServiceError(exc.code, **exc.detail) from None
-                steps = [await self._record(session, row, game, state, events, player.seat,
-                                            user_id, action)]
-                steps += await self._ai_replies(session, row, game)
+                player.timeouts_in_row = 0
+                steps = [self._record(session, row, game, state, events, player.seat,
+                                      user_id, action)]
+                steps += self._advance(session, row, game)
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
         return Outcome(await self.get(game_id), steps)
@@ -129,27 +132,52 @@ class MatchService(LobbyService):
                 if row.creator_id != user_id and not is_admin:
                     raise ServiceError("not_allowed")
                 row.status = "cancelled"
-                row.finished_at = utcnow()
+                row.finished_at = self.clock()
+                row.due_at = row.deadline_at = row.remind_at = None
+        except StaleDataError:
+            raise ServiceError("stale") from None
+        return await self.get(game_id)
+
+    async def pause(self, game_id: int) -> GameSnapshot:
+        """Stop a running game's clock (the bot checks that the sender is an admin). Raises
+        ``not_running``, ``already_paused``."""
+        return await self._clock_change(game_id, pause, "already_paused")
+
+    async def resume(self, game_id: int) -> GameSnapshot:
+        """Restart a paused game's clock with the time that was left. Raises ``not_running``,
+        ``not_paused``."""
+        return await self._clock_change(game_id, resume, "not_paused")
+
+    async def _clock_change(self, game_id: int, change: Any, refusal: str) -> GameSnapshot:
+        try:
+            async with self.db.sessions.begin() as session:
+                row = await load_game(session, game_id)
+                if row.status != "running":
+                    raise ServiceError("not_running")
+                try:
+                    change(row, self.clock())
+                except ValueError:
+                    raise ServiceError(refusal) from None
         except StaleDataError:
             raise ServiceError("stale") from None
         return await self.get(game_id)
 
     # --- helpers ----------------------------------------------------------------------------
-    async def _record(self, session: AsyncSession, row: GameRow, game: Game,
-                      state: dict[str, Any], events: list[Any], seat: int | None,
-                      user_id: int | None, action: Action | None) -> Step:
-        """Store the new state (bumping the version) and append it to the event log."""
+    def _record(self, session: AsyncSession, row: GameRow, game: Game, state: dict[str, Any],
+                events: list[Any], seat: int | None, user_id: int | None,
+                action: Action | None) -> Step:
+        """Put the new state on the row and append it to the event log (flushed, with the
+        version check, when the transaction commits). ``seq`` is the engine's step number."""
         payload = [e.to_json() for e in events]
-        store_state(row, state, game)
-        await session.flush()
-        session.add(GameEvent(game_id=row.id, seq=row.version, seat=seat, user_id=user_id,
+        store_state(row, state, game, self.clock())
+        session.add(GameEvent(game_id=row.id, seq=state["step"], seat=seat, user_id=user_id,
                               action=None if action is None else action.to_json(),
                               events=payload, version=row.version))
-        ai = seat is not None and user_id is None
-        return Step(seat, ai, payload, state)
+        return Step(seat, seat is not None and user_id is None, payload, state)
 
-    async def _ai_replies(self, session: AsyncSession, row: GameRow, game: Game) -> list[Step]:
-        """Let computer players move while it is their turn (same transaction)."""
+    def _advance(self, session: AsyncSession, row: GameRow, game: Game) -> list[Step]:
+        """Let computer players move while it is their turn, then start the clock of the
+        human whose turn it is (same transaction)."""
         steps: list[Step] = []
         ai_seats = {p.seat for p in row.players if p.is_ai}
         for _ in range(MAX_AI_STEPS):
@@ -157,9 +185,17 @@ class MatchService(LobbyService):
             seat = game.current_seat(state)
             if seat is None or seat not in ai_seats:
                 break
+            steps.append(self._auto_move(session, row, game, seat))
+        seat = game.current_seat(row.state or {})
+        arm_turn(row, self.clock(), human_turn=seat is not None and seat not in ai_seats)
+        return steps
+
+    def _auto_move(self, session: AsyncSession, row: GameRow, game: Game, seat: int,
+                   action: Action | None = None) -> Step:
+        """Play ``action`` (default: the computer player's choice) for ``seat``."""
+        state = row.state or {}
+        if action is None:
             rng = random.Random(f"ai:{row.seed}:{state['step']}")
             action = game.ai_action(game.view(state, seat), rng)
-            state, events = game.apply(state, seat, action)
-            steps.append(await self._record(session, row, game, state, events, seat, None,
-                                            action))
-        return steps
+        state, events = game.apply(state, seat, action)
+        return self._record(session, row, game, state, events, seat, None, action)

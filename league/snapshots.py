@@ -6,8 +6,10 @@ Callers (the bot) never touch ORM objects: a snapshot is safe to use after the s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from league.clock import aware
 from league.models import Game
 
 
@@ -57,6 +59,8 @@ class GameSnapshot:
     lobby_message_id: int | None
     table_message_id: int | None
     players: tuple[PlayerInfo, ...]
+    deadline_at: datetime | None = None
+    paused: bool = False
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -83,6 +87,8 @@ def snapshot(game: Game) -> GameSnapshot:
         options=dict(game.options or {}), status=game.status, version=game.version,
         state=game.state, creator_id=game.creator_id, lobby_message_id=game.lobby_message_id,
         table_message_id=game.table_message_id,
+        deadline_at=aware(game.deadline_at) if game.deadline_at else None,
+        paused=game.paused_left is not None,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
                        p.private_message_id, p.private_round)

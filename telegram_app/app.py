@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from datetime import datetime
 
 from telegram import BotCommand, Update
 from telegram.error import TelegramError
@@ -20,20 +22,24 @@ from telegram.ext import (
 )
 
 from league.db import Database, upgrade
+from league.models import utcnow
 from league.service import MatchService
 from telegram_app.context import KEY, BotServices
-from telegram_app.handlers import buttons, commands
+from telegram_app.handlers import admin, buttons, commands
 from telegram_app.i18n import _
 from telegram_app.messenger import Messenger
 from telegram_app.presenter import Presenter
+from telegram_app.scheduler import schedule
 from telegram_app.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
-def build_application(settings: Settings, *, migrate: bool = True) -> Application:
+def build_application(settings: Settings, *, migrate: bool = True,
+                      clock: Callable[[], datetime] = utcnow) -> Application:
     """The bot, configured from ``settings``; ``migrate`` brings the schema to the latest
-    Alembic revision during ``initialize()`` (in a worker thread: Alembic is synchronous)."""
+    Alembic revision in ``post_init`` (in a worker thread: Alembic is synchronous); ``clock``
+    is the league's time (tests pass a controlled one)."""
     db = Database(settings.database_url)
     limiter = AIORateLimiter(overall_max_rate=settings.telegram_overall_rate,
                              group_max_rate=settings.telegram_group_rate, max_retries=3)
@@ -41,7 +47,7 @@ def build_application(settings: Settings, *, migrate: bool = True) -> Applicatio
     async def post_init(app: Application) -> None:
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
-        service = MatchService(db)
+        service = MatchService(db, clock=clock)
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
         try:
@@ -50,6 +56,9 @@ def build_application(settings: Settings, *, migrate: bool = True) -> Applicatio
                 BotCommand("cancel", _("Cancel the open game")),
                 BotCommand("rules", _("How to play")),
                 BotCommand("help", _("What I can do")),
+                BotCommand("settings", _("Defaults for new games (admins)")),
+                BotCommand("pause", _("Stop the game clock (admins)")),
+                BotCommand("resume", _("Restart the game clock (admins)")),
             ])
         except TelegramError as exc:
             log.warning("setMyCommands failed: %s", exc)
@@ -67,6 +76,7 @@ def build_application(settings: Settings, *, migrate: bool = True) -> Applicatio
         .build()
     )
     add_handlers(app)
+    schedule(app, settings.sweep_interval)
     return app
 
 
@@ -78,6 +88,9 @@ def add_handlers(app: Application) -> None:
     app.add_handler(CommandHandler("help", commands.help_command, filters=new))
     app.add_handler(CommandHandler("rules", commands.rules, filters=new))
     app.add_handler(CommandHandler("start", commands.start, filters=new))
+    app.add_handler(CommandHandler("settings", admin.settings, filters=new))
+    app.add_handler(CommandHandler("pause", admin.pause, filters=new))
+    app.add_handler(CommandHandler("resume", admin.resume, filters=new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(
         new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))

@@ -17,6 +17,7 @@ the match service instead of being applied twice.
 | ``x`` | use a special action on its own | version, special code |
 | ``q`` | guess one's own card | version, card index |
 | ``g`` | show the guess keyboard | version |
+| ``z`` | set a chat default (/settings; the id is 0) | setting code, value index |
 
 ``mod`` = special code × 100 + target seat (Double: no target).
 """
@@ -29,12 +30,16 @@ from dataclasses import dataclass
 ARITY: dict[str, tuple[int, ...]] = {
     "j": (0,), "l": (0,), "s": (0,), "a": (0,), "r": (0,), "p": (0,), "o": (2,),
     "b": (2, 3), "c": (1,), "m": (2, 3), "k": (2,), "x": (2,), "q": (2,), "g": (1,),
+    "z": (2,),
 }
 MOVE_VERBS = frozenset("bcmkxqg")
 SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
                  "extra": 7, "skip": 8, "swap": 9, "guess": 10}
 SPECIAL_NAMES = {code: name for name, code in SPECIAL_CODES.items()}
-OPTION_CODES = {"lives": 0, "specials": 1}
+OPTION_CODES = {"lives": 0, "specials": 1, "pace": 2}
+PACE_ORDER = ("quick", "standard", "relaxed")
+SETTING_CODES = {"pace": 0, "edition": 1, "lives": 2, "specials": 3, "timeout_policy": 4}
+SETTING_NAMES = {code: name for name, code in SETTING_CODES.items()}
 OPTION_NAMES = {code: name for name, code in OPTION_CODES.items()}
 _NUMBER = re.compile(r"[0-9]{1,12}")
 

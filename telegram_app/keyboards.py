@@ -7,12 +7,22 @@ second keyboard, with a way back.
 
 from __future__ import annotations
 
+from typing import Any
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.coyote import get_edition
 from league.snapshots import GameSnapshot
-from telegram_app.callbacks import OPTION_CODES, SPECIAL_CODES, Callback, mod_of, unmod
+from telegram_app.callbacks import (
+    OPTION_CODES,
+    PACE_ORDER,
+    SETTING_CODES,
+    SPECIAL_CODES,
+    Callback,
+    mod_of,
+    unmod,
+)
 from telegram_app.i18n import _
 from telegram_app.render.common import card_label, plain_name, special_name
 
@@ -28,6 +38,36 @@ def deep_link(bot_username: str, game_id: int) -> str:
 
 def _cb(verb: str, game: GameSnapshot, *args: int | None) -> str:
     return Callback(verb, game.id, tuple(a for a in args if a is not None)).encode()
+
+
+def pace_label(pace: str) -> str:
+    """A pace's short name as players see it."""
+    return {"quick": _("quick"), "standard": _("standard"), "relaxed": _("relaxed")}.get(
+        pace, pace)
+
+
+def settings_keyboard(settings: dict[str, Any], choices: dict[str, tuple[Any, ...]]
+                      ) -> InlineKeyboardMarkup:
+    """/settings: one button per chat default; pressing it moves to the next allowed value."""
+    def label(key: str, value: Any) -> str:
+        if key == "pace":
+            return _("⏱ Pace: {value}").format(value=pace_label(value))
+        if key == "edition":
+            return _("🃏 Edition: {value}").format(value=value)
+        if key == "lives":
+            return _("❤️ Lives: {value}").format(value=value or _("edition default"))
+        if key == "specials":
+            return _("🎭 Special actions: {value}").format(value=_("on") if value else _("off"))
+        return _("⏰ On timeout: {value}").format(
+            value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
+
+    rows = []
+    for key, values in choices.items():
+        current = settings.get(key, values[0])
+        following = (values.index(current) + 1) % len(values) if current in values else 0
+        rows.append([Button(label(key, current), callback_data=Callback(
+            "z", 0, (SETTING_CODES[key], following)).encode())])
+    return InlineKeyboardMarkup(rows)
 
 
 def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboardMarkup:
@@ -48,8 +88,11 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
         label = _("🎭 Specials: on") if on else _("🎭 Specials: off")
         option_row.append(Button(label, callback_data=_cb("o", game, OPTION_CODES["specials"],
                                                           0 if on else 1)))
-    if option_row:
-        rows.append(option_row)
+    pace = game.options.get("pace", "standard")
+    option_row.append(Button(_("⏱ Pace: {pace}").format(pace=pace_label(pace)), callback_data=_cb(
+        "o", game, OPTION_CODES["pace"],
+        (PACE_ORDER.index(pace) + 1) % len(PACE_ORDER) if pace in PACE_ORDER else 1)))
+    rows.append(option_row)
     rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game)),
                  Button(_("➖ Remove AI"), callback_data=_cb("r", game))])
     last = [Button(_("▶️ Start"), callback_data=_cb("s", game))]

@@ -9,7 +9,9 @@ failed call is logged and reported as ``None``/``False``; it never raises into a
 
 from __future__ import annotations
 
+import json
 import logging
+from collections import OrderedDict
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
@@ -18,6 +20,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from league.service import MatchService
 
 log = logging.getLogger(__name__)
+SHOWN_CACHE = 20_000
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -27,6 +30,15 @@ class Messenger:
     def __init__(self, bot: Bot, service: MatchService) -> None:
         self.bot = bot
         self.service = service
+        # What each message shows, as far as this process knows: an edit to the same content
+        # is not sent (Telegram would refuse it, and it costs a request against flood limits).
+        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
+
+    def _remember(self, chat_id: int, message_id: int, content: int) -> None:
+        self._shown[(chat_id, message_id)] = content
+        self._shown.move_to_end((chat_id, message_id))
+        while len(self._shown) > SHOWN_CACHE:
+            self._shown.popitem(last=False)
 
     async def send(self, chat_id: int, text: str, *, thread_id: int = 0,
                    markup: InlineKeyboardMarkup | None = None,
@@ -39,6 +51,7 @@ class Messenger:
                     message_thread_id=thread_id or None, link_preview_options=NO_PREVIEW,
                     reply_parameters=None if reply_to is None else ReplyParameters(
                         message_id=reply_to, allow_sending_without_reply=True))
+                self._remember(chat_id, message.message_id, _content(text, markup))
                 return message.message_id
             except ChatMigrated as exc:
                 await self.service.migrate_chat(chat_id, exc.new_chat_id)
@@ -58,10 +71,14 @@ class Messenger:
         """Edit a message in place; ``True`` if it now shows ``text`` (or already did)."""
         if message_id is None:
             return False
+        content = _content(text, markup)
+        if self._shown.get((chat_id, message_id)) == content:
+            return True
         try:
             await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
                                              parse_mode=ParseMode.HTML, reply_markup=markup,
                                              link_preview_options=NO_PREVIEW)
+            self._remember(chat_id, message_id, content)
             return True
         except BadRequest as exc:
             if "not modified" in exc.message.lower():
@@ -80,6 +97,7 @@ class Messenger:
     async def edit_markup(self, chat_id: int, message_id: int,
                           markup: InlineKeyboardMarkup | None) -> bool:
         """Replace only a message's inline keyboard."""
+        self._shown.pop((chat_id, message_id), None)  # its text is not known here
         try:
             await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
                                                      reply_markup=markup)
@@ -90,3 +108,6 @@ class Messenger:
             log.warning("editMessageReplyMarkup %s/%s failed: %s", chat_id, message_id, exc)
             return False
 
+
+def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:
+    return hash((text, json.dumps(markup.to_dict(), sort_keys=True) if markup else None))

@@ -14,7 +14,9 @@ class Settings(BaseSettings):
       means the embedded SQLite file ``coyote-league.sqlite3`` in the working directory.
     - ``TELEGRAM_BASE_URL``: the Bot API base URL, for a self-hosted Bot API server (may hold a
       ``{token}`` placeholder; otherwise the token is appended).
-    - ``TELEGRAM_GROUP_RATE``: requests a minute allowed per group (Telegram: about 20).
+    - ``TELEGRAM_GROUP_RATE``: requests a minute allowed per group (Telegram: about 20);
+      ``TELEGRAM_OVERALL_RATE``: requests a second in all (about 30).
+    - ``SWEEP_INTERVAL``: seconds between two looks for due reminders and timeouts.
     """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -24,3 +26,4 @@ class Settings(BaseSettings):
     telegram_base_url: str = "https://api.telegram.org/bot"
     telegram_group_rate: int = Field(default=20, ge=1)
     telegram_overall_rate: int = Field(default=30, ge=1)
+    sweep_interval: float = Field(default=5.0, gt=0)

@@ -15,12 +15,14 @@ from league.snapshots import GameSnapshot
 from telegram_app.callbacks import (
     MOVE_VERBS,
     OPTION_NAMES,
+    PACE_ORDER,
     SPECIAL_NAMES,
     Callback,
     parse,
     unmod,
 )
 from telegram_app.context import BotServices, services
+from telegram_app.handlers import admin
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import (
@@ -48,6 +50,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         if data is None:
             raise ServiceError("bad_button")
+        if data.verb == "z":
+            await admin.on_setting(query, data, context)
+            return
         game = await bot.service.get(data.game_id)
         _check_chat(query, data, game)
         handler = HANDLERS[data.verb]
@@ -117,7 +122,10 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
         key = OPTION_NAMES.get(data.args[0])
         if key is None:
             raise ServiceError("bad_button")
-        value = bool(data.args[1]) if key == "specials" else data.args[1]
+        if key == "pace":
+            value: object = PACE_ORDER[data.args[1]] if data.args[1] < len(PACE_ORDER) else ""
+        else:
+            value = bool(data.args[1]) if key == "specials" else data.args[1]
         game = await bot.service.set_option(game.id, user, key, value)
     await _answer(query)
     await bot.presenter.show_lobby(game, context.bot.username)

@@ -39,8 +39,16 @@ def options_line(game: GameSnapshot) -> str:
         specials = _("special actions on")
     else:
         specials = _("special actions off")
-    return _("{edition} · {lives} lives · {specials}").format(
-        edition=edition, lives=lives, specials=specials)
+    pace = PACE_NAMES.get(game.options.get("pace", "standard"), lambda: "")()
+    return _("{edition} · {lives} lives · {specials} · {pace}").format(
+        edition=edition, lives=lives, specials=specials, pace=pace)
+
+
+PACE_NAMES = {
+    "quick": lambda: _("⏱ quick (1 min a turn)"),
+    "standard": lambda: _("⏱ standard (1 h a turn)"),
+    "relaxed": lambda: _("⏱ relaxed (24 h a turn)"),
+}
 
 
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
@@ -60,6 +68,12 @@ def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     lines.append(_("{name} (the host) sets the options and starts the game.").format(
         name=name_html(host) if host else "?"))
     return "\n".join(lines)
+
+
+def lobby_expired_text(game: GameSnapshot) -> str:
+    """A lobby nobody started in time."""
+    return _("🐺 Game #{id} expired: nobody started it in time. Send /newgame to open a new "
+             "one.").format(id=game.id)
 
 
 def lobby_closed_text(game: GameSnapshot) -> str:
@@ -132,8 +146,20 @@ def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
         player = game.at_seat(view["turn"])
         lines.append(_("{name} to play.").format(
             name=mention_html(player) if mention else name_html(player)))
+        if clock := clock_line(game):
+            lines.append(clock)
     lines.append(_("👀 shows you the others' cards."))
     return "\n".join(lines)
+
+
+def clock_line(game: GameSnapshot) -> str:
+    """The turn's clock: paused, or the deadline (UTC)."""
+    if game.paused:
+        return _("⏸ The clock is paused (/resume).")
+    if game.deadline_at is None:
+        return ""
+    return _("⏱ Turn ends {time} UTC.").format(
+        time=game.deadline_at.strftime("%d %b %H:%M"))
 
 
 def table_closed_text(game: GameSnapshot, round_no: int) -> str:

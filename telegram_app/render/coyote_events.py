@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import GAMES
-from league.snapshots import GameSnapshot
+from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import _
 from telegram_app.render.common import (
     card_label,
@@ -69,7 +69,23 @@ def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
                 name=name_html(game.at_seat(event["seat"])), amount=event["amount"]))
         elif kind == "special_used":
             lines.append(_special_line(game, event))
+        elif kind == "turn_timed_out" and event["removed"]:
+            lines.append(_("⏰ {name} ran out of time and is removed from the game (placed "
+                           "last among those still playing).").format(
+                name=name_html(game.at_seat(event["seat"]))))
+        elif kind == "turn_timed_out":
+            lines.append(_("⏰ {name} ran out of time: the computer plays this turn for them.")
+                         .format(name=name_html(game.at_seat(event["seat"]))))
     return lines
+
+
+def reminder_text(game: GameSnapshot, player: PlayerInfo) -> str:
+    """The one reminder of a turn, at three quarters of its clock (mentions the player)."""
+    left = ""
+    if game.deadline_at is not None:
+        left = game.deadline_at.strftime("%H:%M UTC")
+    return _("⏳ {name}, it is your turn in game #{id}: play before {time}, or the computer "
+             "plays for you.").format(name=mention_html(player), id=game.id, time=left)
 
 
 def turn_line(game: GameSnapshot) -> str | None:

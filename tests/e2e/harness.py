@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
+from datetime import datetime
 
 from telegram.ext import Application
 
+from league.models import utcnow
 from telegram_app.app import build_application
 from telegram_app.settings import Settings
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
@@ -16,20 +19,23 @@ from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 class BotRunner:
     """Starts and stops the real Application (polling) against ``api`` on ``database_url``."""
 
-    def __init__(self, api: FakeBotAPI, database_url: str) -> None:
+    def __init__(self, api: FakeBotAPI, database_url: str, *,
+                 clock: Callable[[], datetime] = utcnow, sweep_interval: float = 5.0) -> None:
         self.api = api
         self.database_url = database_url
+        self.clock = clock
+        self.sweep_interval = sweep_interval
         self.app: Application | None = None
 
     def settings(self) -> Settings:
         """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
         return Settings(telegram_bot_token=self.api.token, database_url=self.database_url,
                         telegram_base_url=self.api.base_url, telegram_group_rate=6000,
-                        telegram_overall_rate=1000)
+                        telegram_overall_rate=1000, sweep_interval=self.sweep_interval)
 
     async def start(self) -> None:
         """Build, initialise (migrating the schema) and start polling."""
-        self.app = build_application(self.settings())
+        self.app = build_application(self.settings(), clock=self.clock)
         # The same order as Application.run_polling: initialize, post_init, start.
         await self.app.initialize()
         if self.app.post_init:

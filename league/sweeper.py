@@ -1,0 +1,102 @@
+"""The sweeper: handles every game whose clock ran out, restart-safe and scale-out-safe.
+
+Due games are claimed with ``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL, so two bot
+processes sweeping at once take disjoint games; the version check on every write stays the
+final guard (and the only one on SQLite, where a single process may sweep). A game's
+reminder, timeout or lobby expiry is applied in the same transaction as the state change; the
+caller sends messages only after the commit, from the returned results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.exc import StaleDataError
+
+from engine import Action
+from league.clock import TIMEOUTS_BEFORE_REMOVAL, aware
+from league.models import OPEN_STATUSES, GamePlayer
+from league.models import Game as GameRow
+from league.snapshots import GameSnapshot, snapshot
+
+if TYPE_CHECKING:
+    from league.service import Step
+
+SWEEP_BATCH = 2000
+"""At most this many due games per sweep (the rest wait for the next tick)."""
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """What the sweeper did to one game: ``kind`` is ``"reminder"``, ``"timeout"`` or
+    ``"lobby_expired"``; ``seat`` the player concerned; ``steps`` the moves it made."""
+
+    kind: str
+    game: GameSnapshot
+    seat: int | None = None
+    removed: bool = False
+    steps: list[Step] = field(default_factory=list)
+
+
+class SweepMixin:
+    """``sweep()`` for :class:`league.service.MatchService`."""
+
+    async def sweep(self, limit: int = SWEEP_BATCH) -> list[SweepResult]:
+        """Handle every open game due by now: expire lobbies, send reminders (once per turn),
+        apply timeouts (the computer moves for the player, or removes them per the game's
+        policy). Returns what was done, committed; ``[]`` if a concurrent change won (the
+        next sweep retries)."""
+        now = self.clock()  # type: ignore[attr-defined]
+        try:
+            async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+                rows = await _claim(session, now, limit)
+                done = [self._sweep_one(session, row, now) for row in rows]
+                await session.flush()
+                return [SweepResult(kind, snapshot(row), seat, removed, steps)
+                        for (kind, seat, removed, steps), row in zip(done, rows, strict=True)]
+        except (StaleDataError, IntegrityError):
+            return []
+
+    def _sweep_one(self, session: AsyncSession, row: GameRow,
+                   now: datetime) -> tuple[str, int | None, bool, list[Step]]:
+        if row.status == "lobby":
+            row.status = "cancelled"
+            row.finished_at = now
+            row.due_at = None
+            return "lobby_expired", None, False, []
+        game = self._game(row.kind)  # type: ignore[attr-defined]
+        seat = game.current_seat(row.state or {})
+        deadline = aware(row.deadline_at) if row.deadline_at else None
+        if row.remind_at is not None and (deadline is None or now < deadline):
+            row.remind_at = None
+            row.due_at = row.deadline_at
+            return "reminder", seat, False, []
+        player = next(p for p in row.players if p.seat == seat)
+        player.timeouts_in_row += 1
+        policy = (row.options or {}).get("timeout_policy", "ai")
+        removed = policy == "remove" or player.timeouts_in_row >= TIMEOUTS_BEFORE_REMOVAL
+        timed_out = {"type": "turn_timed_out", "seat": seat, "removed": removed}
+        step = self._auto_move(  # type: ignore[attr-defined]
+            session, row, game, seat, Action("resign") if removed else None)
+        step.events.insert(0, timed_out)
+        return "timeout", seat, removed, [step] + self._advance(  # type: ignore[attr-defined]
+            session, row, game)
+
+
+async def _claim(session: AsyncSession, now: datetime, limit: int) -> list[GameRow]:
+    stmt = (select(GameRow)
+            .where(GameRow.status.in_(OPEN_STATUSES), GameRow.due_at.is_not(None),
+                   GameRow.due_at <= now)
+            .order_by(GameRow.due_at).limit(limit)
+            .options(selectinload(GameRow.players.of_type(GamePlayer))))
+    if session.bind.dialect.name == "postgresql":
+        stmt = stmt.with_for_update(skip_locked=True, of=GameRow)
+    return list((await session.scalars(stmt)).all())
+
+

@@ -1,0 +1,106 @@
+"""Chat admins' commands: /settings (the chat's defaults for new games), /pause, /resume."""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from league.errors import ServiceError
+from league.lobby import CHAT_SETTINGS
+from telegram_app.callbacks import SETTING_NAMES, Callback
+from telegram_app.context import services
+from telegram_app.handlers.common import in_group, is_admin, thread_of
+from telegram_app.i18n import _
+from telegram_app.keyboards import settings_keyboard
+from telegram_app.render.common import error_text
+
+
+async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, **kw) -> None:
+    chat, message = update.effective_chat, update.effective_message
+    if chat is not None:
+        await services(context).messenger.send(
+            chat.id, text, thread_id=thread_of(message),
+            reply_to=message.message_id if message else None, **kw)
+
+
+async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/settings``: the chat's defaults as a keyboard (admins only)."""
+    chat = update.effective_chat
+    if not in_group(chat) or chat is None:
+        await _reply(update, context, _("Send /settings in a group you administer."))
+        return
+    if not await is_admin(update, context):
+        await _reply(update, context, _("Sorry, only the group's admins can change its "
+                                        "settings."))
+        return
+    current = await services(context).service.chat_settings(chat.id)
+    await _reply(update, context, _("⚙️ <b>Defaults for new games in this group</b>\n"
+                                    "Tap a setting to change it."),
+                 markup=settings_keyboard(current, CHAT_SETTINGS))
+
+
+async def on_setting(query: CallbackQuery, data: Callback,
+                     context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A press on the /settings keyboard: the next value of that setting (admins only)."""
+    message = query.message
+    update = Update(0, callback_query=query)
+    if message is None or not in_group(message.chat) or not await is_admin(update, context):
+        await _answer(query, _("Sorry, only the group's admins can change its settings."))
+        return
+    key = SETTING_NAMES.get(data.args[0])
+    values = CHAT_SETTINGS.get(key or "", ())
+    if key is None or data.args[1] >= len(values):
+        await _answer(query, error_text("bad_button"))
+        return
+    bot = services(context)
+    try:
+        current = await bot.service.set_chat_setting(message.chat.id, message.chat.title, key,
+                                                     values[data.args[1]])
+    except ServiceError as exc:
+        await _answer(query, error_text(exc.code, exc.detail))
+        return
+    await _answer(query, None)
+    await bot.messenger.edit_markup(message.chat.id, message.message_id,
+                                    settings_keyboard(current, CHAT_SETTINGS))
+
+
+async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/pause``: stop this topic's game clock (admins only)."""
+    await _clock(update, context, pausing=True)
+
+
+async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/resume``: restart the clock with the time that was left (admins only)."""
+    await _clock(update, context, pausing=False)
+
+
+async def _clock(update: Update, context: ContextTypes.DEFAULT_TYPE, *, pausing: bool) -> None:
+    chat = update.effective_chat
+    if not in_group(chat) or chat is None:
+        await _reply(update, context, _("Send this in the group where the game is."))
+        return
+    if not await is_admin(update, context):
+        await _reply(update, context, _("Sorry, only the group's admins can pause or resume a "
+                                        "game."))
+        return
+    bot = services(context)
+    game = await bot.service.open_game(chat.id, thread_of(update.effective_message))
+    if game is None or game.status != "running":
+        await _reply(update, context, _("There is no running game here."))
+        return
+    try:
+        game = await (bot.service.pause(game.id) if pausing else bot.service.resume(game.id))
+    except ServiceError as exc:
+        await _reply(update, context, error_text(exc.code, exc.detail))
+        return
+    await bot.presenter.refresh(game)
+    await _reply(update, context, _("⏸ The clock of game #{id} is paused.").format(id=game.id)
+                 if pausing else _("▶️ The clock of game #{id} runs again.").format(id=game.id))
+
+
+async def _answer(query: CallbackQuery, text: str | None) -> None:
+    try:
+        await query.answer(text, show_alert=text is not None)
+    except TelegramError:
+        pass

@@ -1,0 +1,118 @@
+"""Turn clocks through the real bot: reminders, timeouts, removal, lobby expiry, pause and
+resume, settings, and a restart with an overdue game. Time is a controlled clock; the JobQueue
+ticks every 50 ms of real time, so nothing waits for a real minute."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.e2e.harness import BotRunner, labels, open_lobby, wait_for
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100999
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+async def bot(pg_db, pg_url):
+    clock = Clock()
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Slow group", admins=[1])
+        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
+        for user in players:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
+        await runner.start()
+        try:
+            yield api, players, clock, runner
+        finally:
+            await runner.stop()
+
+
+async def _settings(api: FakeBotAPI, ann, label: str) -> None:
+    await ann.send(GROUP, "/settings")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
+    message = api.find_messages(GROUP, "Defaults for new games")[-1]
+    await ann.press_and_settle(message, label, quiet=0.05)
+
+
+async def test_game_left_alone_finishes_by_itself(bot) -> None:
+    api, players, clock, runner = bot
+    ann, bob = players[0], players[1]
+    await bob.send(GROUP, "/settings")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "only the group's admins")))
+    await _settings(api, ann, "⏱ Pace: standard")  # standard → quick
+    lobby = await open_lobby(api, players, GROUP)
+    assert "quick (1 min a turn)" in api.get_message(GROUP, lobby.message_id).text
+    await ann.press_and_settle(lobby, "▶️ Start")
+
+    clock.advance(46)  # three quarters of a minute: one reminder, in the group and privately
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    reminded = next(u for u in players
+                    if any("it is your turn in game" in (m.text or "")
+                           for m in api.bot_messages(u.id)))
+    assert reminded is not None
+
+    for _ in range(40):
+        if api.find_messages(GROUP, "is over!"):
+            break
+        before = len(api.log)
+        clock.advance(61)
+        await wait_for(lambda before=before: len(api.log) > before)
+        await api.settle(quiet=0.1)
+    assert api.find_messages(GROUP, "ran out of time: the computer plays")
+    assert api.find_messages(GROUP, "is removed from the game")
+    assert api.find_messages(GROUP, "is over!")
+
+
+async def test_overdue_turn_handled_after_restart(bot) -> None:
+    api, players, clock, runner = bot
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    await runner.stop()
+    clock.advance(2 * 3600)  # standard pace: the turn is long overdue while the bot is down
+    await runner.start()
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+
+
+async def test_lobby_expires(bot) -> None:
+    api, players, clock, runner = bot
+    lobby = await open_lobby(api, players[:2], GROUP)
+    clock.advance(3601)
+    await wait_for(lambda: "expired" in (api.get_message(GROUP, lobby.message_id).text or ""))
+    await players[0].send(GROUP, "/newgame")
+    await wait_for(lambda: len(api.find_messages(GROUP, "new game #")) == 1
+                   and "#2" in api.find_messages(GROUP, "new game #")[-1].text)
+
+
+async def test_pause_and_resume(bot) -> None:
+    api, players, clock, runner = bot
+    ann, bob = players[0], players[1]
+    lobby = await open_lobby(api, players, GROUP)
+    assert "⏱ Pace: standard" in labels(api, lobby)
+    await ann.press_and_settle(lobby, "⏱ Pace: standard")  # → relaxed
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    await bob.send(GROUP, "/pause")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "only the group's admins can pause")))
+    await ann.send(GROUP, "/pause")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "is paused")))
+    assert api.find_messages(GROUP, "The clock is paused")
+    clock.advance(10 * 86400)
+    await api.settle(quiet=0.3)
+    assert not api.find_messages(GROUP, "ran out of time")
+    await ann.send(GROUP, "/resume")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "runs again")))
+    clock.advance(86401)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))

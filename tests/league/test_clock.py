@@ -1,0 +1,168 @@
+"""Turn clocks and the sweeper on PostgreSQL, with a controlled clock (nothing sleeps)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engine import Action
+from league.db import Database
+from league.errors import ServiceError
+from league.service import MatchService
+from league.snapshots import UserRef
+
+CHAT = -2001
+USERS = [UserRef(i, f"P{i}") for i in range(1, 5)]
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+async def _running(service: MatchService, players: int = 3, *, pace: str = "quick",
+                   policy: str = "ai", chat: int = CHAT) -> int:
+    await service.set_chat_setting(chat, "Group", "pace", pace)
+    await service.set_chat_setting(chat, "Group", "timeout_policy", policy)
+    lobby = await service.open_lobby(chat, "Group", 0, USERS[0])
+    for user in USERS[1:players]:
+        await service.join(lobby.id, user)
+    await service.start(lobby.id, USERS[0].id)
+    return lobby.id
+
+
+async def test_reminder_once_then_auto_move(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 3)
+    game_id = await _running(service)
+    before = await service.get(game_id)
+    turn = before.state["turn"]
+    clock.advance(44)
+    assert await service.sweep() == []
+    clock.advance(2)  # 46 s of 60: past three quarters
+    [reminder] = await service.sweep()
+    assert reminder.kind == "reminder" and reminder.seat == turn
+    assert await service.sweep() == []  # one reminder per turn
+    clock.advance(15)  # 61 s: the clock ran out
+    [timeout] = await service.sweep()
+    assert timeout.kind == "timeout" and timeout.seat == turn and not timeout.removed
+    assert timeout.steps[0].events[0] == {"type": "turn_timed_out", "seat": turn,
+                                          "removed": False}
+    after = await service.get(game_id)
+    assert after.state["turn"] != turn and after.version == before.version + 1
+    log = await service.log(game_id)
+    assert log[-1].seat == turn and log[-1].user_id is None  # the AI moved for them
+    assert await service.sweep() == []  # the next turn's clock starts now
+
+
+async def test_removed_after_two_timeouts_in_a_row(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    game_id = await _running(service)
+    first = (await service.get(game_id)).state["turn"]
+    removed = None
+    for _ in range(8):
+        clock.advance(61)
+        for result in await service.sweep():
+            if result.kind == "timeout" and result.removed:
+                removed = result
+        if removed:
+            break
+    assert removed is not None and removed.seat == first
+    game = await service.get(game_id)
+    assert game.state["lives"][first] == 0 and first in game.state["out"]
+
+
+async def test_acting_resets_the_timeout_count(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    game_id = await _running(service)
+    game = await service.get(game_id)
+    first = game.state["turn"]
+    clock.advance(61)
+    await service.sweep()  # first times out once
+    for _ in range(2):  # the others time out once each; then first plays in time
+        clock.advance(61)
+        await service.sweep()
+    game = await service.get(game_id)
+    if game.state["turn"] == first and game.status == "running":
+        user = game.at_seat(first).user_id
+        bids = game.state["bids"]
+        await service.act(game_id, user, game.version,
+                          Action("bid", bids[-1][1] + 1 if bids else 1))
+        assert game.at_seat(first).user_id is not None
+        assert (await service.get(game_id)).state["lives"][first] > 0
+
+
+async def test_remove_policy_removes_at_first_timeout(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 9)
+    game_id = await _running(service, 4, policy="remove")
+    turn = (await service.get(game_id)).state["turn"]
+    clock.advance(61)
+    [result] = await service.sweep()
+    assert result.removed and result.seat == turn
+    assert result.game.state["lives"][turn] == 0
+
+
+async def test_lobby_expires(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock)
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    clock.advance(3599)
+    assert await service.sweep() == []
+    clock.advance(2)
+    [expired] = await service.sweep()
+    assert expired.kind == "lobby_expired" and expired.game.status == "cancelled"
+    with pytest.raises(ServiceError, match="not_in_lobby"):
+        await service.join(lobby.id, USERS[1])
+
+
+async def test_pause_and_resume_keep_the_time_left(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 3)
+    game_id = await _running(service)
+    clock.advance(30)
+    await service.pause(game_id)
+    with pytest.raises(ServiceError, match="already_paused"):
+        await service.pause(game_id)
+    clock.advance(10_000)
+    assert await service.sweep() == []  # nothing happens while paused
+    await service.resume(game_id)
+    with pytest.raises(ServiceError, match="not_paused"):
+        await service.resume(game_id)
+    clock.advance(14)  # 44 s used in all: no reminder yet
+    assert await service.sweep() == []
+    clock.advance(2)
+    assert [r.kind for r in await service.sweep()] == ["reminder"]
+    clock.advance(14)  # 60 s used in all
+    assert [r.kind for r in await service.sweep()] == ["timeout"]
+
+
+async def test_two_sweepers_never_apply_a_timeout_twice(pg_url: str, pg_db: Database,
+                                                      clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock)
+    games = [await _running(service, chat=CHAT - k) for k in range(12)]
+    clock.advance(61)
+    other_db = Database(pg_url)
+    other = MatchService(other_db, clock=clock)
+    try:
+        first, second = await asyncio.gather(service.sweep(limit=5), other.sweep(limit=100))
+        rest = await service.sweep()
+    finally:
+        await other_db.dispose()
+    handled = [r.game.id for r in first + second + rest]
+    assert sorted(handled) == sorted(games)  # each game exactly once
+    for game_id in games:
+        timeouts = [row for row in await service.log(game_id)
+                    if any(e["type"] == "turn_timed_out" for e in row.events)]
+        assert len(timeouts) == 1
