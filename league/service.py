@@ -25,6 +25,8 @@ from league.errors import ServiceError
 from league.lobby import LobbyService
 from league.models import OPEN_STATUSES, GameEvent
 from league.models import Game as GameRow
+from league.queries import LeagueQueries
+from league.rated import rate_if_finished
 from league.snapshots import GameSnapshot
 from league.sweeper import SweepMixin
 
@@ -56,7 +58,7 @@ class Outcome:
         return [e for step in self.steps for e in step.events]
 
 
-class MatchService(SweepMixin, LobbyService):
+class MatchService(SweepMixin, LeagueQueries, LobbyService):
     """Lobby, start, moves (with computer players' replies), cancellation and queries."""
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
@@ -89,6 +91,7 @@ class MatchService(SweepMixin, LobbyService):
             row.paused_left = None
             steps = [self._record(session, row, game, state, events, None, user_id, None)]
             steps += self._advance(session, row, game)
+            await rate_if_finished(session, row, self.clock())
         return Outcome(await self.get(game_id), steps)
 
     async def act(self, game_id: int, user_id: int, version: int, action: Action) -> Outcome:
@@ -117,6 +120,7 @@ class MatchService(SweepMixin, LobbyService):
                 steps = [self._record(session, row, game, state, events, player.seat,
                                       user_id, action)]
                 steps += self._advance(session, row, game)
+                await rate_if_finished(session, row, self.clock())
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
         return Outcome(await self.get(game_id), steps)

@@ -23,6 +23,7 @@ from engine import Action
 from league.clock import TIMEOUTS_BEFORE_REMOVAL, aware
 from league.models import OPEN_STATUSES, GamePlayer
 from league.models import Game as GameRow
+from league.rated import rate_if_finished
 from league.snapshots import GameSnapshot, snapshot
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ class SweepMixin:
             async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
                 rows = await _claim(session, now, limit)
                 done = [self._sweep_one(session, row, now) for row in rows]
+                for row in rows:
+                    await rate_if_finished(session, row, now)
                 await session.flush()
                 return [SweepResult(kind, snapshot(row), seat, removed, steps)
                         for (kind, seat, removed, steps), row in zip(done, rows, strict=True)]

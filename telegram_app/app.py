@@ -25,7 +25,7 @@ from league.db import Database, upgrade
 from league.models import utcnow
 from league.service import MatchService
 from telegram_app.context import KEY, BotServices
-from telegram_app.handlers import admin, buttons, commands
+from telegram_app.handlers import admin, buttons, commands, league
 from telegram_app.i18n import _
 from telegram_app.messenger import Messenger
 from telegram_app.presenter import Presenter
@@ -59,6 +59,11 @@ def build_application(settings: Settings, *, migrate: bool = True,
                 BotCommand("settings", _("Defaults for new games (admins)")),
                 BotCommand("pause", _("Stop the game clock (admins)")),
                 BotCommand("resume", _("Restart the game clock (admins)")),
+                BotCommand("standings", _("This week's table (last, season)")),
+                BotCommand("rating", _("Your Elo, or the replied-to player's")),
+                BotCommand("profile", _("Your stats and Elo chart")),
+                BotCommand("history", _("The last games here")),
+                BotCommand("top", _("The overall leaderboard")),
             ])
         except TelegramError as exc:
             log.warning("setMyCommands failed: %s", exc)
@@ -76,7 +81,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         .build()
     )
     add_handlers(app)
-    schedule(app, settings.sweep_interval)
+    schedule(app, settings.sweep_interval, settings.league_interval)
     return app
 
 
@@ -91,6 +96,10 @@ def add_handlers(app: Application) -> None:
     app.add_handler(CommandHandler("settings", admin.settings, filters=new))
     app.add_handler(CommandHandler("pause", admin.pause, filters=new))
     app.add_handler(CommandHandler("resume", admin.resume, filters=new))
+    for name, handler in (("standings", league.standings), ("rating", league.rating),
+                          ("profile", league.profile), ("history", league.history),
+                          ("replay", league.replay), ("top", league.top)):
+        app.add_handler(CommandHandler(name, handler, filters=new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(
         new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))

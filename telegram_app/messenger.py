@@ -66,6 +66,18 @@ class Messenger:
                 return None
         return None
 
+    async def send_photo(self, chat_id: int, png: bytes, caption: str, *,
+                         thread_id: int = 0) -> int | None:
+        """Send a PNG with an HTML caption; the message id, or ``None`` on failure."""
+        try:
+            message = await self.bot.send_photo(chat_id, png, caption=caption,
+                                                parse_mode=ParseMode.HTML,
+                                                message_thread_id=thread_id or None)
+            return message.message_id
+        except TelegramError as exc:
+            log.warning("sendPhoto to %s failed: %s", chat_id, exc)
+            return None
+
     async def edit(self, chat_id: int, message_id: int | None, text: str, *,
                    markup: InlineKeyboardMarkup | None = None) -> bool:
         """Edit a message in place; ``True`` if it now shows ``text`` (or already did)."""

@@ -17,17 +17,43 @@ from league.sweeper import SweepResult
 from telegram_app.context import BotServices, services
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
+from telegram_app.render import league as league_text
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
 
 
-def schedule(app: Application, interval: float) -> None:
-    """Run :func:`sweep_job` every ``interval`` seconds, the first time right away."""
+def schedule(app: Application, interval: float, league_interval: float) -> None:
+    """Run :func:`sweep_job` every ``interval`` seconds and :func:`league_job` every
+    ``league_interval`` seconds, the first time right away."""
     if app.job_queue is None:  # the job-queue extra is a dependency; this is a safeguard
         raise RuntimeError("python-telegram-bot's JobQueue is not available")
+    once = {"max_instances": 1, "coalesce": True}
     app.job_queue.run_repeating(sweep_job, interval=interval, first=0.1, name=JOB_NAME,
-                                job_kwargs={"max_instances": 1, "coalesce": True})
+                                job_kwargs=once)
+    app.job_queue.run_repeating(league_job, interval=league_interval, first=0.2,
+                                name="league", job_kwargs=once)
+
+
+async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Post each finished week's (and season's) final table into every chat that played,
+    exactly once: the post is claimed in the database before it is sent."""
+    bot = services(context)
+    try:
+        due = await bot.service.due_posts()
+    except Exception:
+        log.exception("looking for due league posts failed")
+        return
+    for chat_id, kind, start in due:
+        if not await bot.service.claim_post(chat_id, kind, start):
+            continue  # another process (or an earlier run) has it
+        period = "last" if kind == "week" else "last_season"
+        table = await bot.service.standings(chat_id, period)
+        text = league_text.standings_text(table, final=True)
+        if kind == "season":
+            text += "\n\n" + league_text.champion_line(table)
+        if await bot.messenger.send(chat_id, text) is not None:
+            await bot.service.mark_posted(chat_id, kind, start)
 
 
 async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:

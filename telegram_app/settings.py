@@ -16,7 +16,8 @@ class Settings(BaseSettings):
       ``{token}`` placeholder; otherwise the token is appended).
     - ``TELEGRAM_GROUP_RATE``: requests a minute allowed per group (Telegram: about 20);
       ``TELEGRAM_OVERALL_RATE``: requests a second in all (about 30).
-    - ``SWEEP_INTERVAL``: seconds between two looks for due reminders and timeouts.
+    - ``SWEEP_INTERVAL``: seconds between two looks for due reminders and timeouts;
+      ``LEAGUE_INTERVAL``: seconds between two looks for weekly/season tables to post.
     """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -27,3 +28,4 @@ class Settings(BaseSettings):
     telegram_group_rate: int = Field(default=20, ge=1)
     telegram_overall_rate: int = Field(default=30, ge=1)
     sweep_interval: float = Field(default=5.0, gt=0)
+    league_interval: float = Field(default=60.0, gt=0)

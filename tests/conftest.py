@@ -16,9 +16,10 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from league.db import Database, upgrade
+from league.models import Base
 
 ADMIN_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
-TABLES = ("game_events", "game_players", "games", "users", "chats")
+TABLES = tuple(t.name for t in reversed(Base.metadata.sorted_tables))
 
 
 def _libpq(url: str) -> str:

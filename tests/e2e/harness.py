@@ -25,13 +25,15 @@ class BotRunner:
         self.database_url = database_url
         self.clock = clock
         self.sweep_interval = sweep_interval
+        self.league_interval = 60.0
         self.app: Application | None = None
 
     def settings(self) -> Settings:
         """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
         return Settings(telegram_bot_token=self.api.token, database_url=self.database_url,
                         telegram_base_url=self.api.base_url, telegram_group_rate=6000,
-                        telegram_overall_rate=1000, sweep_interval=self.sweep_interval)
+                        telegram_overall_rate=1000, sweep_interval=self.sweep_interval,
+                        league_interval=self.league_interval)
 
     async def start(self) -> None:
         """Build, initialise (migrating the schema) and start polling."""

@@ -1,0 +1,252 @@
+"""League read side: standings, rating cards, history, replays, the leaderboard, and the
+weekly/season posts (claimed exactly once).
+
+Times are aware UTC; a chat's weeks and seasons follow its time zone (``Chat.timezone``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from league.base import load_game
+from league.clock import aware
+from league.errors import ServiceError
+from league.models import Chat, GameEvent, GamePlayer, LeaguePost, Rating, RatingEvent, User
+from league.models import Game as GameRow
+from league.ratings import START, RatingChange
+from league.snapshots import GameSnapshot, snapshot
+from league.standings import (
+    GameResult,
+    StandingRow,
+    leaderboard,
+    previous_season_bounds,
+    previous_week_bounds,
+    rank_of,
+    season_bounds,
+    table,
+    week_bounds,
+)
+
+TOP_MIN_GAMES = 10
+PERIODS = ("week", "last", "season", "last_season")
+POST_LOOKBACK_DAYS = 60
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A table for a chat and period: ``start``/``end`` (UTC, half-open), ``rows`` best
+    first, ``names`` by user id, ``games_played`` (all rated games, for the "?" mark) and the
+    chat's time zone ``tz``."""
+
+    period: str
+    start: datetime
+    end: datetime
+    rows: list[StandingRow[int]]
+    names: dict[int, str]
+    games_played: dict[int, int]
+    tz: str = "UTC"
+
+
+@dataclass(frozen=True)
+class RatingCard:
+    """``/rating``: Elo, rated games and wins, rank in the chat and overall (``None`` when
+    unranked: overall needs :data:`TOP_MIN_GAMES` games)."""
+
+    user_id: int
+    name: str
+    rating: float
+    games: int
+    wins: int
+    chat_rank: int | None
+    overall_rank: int | None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game of a chat: placements ``[(place, name, Elo change or None)]``."""
+
+    game_id: int
+    finished_at: datetime
+    edition: str
+    placements: list[tuple[int, str, float | None]]
+
+
+class LeagueQueries:
+    """Read-side queries for :class:`league.service.MatchService`."""
+
+    async def chat_zone(self, chat_id: int) -> tuple[str, int]:
+        """A chat's time zone and season length in weeks (defaults for unknown chats)."""
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            chat = await session.get(Chat, chat_id)
+        return (chat.timezone, chat.season_weeks) if chat else ("UTC", 4)
+
+    async def standings(self, chat_id: int, period: str = "week", kind: str = "coyote",
+                        at: datetime | None = None) -> Standings:
+        """The chat's table for ``period``: ``week`` (this week), ``last`` (last week),
+        ``season`` (this season), ``last_season``, as seen at ``at`` (default now). Raises
+        ``bad_option``."""
+        if period not in PERIODS:
+            raise ServiceError("bad_option")
+        tz, weeks = await self.chat_zone(chat_id)
+        now = at or self.clock()  # type: ignore[attr-defined]
+        start, end = {
+            "week": lambda: week_bounds(now, tz), "last": lambda: previous_week_bounds(now, tz),
+            "season": lambda: season_bounds(now, tz, weeks),
+            "last_season": lambda: previous_season_bounds(now, tz, weeks),
+        }[period]()
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            events = list(await session.scalars(
+                select(RatingEvent).where(RatingEvent.chat_id == chat_id,
+                                          RatingEvent.kind == kind,
+                                          RatingEvent.finished_at >= start,
+                                          RatingEvent.finished_at < end)))
+            users = {e.user_id for e in events}
+            ratings = {r.user_id: r for r in await session.scalars(
+                select(Rating).where(Rating.user_id.in_(users), Rating.kind == kind))}
+            names = await _names(session, users)
+        results = _results(events)
+        rows = table(results, {u: r.rating for u, r in ratings.items()})
+        return Standings(period, start, end, rows, names,
+                         {u: r.games for u, r in ratings.items()}, tz)
+
+    async def rating_card(self, user_id: int, chat_id: int | None,
+                          kind: str = "coyote") -> RatingCard:
+        """A player's rating card; a player without rated games has 1500 and no rank."""
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            everyone = list(await session.scalars(select(Rating).where(Rating.kind == kind)))
+            names = await _names(session, {user_id})
+            members: set[int] = set()
+            if chat_id is not None:
+                members = set(await session.scalars(
+                    select(RatingEvent.user_id).where(RatingEvent.chat_id == chat_id,
+                                                      RatingEvent.kind == kind).distinct()))
+        ratings = {r.user_id: r.rating for r in everyone}
+        played = {r.user_id: r.games for r in everyone}
+        mine = next((r for r in everyone if r.user_id == user_id), None)
+        overall = rank_of(user_id, leaderboard(ratings, played, min_games=TOP_MIN_GAMES))
+        local = rank_of(user_id, leaderboard(ratings, played, min_games=0, among=members)) \
+            if user_id in members else None
+        return RatingCard(user_id, names.get(user_id, str(user_id)),
+                          mine.rating if mine else START, mine.games if mine else 0,
+                          mine.wins if mine else 0, local, overall)
+
+    async def rating_history(self, user_id: int,
+                             kind: str = "coyote") -> list[tuple[datetime, float]]:
+        """A player's Elo after each rated game, oldest first (for the chart)."""
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            rows = await session.execute(
+                select(RatingEvent.finished_at, RatingEvent.after)
+                .where(RatingEvent.user_id == user_id, RatingEvent.kind == kind)
+                .order_by(RatingEvent.finished_at, RatingEvent.id))
+            return [(aware(at), after) for at, after in rows]
+
+    async def top(self, limit: int = 10, kind: str = "coyote") -> list[tuple[int, str, Rating]]:
+        """The overall leaderboard: ``(rank, name, rating row)`` for players with at least
+        :data:`TOP_MIN_GAMES` rated games."""
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            rows = list(await session.scalars(
+                select(Rating).where(Rating.kind == kind, Rating.games >= TOP_MIN_GAMES)
+                .order_by(Rating.rating.desc()).limit(limit)))
+            names = await _names(session, {r.user_id for r in rows})
+        board = leaderboard({r.user_id: r.rating for r in rows},
+                            {r.user_id: r.games for r in rows}, min_games=TOP_MIN_GAMES)
+        by_user = {r.user_id: r for r in rows}
+        return [(entry.rank, names.get(entry.player, "?"), by_user[entry.player])
+                for entry in board]
+
+    async def history(self, chat_id: int, limit: int = 10) -> list[HistoryEntry]:
+        """The chat's last finished games, newest first, with Elo changes where rated."""
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            games = list(await session.scalars(
+                select(GameRow).where(GameRow.chat_id == chat_id, GameRow.status == "finished")
+                .order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
+            ids = [g.id for g in games]
+            players = list(await session.scalars(
+                select(GamePlayer).where(GamePlayer.game_id.in_(ids))))
+            deltas = {(e.game_id, e.user_id): e.after - e.before for e in await session.scalars(
+                select(RatingEvent).where(RatingEvent.game_id.in_(ids)))}
+        seats: dict[int, list[GamePlayer]] = defaultdict(list)
+        for p in players:
+            seats[p.game_id].append(p)
+        return [HistoryEntry(g.id, aware(g.finished_at or g.created_at),
+                             (g.options or {}).get("edition", "classic"),
+                             sorted(((p.placement or 0, p.name, deltas.get((g.id, p.user_id)))
+                                     for p in seats[g.id]), key=lambda t: t[0]))
+                for g in games]
+
+    async def replay(self, game_id: int, chat_id: int) -> tuple[GameSnapshot,
+                                                              list[list[dict[str, Any]]]]:
+        """A game of this chat and its event log (events per step, in order). Raises
+        ``game_not_found`` for a game of another chat."""
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            row = await load_game(session, game_id)
+            if row.chat_id != chat_id:
+                raise ServiceError("game_not_found")
+            log = list(await session.scalars(select(GameEvent.events).where(
+                GameEvent.game_id == game_id).order_by(GameEvent.seq)))
+            return snapshot(row), log
+
+    # --- weekly and season posts -------------------------------------------------------------
+    async def due_posts(self, kind: str = "coyote") -> list[tuple[int, str, datetime]]:
+        """``(chat_id, "week" | "season", period_start)`` of finished periods that had rated
+        games in a chat and were never claimed (chats with games in the last
+        :data:`POST_LOOKBACK_DAYS` days)."""
+        now = self.clock()  # type: ignore[attr-defined]
+        due = []
+        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            chats = list(await session.execute(
+                select(Chat.id, Chat.timezone, Chat.season_weeks).join(
+                    RatingEvent, RatingEvent.chat_id == Chat.id)
+                .where(RatingEvent.kind == kind,
+                       RatingEvent.finished_at >= now - timedelta(days=POST_LOOKBACK_DAYS))
+                .distinct()))
+            for chat_id, tz, weeks in chats:
+                for post, (start, end) in (("week", previous_week_bounds(now, tz)),
+                                           ("season", previous_season_bounds(now, tz, weeks))):
+                    played = await session.scalar(select(RatingEvent.id).where(
+                        RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
+                        RatingEvent.finished_at < end).limit(1))
+                    claimed = await session.get(LeaguePost, (chat_id, post, start))
+                    if played is not None and claimed is None:
+                        due.append((chat_id, post, start))
+        return due
+
+    async def claim_post(self, chat_id: int, post: str, start: datetime) -> bool:
+        """Claim a weekly/season post; ``True`` for exactly one caller, ever."""
+        try:
+            async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+                session.add(LeaguePost(chat_id=chat_id, kind=post, period_start=start,
+                                       claimed_at=self.clock()))  # type: ignore[attr-defined]
+        except IntegrityError:
+            return False
+        return True
+
+    async def mark_posted(self, chat_id: int, post: str, start: datetime) -> None:
+        """Record that a claimed post was sent."""
+        async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            row = await session.get(LeaguePost, (chat_id, post, start))
+            if row is not None:
+                row.posted_at = self.clock()  # type: ignore[attr-defined]
+
+
+async def _names(session: Any, users: set[int]) -> dict[int, str]:
+    rows = await session.execute(select(User.id, User.first_name, User.last_name)
+                                 .where(User.id.in_(users)))
+    return {uid: " ".join(p for p in (first, last) if p) for uid, first, last in rows}
+
+
+def _results(events: list[RatingEvent]) -> list[GameResult[int]]:
+    by_game: dict[int, list[RatingEvent]] = defaultdict(list)
+    for e in events:
+        by_game[e.game_id].append(e)
+    return [GameResult(game_id, aware(rows[0].finished_at),
+                       {e.user_id: RatingChange(e.user_id, e.before, e.after, e.k, e.score,
+                                                e.expected) for e in rows},
+                       {e.user_id: e.place for e in rows})
+            for game_id, rows in by_game.items()]

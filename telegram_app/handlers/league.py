@@ -1,0 +1,108 @@
+"""League commands: /standings, /rating, /profile, /history, /replay, /top."""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from league.charts import rating_chart_png
+from league.errors import ServiceError
+from telegram_app.context import services
+from telegram_app.handlers.commands import reply
+from telegram_app.handlers.common import in_group, thread_of, user_ref
+from telegram_app.i18n import _
+from telegram_app.render import league as render
+from telegram_app.render.common import error_text
+
+PERIOD_WORDS = {"": "week", "week": "week", "last": "last", "season": "season"}
+
+
+async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/standings [last|season]``: this chat's table."""
+    chat = update.effective_chat
+    if not in_group(chat) or chat is None:
+        await reply(update, context, _("Send /standings in a group: every group is a league."))
+        return
+    word = (context.args or [""])[0].lower()
+    period = PERIOD_WORDS.get(word)
+    if period is None:
+        await reply(update, context, _("Use /standings, /standings last or /standings "
+                                       "season."))
+        return
+    table = await services(context).service.standings(chat.id, period)
+    await reply(update, context, render.standings_text(table))
+
+
+async def _target(update: Update) -> tuple[int, str] | None:
+    """The replied-to person, else the sender: (user id, name)."""
+    message = update.effective_message
+    if message is not None and message.reply_to_message is not None and \
+            message.reply_to_message.from_user is not None and \
+            not message.reply_to_message.from_user.is_bot:
+        who = message.reply_to_message.from_user
+        return who.id, user_ref(who).display_name
+    if update.effective_user is None:
+        return None
+    return update.effective_user.id, user_ref(update.effective_user).display_name
+
+
+async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/rating``: yours, or the replied-to player's."""
+    target = await _target(update)
+    if target is None:
+        return
+    chat = update.effective_chat
+    card = await services(context).service.rating_card(
+        target[0], chat.id if in_group(chat) and chat else None)
+    await reply(update, context, render.rating_text(card))
+
+
+async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/profile``: the rating card and a PNG chart of Elo over time."""
+    target = await _target(update)
+    chat = update.effective_chat
+    if target is None or chat is None:
+        return
+    bot = services(context)
+    card = await bot.service.rating_card(target[0], chat.id if in_group(chat) else None)
+    history = await bot.service.rating_history(target[0])
+    title = _("Elo of {name}").format(name=target[1])
+    png = await asyncio.to_thread(rating_chart_png, history, title,
+                                  empty_text=_("No rated game yet"))
+    message = update.effective_message
+    await bot.messenger.send_photo(chat.id, png, render.profile_caption(card),
+                                   thread_id=thread_of(message))
+
+
+async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/history``: the last 10 games of this chat."""
+    chat = update.effective_chat
+    if not in_group(chat) or chat is None:
+        await reply(update, context, _("Send /history in a group."))
+        return
+    await reply(update, context, render.history_text(
+        await services(context).service.history(chat.id)))
+
+
+async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/replay ID``: a game of this chat, step by step."""
+    chat = update.effective_chat
+    arg = (context.args or [""])[0].lstrip("#")
+    if not in_group(chat) or chat is None or not arg.isascii() or not arg.isdigit() or \
+            len(arg) > 12:
+        await reply(update, context, _("Use /replay followed by a game number from /history, "
+                                       "in the group where it was played."))
+        return
+    try:
+        game, log = await services(context).service.replay(int(arg), chat.id)
+    except ServiceError as exc:
+        await reply(update, context, error_text(exc.code, exc.detail))
+        return
+    await reply(update, context, render.replay_text(game, log))
+
+
+async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/top``: the overall leaderboard."""
+    await reply(update, context, render.top_text(await services(context).service.top()))

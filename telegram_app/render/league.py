@@ -1,0 +1,150 @@
+"""League messages: standings, rating cards, history, replays, the leaderboard and the weekly
+and season posts. Telegram HTML; every name escaped."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from html import escape
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from league.queries import HistoryEntry, RatingCard, Standings
+from league.ratings import format_rating
+from league.snapshots import GameSnapshot
+from telegram_app.i18n import _
+from telegram_app.render.common import card_label, plain_name, special_name
+
+MESSAGE_LIMIT = 4000
+
+
+def _name(name: str) -> str:
+    return escape(plain_name(name, 24), quote=False)
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}"
+
+
+def standings_text(standings: Standings, *, final: bool = False) -> str:
+    """A standings table: rank, player, points, games, wins, Elo and its change."""
+    titles = {
+        "week": _("📊 Standings this week"), "last": _("📊 Standings last week"),
+        "season": _("🏆 Season standings"), "last_season": _("🏆 Season standings"),
+    }
+    title = titles[standings.period]
+    if final:
+        title = _("📊 Final standings of the week") if standings.period == "last" else \
+            _("🏆 Final standings of the season")
+    zone = ZoneInfo(standings.tz)
+    last_day = (standings.end - timedelta(seconds=1)).astimezone(zone)
+    lines = [f"<b>{title}</b>", _("{start} – {end}").format(
+        start=standings.start.astimezone(zone).strftime("%a %d %b"),
+        end=last_day.strftime("%a %d %b")), ""]
+    if not standings.rows:
+        lines.append(_("No rated game yet in this period. Rated games have 3 or more human "
+                       "players and no computer player."))
+        return "\n".join(lines)
+    lines.append(_("<i>rank · player · points · games · wins · Elo (change)</i>"))
+    for row in standings.rows:
+        elo = format_rating(row.rating, standings.games_played.get(row.player, 0))
+        lines.append(f"{row.rank}. {_name(standings.names.get(row.player, '?'))} · "
+                     f"<b>{_points(row.points)}</b> · {row.games} · {row.wins} · {elo} "
+                     f"({_signed(row.rating_change)})")
+    return "\n".join(lines)[:MESSAGE_LIMIT]
+
+
+def champion_line(standings: Standings) -> str:
+    """``🏆 Champion: …`` for a season table (several on a tie)."""
+    names = [_name(standings.names.get(r.player, "?")) for r in standings.rows if r.rank == 1]
+    return _("👑 Season champion: {names}!").format(names=", ".join(names)) if names else ""
+
+
+def rating_text(card: RatingCard) -> str:
+    """``/rating``: Elo (with "?" while provisional), ranks, games and wins."""
+    lines = [_("⭐ <b>{name}</b>: Elo {elo}").format(name=_name(card.name),
+                                                   elo=format_rating(card.rating, card.games))]
+    if card.games < 10:
+        lines.append(_("(? = provisional: fewer than 10 rated games)"))
+    lines.append(_("Rank in this chat: {rank}").format(
+        rank=card.chat_rank if card.chat_rank is not None else "–"))
+    lines.append(_("Overall rank: {rank}").format(
+        rank=card.overall_rank if card.overall_rank is not None else _("– (10 rated games "
+                                                                      "needed)")))
+    lines.append(_("Rated games: {games} · wins: {wins}").format(games=card.games,
+                                                                wins=card.wins))
+    return "\n".join(lines)
+
+
+def top_text(rows: list[tuple[int, str, Any]]) -> str:
+    """``/top``: the overall leaderboard."""
+    lines = [_("🏅 <b>Leaderboard</b> (10 or more rated games)"), ""]
+    if not rows:
+        lines.append(_("Nobody has 10 rated games yet."))
+    for rank, name, rating in rows:
+        lines.append(_("{rank}. {name} · Elo {elo} · {games} games · {wins} wins").format(
+            rank=rank, name=_name(name), elo=format_rating(rating.rating, rating.games),
+            games=rating.games, wins=rating.wins))
+    return "\n".join(lines)[:MESSAGE_LIMIT]
+
+
+def history_text(entries: list[HistoryEntry]) -> str:
+    """``/history``: the chat's last games with placements and Elo changes."""
+    lines = [_("📜 <b>Last games in this chat</b>"), ""]
+    if not entries:
+        lines.append(_("No finished game yet."))
+    for entry in entries:
+        places = ", ".join(
+            f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
+            for place, name, delta in entry.placements)
+        lines.append(_("#{id} · {date} · {edition}: {places}").format(
+            id=entry.game_id, date=entry.finished_at.strftime("%d %b"), edition=entry.edition,
+            places=places))
+    lines.append("")
+    lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
+    return "\n".join(lines)[:MESSAGE_LIMIT]
+
+
+def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
+    """``/replay ID``: the game's bids, calls and showdowns from its event log."""
+    def who(seat: int) -> str:
+        try:
+            return _name(game.at_seat(seat).name)
+        except KeyError:
+            return "?"
+
+    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)]
+    for step in log:
+        for e in step:
+            kind = e["type"]
+            if kind == "round_dealt":
+                lines.append(_("— round {n} —").format(n=e["round"]))
+            elif kind == "bid_placed":
+                extra = f" ({special_name(e['special'])})" if e.get("special") else ""
+                lines.append(f"{who(e['seat'])}: {e['amount']}{extra}")
+            elif kind == "special_used":
+                lines.append(f"{who(e['seat'])}: {special_name(e['special'])}")
+            elif kind == "coyote_called":
+                lines.append(_("{name}: Coyote!").format(name=who(e["seat"])))
+            elif kind == "showdown":
+                cards = " ".join(card_label(c["card"]) for c in e["cards"])
+                lines.append(_("  cards {cards} → total {total}; {loser}").format(
+                    cards=cards, total=e["total"],
+                    loser=_("{name} loses").format(name=who(e["loser"]))
+                    if e["loser"] is not None else _("nobody loses")))
+            elif kind == "turn_timed_out":
+                lines.append(_("{name}: ⏰ timed out").format(name=who(e["seat"])))
+            elif kind == "game_over":
+                lines.append(_("— game over —"))
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_LIMIT:
+        text = text[: MESSAGE_LIMIT - 2].rsplit("\n", 1)[0] + "\n…"
+    return text
+
+
+def profile_caption(card: RatingCard) -> str:
+    """The caption of /profile's chart."""
+    return rating_text(card)[:1000]

@@ -1,0 +1,97 @@
+"""The league from the chat: several games over two simulated weeks, then standings, ratings,
+the Elo chart, history and replays; the weekly table posted once, even across a restart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.e2e.harness import BotRunner, open_lobby, play_turn, wait_for
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100333
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+async def league(pg_db, pg_url):
+    clock = Clock()
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "League night", admins=[1])
+        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
+        for user in players:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
+        runner.league_interval = 0.05
+        await runner.start()
+        try:
+            yield api, players, clock, runner
+        finally:
+            await runner.stop()
+
+
+async def _game(api: FakeBotAPI, players) -> None:
+    before = len(api.find_messages(GROUP, "is over!"))
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    for _ in range(400):
+        if len(api.find_messages(GROUP, "is over!")) > before:
+            return
+        assert await play_turn(api, players, GROUP)
+    raise AssertionError("the game did not end")
+
+
+async def _ask(api: FakeBotAPI, user, command: str, expect: str) -> str:
+    await user.send(GROUP, command)
+    await wait_for(lambda: bool(api.find_messages(GROUP, expect)))
+    return api.find_messages(GROUP, expect)[-1].text
+
+
+async def test_two_weeks_of_league(league) -> None:
+    api, players, clock, runner = league
+    ann = players[0]
+    await ann.send(GROUP, "/settings")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
+    settings = api.find_messages(GROUP, "Defaults for new games")[-1]
+    await ann.press_and_settle(settings, "❤️ Lives: edition default")  # → 2 lives: quicker
+
+    await _game(api, players)
+    clock.now += timedelta(days=2)
+    await _game(api, players)
+    clock.now = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)  # the next Monday
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Final standings of the week")))
+    weekly = api.find_messages(GROUP, "Final standings of the week")[-1].text
+    assert all(name in weekly for name in ("Ann", "Bob", "Cat"))
+    await _game(api, players)
+
+    this_week = await _ask(api, ann, "/standings", "Standings this week")
+    assert "1." in this_week and ("(+" in this_week or "(-" in this_week)
+    last_week = await _ask(api, ann, "/standings last", "Standings last week")
+    assert sum(line.count(" · ") > 0 for line in last_week.splitlines()) >= 3
+    season = await _ask(api, ann, "/standings season", "Season standings")
+    assert "Ann" in season
+    card = await _ask(api, players[1], "/rating", "Rated games")
+    assert "?" in card and "Rated games: 3" in card
+    await players[2].send(GROUP, "/profile")
+    await wait_for(lambda: any(m.kind == "photo" for m in api.messages(GROUP)))
+    history = await _ask(api, ann, "/history", "Last games in this chat")
+    assert "#1" in history and "#3" in history
+    replay = await _ask(api, ann, "/replay 1", "Replay of game #1")
+    assert "Coyote!" in replay and "total" in replay
+    await ann.send(GROUP, "/replay 999")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "no longer exists")))
+    top = await _ask(api, ann, "/top", "Leaderboard")
+    assert "Nobody has 10 rated games yet" in top
+
+    await runner.stop()  # a restart must not post last week's table again
+    await runner.start()
+    await api.settle(quiet=0.3)
+    assert len(api.find_messages(GROUP, "Final standings of the week")) == 1

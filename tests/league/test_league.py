@@ -1,0 +1,120 @@
+"""The league on PostgreSQL: rated games, standings over two simulated weeks, ratings that
+replay exactly, history, the leaderboard, and posts claimed exactly once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from engine import Action
+from league.db import Database
+from league.models import RatingEvent
+from league.ratings import RatingChange, replay
+from league.service import MatchService
+from league.snapshots import UserRef
+
+CHAT = -3001
+PEOPLE = [UserRef(i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], 1)]
+
+
+class Clock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def play_game(service: MatchService, users: list[UserRef], *, ai: int = 0,
+                    leave_first: bool = False) -> int:
+    """A whole game through the service: bid up to 6, then call."""
+    lobby = await service.open_lobby(CHAT, "League", 0, users[0])
+    for user in users[1:]:
+        await service.join(lobby.id, user)
+    for _ in range(ai):
+        await service.add_ai(lobby.id, users[0].id)
+    game = (await service.start(lobby.id, users[0].id)).game
+    if leave_first:
+        from league.models import Game
+        async with service.db.sessions.begin() as session:
+            row = await session.get(Game, game.id)
+            row.due_at = service.clock()  # the sweeper removes the player to act
+            row.deadline_at = service.clock()
+            row.remind_at = None
+            row.options = {**row.options, "timeout_policy": "remove"}
+        await service.sweep()
+        game = await service.get(game.id)
+    while game.status == "running":
+        seat = game.state["turn"]
+        bids = game.state["bids"]
+        action = Action("call") if bids and bids[-1][1] >= 6 and bids[-1][0] != seat else \
+            Action("bid", bids[-1][1] + 1 if bids else 4)
+        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
+                                  action)).game
+    return game.id
+
+
+async def test_rated_games_standings_and_replay(pg_db: Database) -> None:
+    clock = Clock(datetime(2026, 3, 2, 10, 0, tzinfo=UTC))  # a Monday
+    service = MatchService(pg_db, clock=clock, new_seed=iter(range(100, 200)).__next__)
+    week1 = [await play_game(service, PEOPLE[:4]), await play_game(service, PEOPLE[1:5])]
+    clock.now += timedelta(days=7)
+    week2 = [await play_game(service, PEOPLE[:3])]
+    await play_game(service, PEOPLE[:2], ai=2)  # a computer seat: not rated
+    async with service.db.sessions() as session:
+        events = list(await session.scalars(select(RatingEvent).order_by(RatingEvent.id)))
+    assert {e.game_id for e in events} == set(week1 + week2)
+    assert len(events) == 4 + 4 + 3
+
+    this_week = await service.standings(CHAT, "week")
+    assert sum(r.games for r in this_week.rows) == 3
+    assert sum(r.points for r in this_week.rows) == 3.0  # 3 players: 0+1+2 pair points
+    last_week = await service.standings(CHAT, "last")
+    assert sum(r.points for r in last_week.rows) == 6.0 + 6.0
+    season = await service.standings(CHAT, "season")
+    assert sum(r.games for r in season.rows) == 11
+    assert [r.rank for r in season.rows] == sorted(r.rank for r in season.rows)
+
+    games: dict[int, list[RatingChange[int]]] = {}
+    for e in events:
+        games.setdefault(e.game_id, []).append(
+            RatingChange(e.user_id, e.before, e.after, e.k, e.score, e.expected))
+    replayed = replay(list(games.items()))
+    cards = {p.id: await service.rating_card(p.id, CHAT) for p in PEOPLE}
+    assert all(abs(replayed[u] - cards[u].rating) < 1e-9 for u in replayed)
+    assert cards[1].chat_rank is not None and cards[1].overall_rank is None  # < 10 games
+
+    history = await service.history(CHAT)
+    assert len(history) == 4 and history[0].placements[0][0] == 1
+    game, log = await service.replay(week2[0], CHAT)
+    assert any(e["type"] == "showdown" for step in log for e in step)
+
+
+async def test_removed_player_counts_last(pg_db: Database) -> None:
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 77)
+    game_id = await play_game(service, PEOPLE[:4], leave_first=True)
+    async with service.db.sessions() as session:
+        events = {e.user_id: e for e in await session.scalars(
+            select(RatingEvent).where(RatingEvent.game_id == game_id))}
+    removed = [u for u, e in events.items() if e.score == 0.0]
+    assert len(removed) == 1 and events[removed[0]].place == 4
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+async def test_weekly_post_claimed_once(pg_db: Database, pg_url: str, processes: int) -> None:
+    clock = Clock(datetime(2026, 3, 5, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    await play_game(service, PEOPLE[:3])
+    assert await service.due_posts() == []  # the week is not over yet
+    clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)  # Monday: last week is final
+    due = await service.due_posts()
+    assert [(c, kind) for c, kind, _ in due] == [(CHAT, "week")]
+    others = [MatchService(Database(pg_url), clock=clock) for _ in range(processes)]
+    claims = [await s.claim_post(*due[0]) for s in [service, *others]]
+    assert claims.count(True) == 1
+    assert await service.due_posts() == []  # also after a restart: the claim is stored
+    for other in others:
+        await other.db.dispose()
