@@ -15,6 +15,7 @@ from league.errors import ServiceError
 from league.models import Chat, GamePlayer
 from league.models import Game as GameRow
 from league.snapshots import GameSnapshot, UserRef
+from league.standings import zone
 
 
 class LobbyService(ServiceBase):
@@ -25,14 +26,25 @@ class LobbyService(ServiceBase):
         async with self.db.sessions() as session:
             chat = await session.get(Chat, chat_id)
             if chat is None:
-                return {key: values[0] for key, values in CHAT_SETTINGS.items()}
-            return {key: getattr(chat, key) for key in CHAT_SETTINGS}
+                return {**{key: values[0] for key, values in CHAT_SETTINGS.items()},
+                        "timezone": "UTC", "season_weeks": 4}
+            return {key: getattr(chat, key)
+                    for key in (*CHAT_SETTINGS, "timezone", "season_weeks")}
 
     async def set_chat_setting(self, chat_id: int, title: str | None, key: str,
                                value: Any) -> dict[str, Any]:
-        """Set one of a chat's defaults; raises ``bad_option`` for an unknown key or value.
-        (The bot checks that the sender is an admin.)"""
-        if key not in CHAT_SETTINGS or value not in CHAT_SETTINGS[key] or \
+        """Set one of a chat's defaults (:data:`CHAT_SETTINGS`), its ``timezone`` (an IANA
+        name) or ``season_weeks`` (1–52); raises ``bad_option`` / ``bad_timezone``. (The bot
+        checks that the sender is an admin.)"""
+        if key == "timezone":
+            try:
+                zone(value)
+            except ValueError:
+                raise ServiceError("bad_timezone") from None
+        elif key == "season_weeks":
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 52:
+                raise ServiceError("bad_option")
+        elif key not in CHAT_SETTINGS or value not in CHAT_SETTINGS[key] or \
                 isinstance(value, bool) != isinstance(CHAT_SETTINGS[key][-1], bool):
             raise ServiceError("bad_option")
         async with self.db.sessions.begin() as session:

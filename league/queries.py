@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -31,6 +31,7 @@ from league.standings import (
     season_bounds,
     table,
     week_bounds,
+    zone,
 )
 
 TOP_MIN_GAMES = 10
@@ -194,7 +195,7 @@ class LeagueQueries:
 
     # --- weekly and season posts -------------------------------------------------------------
     async def due_posts(self, kind: str = "coyote") -> list[tuple[int, str, datetime]]:
-        """``(chat_id, "week" | "season", period_start)`` of finished periods that had rated
+        """``(chat_id, "week" | "season", period key)`` of finished periods that had rated
         games in a chat and were never claimed (chats with games in the last
         :data:`POST_LOOKBACK_DAYS` days)."""
         now = self.clock()  # type: ignore[attr-defined]
@@ -212,9 +213,12 @@ class LeagueQueries:
                     played = await session.scalar(select(RatingEvent.id).where(
                         RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
                         RatingEvent.finished_at < end).limit(1))
-                    claimed = await session.get(LeaguePost, (chat_id, post, start))
+                    # Keyed by the period's local first day, so changing the chat's time
+                    # zone does not make last week's table due again.
+                    key = datetime.combine(start.astimezone(zone(tz)).date(), time(), UTC)
+                    claimed = await session.get(LeaguePost, (chat_id, post, key))
                     if played is not None and claimed is None:
-                        due.append((chat_id, post, start))
+                        due.append((chat_id, post, key))
         return due
 
     async def claim_post(self, chat_id: int, post: str, start: datetime) -> bool:

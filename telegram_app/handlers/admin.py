@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -34,9 +36,28 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _reply(update, context, _("Sorry, only the group's admins can change its "
                                         "settings."))
         return
-    current = await services(context).service.chat_settings(chat.id)
+    bot = services(context)
+    args = context.args or []
+    if args:
+        key = {"timezone": "timezone", "season": "season_weeks"}.get(args[0].lower())
+        value: object = args[1] if len(args) == 2 else None
+        if key == "season_weeks" and isinstance(value, str):
+            value = int(value) if value.isascii() and value.isdigit() else None
+        if key is None or value is None:
+            await _reply(update, context, _("Use /settings, /settings timezone Europe/Berlin "
+                                            "or /settings season 4."))
+            return
+        try:
+            await bot.service.set_chat_setting(chat.id, chat.title, key, value)
+        except ServiceError as exc:
+            await _reply(update, context, error_text(exc.code, exc.detail))
+            return
+    current = await bot.service.chat_settings(chat.id)
     await _reply(update, context, _("⚙️ <b>Defaults for new games in this group</b>\n"
-                                    "Tap a setting to change it."),
+                                    "League weeks in {tz}; seasons of {weeks} weeks (change "
+                                    "with /settings timezone Area/City or /settings season "
+                                    "N).\nTap a setting to change it.").format(
+        tz=escape(current["timezone"]), weeks=current["season_weeks"]),
                  markup=settings_keyboard(current, CHAT_SETTINGS))
 
 

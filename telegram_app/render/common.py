@@ -73,7 +73,9 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "game_full": _("The table is full ({max} players).").format(max=detail.get("max", "")),
         "not_joined": _("You are not in this lobby."),
         "not_creator": _("Only the host (who opened the lobby) can do that."),
-        "bad_option": _("That option is not available for this game."),
+        "bad_option": _("That option is not available."),
+        "bad_timezone": _("Unknown time zone: use a name like Europe/Berlin or "
+                          "America/Sao_Paulo."),
         "no_ai": _("There is no computer player to remove."),
         "too_few_players": _("At least {min} players are needed to start.").format(
             min=detail.get("min", "")),

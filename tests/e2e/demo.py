@@ -46,14 +46,15 @@ async def demo(seed_dir: Path) -> int:
                 turns += 1
         finally:
             await runner.stop()
-        print(render_transcript(api, GROUP, title="Group chat: Friday Coyote"))
+        print(render_transcript(api, GROUP, title="Group chat: Friday Coyote (edits of the "
+                                "table shown by their first line)", brief_edits=True))
         print()
         print(render_transcript(api, players[1].id, title="Bruno's private chat with the bot"))
         over = api.find_messages(GROUP, "is over!")
         if not over:
             print(f"\nThe game did not finish within {turns} turns.", file=sys.stderr)
             return 1
-        print(f"\nThe game ended after {turns} turns.")
+        print(f"\nThe game ended after {turns} turns:\n{over[-1].text}")
         return 0
 
 

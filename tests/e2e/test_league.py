@@ -88,6 +88,8 @@ async def test_two_weeks_of_league(league) -> None:
     assert "Coyote!" in replay and "total" in replay
     await ann.send(GROUP, "/replay 999")
     await wait_for(lambda: bool(api.find_messages(GROUP, "no longer exists")))
+    await _ask(api, ann, "/settings timezone Mars/Base", "Unknown time zone")
+    await _ask(api, ann, "/settings timezone Europe/Berlin", "League weeks in Europe/Berlin")
     top = await _ask(api, ann, "/top", "Leaderboard")
     assert "Nobody has 10 rated games yet" in top
 

@@ -35,9 +35,11 @@ def _block(head: str, text: str | None, buttons: list[list[str]]) -> list[str]:
     return out
 
 
-def render_entry(entry: LogEntry) -> list[str]:
-    """Render one log entry as transcript lines."""
+def render_entry(entry: LogEntry, *, brief_edits: bool = False) -> list[str]:
+    """Render one log entry as transcript lines (``brief_edits``: an edit as one line)."""
     ref = f"(msg {entry.message_id}) "
+    if brief_edits and entry.kind == "edit":
+        return [f"✎ {ref}{(entry.text or '[buttons changed]').splitlines()[0]} …"]
     if entry.kind == "user":
         return _block(f"{entry.actor}: ", entry.text, [])
     if entry.kind == "send":
@@ -65,15 +67,17 @@ def render_entry(entry: LogEntry) -> list[str]:
 INVISIBLE = {0x2068: None, 0x2069: None}
 
 
-def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None) -> str:
+def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None, *,
+                      brief_edits: bool = False) -> str:
     """A readable plain-text log of one chat: user messages as ``Name: text``, bot
     messages as ``🤖 text`` with ``[Button]`` rows, edits as ``✎ (msg N) text``, deletions,
-    button presses and non-empty callback answers."""
+    button presses and non-empty callback answers. ``brief_edits`` shows each edit as its
+    first line only."""
     lines: list[str] = []
     if title:
         lines.append(f"=== {title} ===")
     for entry in api.log:
         if entry.chat_id == chat_id:
-            lines.extend(render_entry(entry))
+            lines.extend(render_entry(entry, brief_edits=brief_edits))
     # Telegram clients draw bidi isolation marks as nothing; terminals often draw boxes.
     return "\n".join(lines).translate(INVISIBLE) + "\n"

@@ -118,3 +118,19 @@ async def test_weekly_post_claimed_once(pg_db: Database, pg_url: str, processes:
     assert await service.due_posts() == []  # also after a restart: the claim is stored
     for other in others:
         await other.db.dispose()
+
+
+async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
+    service = MatchService(pg_db)
+    from league.errors import ServiceError
+
+    with pytest.raises(ServiceError, match="bad_timezone"):
+        await service.set_chat_setting(CHAT, "League", "timezone", "Mars/Base")
+    with pytest.raises(ServiceError, match="bad_option"):
+        await service.set_chat_setting(CHAT, "League", "season_weeks", 0)
+    settings = await service.set_chat_setting(CHAT, "League", "timezone", "Asia/Kolkata")
+    settings = await service.set_chat_setting(CHAT, "League", "season_weeks", 2)
+    assert settings["timezone"] == "Asia/Kolkata" and settings["season_weeks"] == 2
+    table = await service.standings(CHAT, "week",
+                                    at=datetime(2026, 3, 4, 12, 0, tzinfo=UTC))
+    assert table.start == datetime(2026, 3, 1, 18, 30, tzinfo=UTC)  # Monday 00:00 in India
