@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import time
-import uuid
 from datetime import UTC, datetime, timedelta
 
-import psycopg
 from sqlalchemy import insert
-from sqlalchemy.engine import make_url
 
-from league.db import Database, upgrade
+from bench.pg import throwaway_database
+from league.db import Database
 from league.models import Chat, Game, GamePlayer, Rating, RatingEvent, User
 from league.service import MatchService
 
-ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 NOW = datetime(2026, 6, 3, 12, 0, tzinfo=UTC)
 CHAT = -42
 
@@ -73,14 +69,7 @@ async def timed(label: str, coro) -> None:  # type: ignore[no-untyped-def]
 
 async def run(games: int, players: int) -> None:
     """Create, fill, time the queries, drop."""
-    name = f"coyote_bench_{uuid.uuid4().hex[:8]}"
-    admin = make_url(ADMIN).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = make_url(admin).set(database=name).render_as_string(hide_password=False)
-    try:
-        await asyncio.to_thread(upgrade, url)
-        db = Database(url)
+    async with throwaway_database() as db:
         started = time.perf_counter()
         await fill(db, games, players)
         print(f"filled {games} rated games in {time.perf_counter() - started:.1f} s")
@@ -91,10 +80,6 @@ async def run(games: int, players: int) -> None:
             await timed("/standings season", service.standings(CHAT, "season"))
             await timed("/history", service.history(CHAT))
             await timed("/rating", service.rating_card(1, CHAT))
-        await db.dispose()
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def main() -> None:

@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import time
-import uuid
 from datetime import UTC, datetime, timedelta
 
-import psycopg
 from sqlalchemy import insert
-from sqlalchemy.engine import make_url
 
+from bench.pg import throwaway_database
 from engine import GAMES
-from league.db import Database, upgrade
+from league.db import Database
 from league.models import Chat, Game, GamePlayer, User
 from league.service import MatchService
 
-ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
@@ -56,14 +52,7 @@ async def fill(db: Database, games: int, overdue: int, players: int) -> None:
 
 async def run(games: int, overdue: int, players: int) -> None:
     """Create, fill, sweep, report, drop."""
-    name = f"coyote_bench_{uuid.uuid4().hex[:8]}"
-    admin = make_url(ADMIN).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = make_url(admin).set(database=name).render_as_string(hide_password=False)
-    try:
-        await asyncio.to_thread(upgrade, url)
-        db = Database(url)
+    async with throwaway_database() as db:
         started = time.perf_counter()
         await fill(db, games, overdue, players)
         print(f"filled {games} games ({overdue} overdue) in {time.perf_counter() - started:.1f} s")
@@ -79,10 +68,6 @@ async def run(games: int, overdue: int, players: int) -> None:
         again = time.perf_counter()
         assert await service.sweep() == []
         print(f"an idle sweep over {games} games took {time.perf_counter() - again:.3f} s")
-        await db.dispose()
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Game, RuleError
@@ -105,9 +106,7 @@ class LobbyService(ServiceBase):
 
     async def _join(self, game_id: int, user: UserRef) -> GameSnapshot:
         async with self.db.sessions.begin() as session:
-            row = await load_game(session, game_id, lock=True)
-            if row.status != "lobby":
-                raise ServiceError("not_in_lobby")
+            row = await lobby_row(session, game_id)
             if any(p.user_id == user.id for p in row.players):
                 raise ServiceError("already_joined")
             _, high = self._game(row.kind).player_limits(row.options)
@@ -123,9 +122,7 @@ class LobbyService(ServiceBase):
         """Remove a player from a lobby. The creator's role passes to the next player; a lobby
         left empty is cancelled. Raises ``not_in_lobby`` or ``not_joined``."""
         async with self.db.sessions.begin() as session:
-            row = await load_game(session, game_id, lock=True)
-            if row.status != "lobby":
-                raise ServiceError("not_in_lobby")
+            row = await lobby_row(session, game_id)
             player = next((p for p in row.players if p.user_id == user_id), None)
             if player is None:
                 raise ServiceError("not_joined")
@@ -140,16 +137,11 @@ class LobbyService(ServiceBase):
             touch(row)
         return await self.get(game_id)
 
-
     async def set_option(self, game_id: int, user_id: int, key: str, value: Any) -> GameSnapshot:
         """Set a lobby option (``lives``, ``specials``, ``pace``) to one of its allowed values.
         Only the creator may. Raises ``not_in_lobby``, ``not_creator``, ``bad_option``."""
         async with self.db.sessions.begin() as session:
-            row = await load_game(session, game_id, lock=True)
-            if row.status != "lobby":
-                raise ServiceError("not_in_lobby")
-            if row.creator_id != user_id:
-                raise ServiceError("not_creator")
+            row = await lobby_row(session, game_id, host=user_id)
             choices = {**self._game(row.kind).option_choices(row.options),
                        "pace": list(PACES)}
             if key not in choices or value not in choices[key] or \
@@ -162,11 +154,7 @@ class LobbyService(ServiceBase):
         """Seat a computer player in the lobby (the creator only). Raises ``not_in_lobby``,
         ``not_creator``, ``game_full``."""
         async with self.db.sessions.begin() as session:
-            row = await load_game(session, game_id, lock=True)
-            if row.status != "lobby":
-                raise ServiceError("not_in_lobby")
-            if row.creator_id != user_id:
-                raise ServiceError("not_creator")
+            row = await lobby_row(session, game_id, host=user_id)
             _, high = self._game(row.kind).player_limits(row.options)
             if len(row.players) >= high:
                 raise ServiceError("game_full", max=high)
@@ -181,11 +169,7 @@ class LobbyService(ServiceBase):
         """Remove the last computer player from the lobby (the creator only). Raises
         ``not_in_lobby``, ``not_creator``, ``no_ai``."""
         async with self.db.sessions.begin() as session:
-            row = await load_game(session, game_id, lock=True)
-            if row.status != "lobby":
-                raise ServiceError("not_in_lobby")
-            if row.creator_id != user_id:
-                raise ServiceError("not_creator")
+            row = await lobby_row(session, game_id, host=user_id)
             bots = [p for p in row.players if p.is_ai]
             if not bots:
                 raise ServiceError("no_ai")
@@ -196,6 +180,17 @@ class LobbyService(ServiceBase):
 
 AI_NAMES = ["Wile", "Howler", "Dusty", "Luna", "Sage", "Mesa", "Pico", "Rio", "Nova"]
 """Names of computer players, in the order they join a lobby."""
+
+
+async def lobby_row(session: AsyncSession, game_id: int, *, host: int | None = None) -> GameRow:
+    """Load a lobby (locked) for a change; with ``host``, only its creator may change it.
+    Raises ``game_not_found``, ``not_in_lobby``, ``not_creator``."""
+    row = await load_game(session, game_id, lock=True)
+    if row.status != "lobby":
+        raise ServiceError("not_in_lobby")
+    if host is not None and row.creator_id != host:
+        raise ServiceError("not_creator")
+    return row
 
 
 CHAT_SETTINGS: dict[str, tuple[Any, ...]] = {

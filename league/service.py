@@ -22,7 +22,7 @@ from engine import Action, Game, RuleError
 from league.base import load_game, store_state
 from league.clock import arm_turn, pause, resume
 from league.errors import ServiceError
-from league.lobby import LobbyService
+from league.lobby import LobbyService, lobby_row
 from league.models import OPEN_STATUSES, GameEvent
 from league.models import Game as GameRow
 from league.queries import LeagueQueries
@@ -71,11 +71,7 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
 
     async def _start(self, game_id: int, user_id: int) -> Outcome:
         async with self.db.sessions.begin() as session:
-            row = await load_game(session, game_id, lock=True)
-            if row.status != "lobby":
-                raise ServiceError("not_in_lobby")
-            if row.creator_id != user_id:
-                raise ServiceError("not_creator")
+            row = await lobby_row(session, game_id, host=user_id)
             game = self._game(row.kind)
             low, _ = game.player_limits(row.options)
             if len(row.players) < low:

@@ -4,30 +4,22 @@ ticks every 50 ms of real time, so nothing waits for a real minute."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
+from tests.clock import Clock
 from tests.e2e.harness import BotRunner, labels, open_lobby, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100999
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture
 async def bot(pg_db, pg_url):
-    clock = Clock()
+    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
     async with FakeBotAPI() as api:
         api.add_group(GROUP, "Slow group", admins=[1])
         players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]

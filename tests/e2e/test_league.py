@@ -7,23 +7,18 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.clock import Clock
 from tests.e2e.harness import BotRunner, open_lobby, play_turn, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100333
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
 async def league(pg_db, pg_url):
-    clock = Clock()
+    clock = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     async with FakeBotAPI() as api:
         api.add_group(GROUP, "League night", admins=[1])
         players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -12,27 +12,17 @@ from league.db import Database
 from league.errors import ServiceError
 from league.service import MatchService
 from league.snapshots import UserRef
+from tests.clock import Clock
 
 CHAT = -2001
 USERS = [UserRef(i, f"P{i}") for i in range(1, 5)]
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
 
 
 async def _running(service: MatchService, players: int = 3, *, pace: str = "quick",

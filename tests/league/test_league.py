@@ -14,17 +14,12 @@ from league.models import RatingEvent
 from league.ratings import RatingChange, replay
 from league.service import MatchService
 from league.snapshots import UserRef
+from tests.clock import Clock
 
 CHAT = -3001
 PEOPLE = [UserRef(i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], 1)]
 
 
-class Clock:
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 async def play_game(service: MatchService, users: list[UserRef], *, ai: int = 0,
