@@ -117,18 +117,30 @@ def choose(api: FakeBotAPI, message: StoredMessage) -> str:
 
 async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> bool:
     """Let whichever player is to act press a button; ``False`` if nobody can act."""
-    user = next((u for u in players if private_turn_message(api, u)), None)
-    if user is None:
+    overs = len(api.find_messages(group_id, "is over!"))  # earlier games' ends do not count
+
+    def ended() -> bool:
+        return len(api.find_messages(group_id, "is over!")) > overs
+
+    def offers() -> list[tuple[int, int, FakeUser, StoredMessage]]:
+        return [(move_version(api, m) or 0, i, u, m) for i, u in enumerate(players)
+                if (m := private_turn_message(api, u)) is not None]
+
+    try:  # right after a start or a showdown the new keyboards may still be on their way
+        await wait_for(lambda: bool(offers()) or ended(), timeout=5)
+    except TimeoutError:
         return False
-    message = private_turn_message(api, user)
-    assert message is not None
+    if not offers():
+        return False
+    # The newest keyboard wins: the previous player's may not have been edited away yet.
+    _, _, user, message = max(offers(), key=lambda offer: (offer[0], -offer[1]))
     pressed = move_version(api, message) or 0
     answer = await user.press_and_settle(message, choose(api, message), quiet=0.02)
     assert not answer.get("show_alert"), answer
     # Wait until the next player's keyboard is out (or the game is over), not for a quiet
     # spell: a slow database write must not make the script press a stale button.
     await wait_for(lambda: any(private_turn_message(api, u, pressed) for u in players)
-                   or bool(api.find_messages(group_id, "is over!")))
+                   or ended())
     return True
 
 
@@ -156,13 +168,14 @@ async def press(api: FakeBotAPI, user: FakeUser, label: str, group_id: int) -> d
     message = private_turn_message(api, user)
     assert message is not None, f"{user.first_name} has no move buttons"
     pressed = move_version(api, message) or 0
+    overs = len(api.find_messages(group_id, "is over!"))
     data = next((d for t, d in api.buttons(message) if t.strip("\u2068\u2069") == label), None)
     assert data is not None, f"no button {label!r}: {labels(api, message)}"
     answer = await user.press_and_settle(message, data, quiet=0.02)
     if data.split(":")[0] in ("b", "c", "x", "q"):
         await wait_for(lambda: any(private_turn_message(api, u, pressed)
                                    for u in api.users.values())
-                       or bool(api.find_messages(group_id, "is over!")))
+                       or len(api.find_messages(group_id, "is over!")) > overs)
     return answer
 
 
