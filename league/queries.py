@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from league.base import load_game
@@ -37,6 +37,8 @@ from league.standings import (
 TOP_MIN_GAMES = 10
 PERIODS = ("week", "last", "season", "last_season")
 POST_LOOKBACK_DAYS = 60
+POST_RETRY = timedelta(minutes=10)
+"""A claimed post not sent after this long (the send failed, or the bot died) is retried."""
 
 
 @dataclass(frozen=True)
@@ -217,19 +219,31 @@ class LeagueQueries:
                     # zone does not make last week's table due again.
                     key = datetime.combine(start.astimezone(zone(tz)).date(), time(), UTC)
                     claimed = await session.get(LeaguePost, (chat_id, post, key))
-                    if played is not None and claimed is None:
+                    unsent = claimed is not None and claimed.posted_at is None and \
+                        aware(claimed.claimed_at) < now - POST_RETRY
+                    if played is not None and (claimed is None or unsent):
                         due.append((chat_id, post, key))
         return due
 
     async def claim_post(self, chat_id: int, post: str, start: datetime) -> bool:
-        """Claim a weekly/season post; ``True`` for exactly one caller, ever."""
+        """Claim a weekly/season post; ``True`` for exactly one caller. A claim whose post was
+        not sent within :data:`POST_RETRY` may be claimed again (one caller wins)."""
+        now = self.clock()  # type: ignore[attr-defined]
         try:
             async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
                 session.add(LeaguePost(chat_id=chat_id, kind=post, period_start=start,
-                                       claimed_at=self.clock()))  # type: ignore[attr-defined]
+                                       claimed_at=now))
+            return True
         except IntegrityError:
-            return False
-        return True
+            pass
+        async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            result = await session.execute(
+                update(LeaguePost)
+                .where(LeaguePost.chat_id == chat_id, LeaguePost.kind == post,
+                       LeaguePost.period_start == start, LeaguePost.posted_at.is_(None),
+                       LeaguePost.claimed_at < now - POST_RETRY)
+                .values(claimed_at=now))
+            return result.rowcount == 1
 
     async def mark_posted(self, chat_id: int, post: str, start: datetime) -> None:
         """Record that a claimed post was sent."""

@@ -175,27 +175,42 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                               events=payload, version=row.version))
         return Step(seat, seat is not None and user_id is None, payload, state)
 
-    def _advance(self, session: AsyncSession, row: GameRow, game: Game) -> list[Step]:
-        """Let computer players move while it is their turn, then start the clock of the
-        human whose turn it is (same transaction)."""
-        steps: list[Step] = []
-        ai_seats = {p.seat for p in row.players if p.is_ai}
-        for _ in range(MAX_AI_STEPS):
-            state = row.state or {}
-            seat = game.current_seat(state)
-            if seat is None or seat not in ai_seats:
-                break
-            steps.append(self._auto_move(session, row, game, seat))
+    def _advance(self, session: AsyncSession, row: GameRow, game: Game,
+                 planned: list[Planned] | None = None) -> list[Step]:
+        """Record ``planned`` moves (default: the computer players' replies, planned now),
+        then start the clock of the human whose turn it is (same transaction)."""
+        if planned is None:
+            planned = self.plan_replies(row, game, row.state or {})
+        steps = [self._record(session, row, game, state, events, seat, None, action)
+                 for seat, action, state, events in planned]
         seat = game.current_seat(row.state or {})
+        ai_seats = {p.seat for p in row.players if p.is_ai}
         arm_turn(row, self.clock(), human_turn=seat is not None and seat not in ai_seats)
         return steps
 
-    def _auto_move(self, session: AsyncSession, row: GameRow, game: Game, seat: int,
-                   action: Action | None = None) -> Step:
-        """Play ``action`` (default: the computer player's choice) for ``seat``."""
-        state = row.state or {}
-        if action is None:
-            rng = random.Random(f"ai:{row.seed}:{state['step']}")
-            action = game.ai_action(game.view(state, seat), rng)
-        state, events = game.apply(state, seat, action)
-        return self._record(session, row, game, state, events, seat, None, action)
+    def plan_replies(self, row: GameRow, game: Game, state: dict[str, Any],
+                     first: tuple[int, Action] | None = None) -> list[Planned]:
+        """The moves that follow from ``state`` without a human: ``first`` (a seat and its
+        action, or ``None`` for the computer's choice), then computer players while it is
+        their turn. Pure: nothing is stored, so an engine error changes nothing."""
+        planned: list[Planned] = []
+        ai_seats = {p.seat for p in row.players if p.is_ai}
+        queue = [first] if first is not None else []
+        for _ in range(MAX_AI_STEPS):
+            if queue:
+                seat, action = queue.pop()
+            else:
+                seat = game.current_seat(state)
+                if seat is None or seat not in ai_seats:
+                    break
+                action = None
+            if action is None:
+                rng = random.Random(f"ai:{row.seed}:{state['step']}")
+                action = game.ai_action(game.view(state, seat), rng)
+            state, events = game.apply(state, seat, action)
+            planned.append((seat, action, state, events))
+        return planned
+
+
+Planned = tuple[int, Action, dict[str, Any], list[Any]]
+"""A move worked out but not stored yet: seat, action, the state after it, its events."""

@@ -9,8 +9,9 @@ caller sends messages only after the commit, from the returned results.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
@@ -29,14 +30,18 @@ from league.snapshots import GameSnapshot, snapshot
 if TYPE_CHECKING:
     from league.service import Step
 
+log = logging.getLogger(__name__)
 SWEEP_BATCH = 2000
 """At most this many due games per sweep (the rest wait for the next tick)."""
+RETRY_AFTER_ERROR = timedelta(hours=1)
+"""A game whose timeout the engine refused is looked at again after this long."""
 
 
 @dataclass(frozen=True)
 class SweepResult:
     """What the sweeper did to one game: ``kind`` is ``"reminder"``, ``"timeout"`` or
-    ``"lobby_expired"``; ``seat`` the player concerned; ``steps`` the moves it made."""
+    ``"lobby_expired"``; ``seat`` the player concerned; ``steps`` the moves it made (the
+    first one carries a ``turn_timed_out`` event)."""
 
     kind: str
     game: GameSnapshot
@@ -62,7 +67,8 @@ class SweepMixin:
                     await rate_if_finished(session, row, now)
                 await session.flush()
                 return [SweepResult(kind, snapshot(row), seat, removed, steps)
-                        for (kind, seat, removed, steps), row in zip(done, rows, strict=True)]
+                        for (kind, seat, removed, steps), row in zip(done, rows, strict=True)
+                        if kind != "error"]
         except (StaleDataError, IntegrityError):
             return []
 
@@ -80,16 +86,23 @@ class SweepMixin:
             row.remind_at = None
             row.due_at = row.deadline_at
             return "reminder", seat, False, []
-        player = next(p for p in row.players if p.seat == seat)
-        player.timeouts_in_row += 1
+        player = next((p for p in row.players if p.seat == seat), None)
         policy = (row.options or {}).get("timeout_policy", "ai")
-        removed = policy == "remove" or player.timeouts_in_row >= TIMEOUTS_BEFORE_REMOVAL
-        timed_out = {"type": "turn_timed_out", "seat": seat, "removed": removed}
-        step = self._auto_move(  # type: ignore[attr-defined]
-            session, row, game, seat, Action("resign") if removed else None)
-        step.events.insert(0, timed_out)
-        return "timeout", seat, removed, [step] + self._advance(  # type: ignore[attr-defined]
-            session, row, game)
+        removed = player is not None and (
+            policy == "remove" or player.timeouts_in_row + 1 >= TIMEOUTS_BEFORE_REMOVAL)
+        try:  # worked out first: an engine error must not block the other games' sweep
+            if player is None or seat is None:
+                raise LookupError(f"no player to act in seat {seat}")
+            planned = self.plan_replies(  # type: ignore[attr-defined]
+                row, game, row.state or {}, (seat, Action("resign") if removed else None))
+        except Exception:
+            log.exception("timeout of game %s failed; retrying in an hour", row.id)
+            row.due_at = now + RETRY_AFTER_ERROR
+            return "error", seat, False, []
+        player.timeouts_in_row += 1
+        steps = self._advance(session, row, game, planned)  # type: ignore[attr-defined]
+        steps[0].events.insert(0, {"type": "turn_timed_out", "seat": seat, "removed": removed})
+        return "timeout", seat, removed, steps
 
 
 async def _claim(session: AsyncSession, now: datetime, limit: int) -> list[GameRow]:

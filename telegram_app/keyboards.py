@@ -15,6 +15,7 @@ from engine import GAMES
 from engine.coyote import get_edition
 from league.snapshots import GameSnapshot
 from telegram_app.callbacks import (
+    MAX_BID,
     OPTION_CODES,
     PACE_ORDER,
     SETTING_CODES,
@@ -123,16 +124,19 @@ def move_rows(game: GameSnapshot, first: int | None = None,
     v = game.version
     low = state["bids"][-1][1] + 1 if state["bids"] else 1
     first = max(low, first or low)
+    first = min(first, max(low, MAX_BID - BIDS_SHOWN + 1))
     bids = [Button(str(n), callback_data=_cb("b", game, v, n, mod))
-            for n in range(first, first + BIDS_SHOWN)]
+            for n in range(first, min(first + BIDS_SHOWN, MAX_BID + 1))]
     rows = [bids[i:i + BIDS_PER_ROW] for i in range(0, len(bids), BIDS_PER_ROW)]
     paging = []
     if first > low:
         paging.append(Button("◀", callback_data=_cb("m", game, v, max(low, first - BIDS_SHOWN),
                                                       mod)))
-    paging.append(Button(_("Higher ▶"), callback_data=_cb("m", game, v, first + BIDS_SHOWN,
-                                                           mod)))
-    rows.append(paging)
+    if first + BIDS_SHOWN <= MAX_BID:
+        paging.append(Button(_("Higher ▶"), callback_data=_cb("m", game, v,
+                                                               first + BIDS_SHOWN, mod)))
+    if paging:
+        rows.append(paging)
     if mod is not None:
         special, target = unmod(mod)
         title = special_name(special or "")

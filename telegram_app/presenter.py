@@ -18,6 +18,7 @@ from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keybo
 from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
+from telegram_app.render.common import fit_lines
 
 
 class Presenter:
@@ -62,34 +63,39 @@ class Presenter:
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
     async def moved(self, outcome: Outcome) -> None:
-        """Show every step of a committed change in order, then the current state."""
+        """Show a committed change: one group report (what happened; the last showdown in
+        full, earlier ones of computer-only rounds in a line each; the end of the game), then
+        the new round's table, or the current state edited in place. At most two new group
+        messages, however many moves the computer players made."""
         game = outcome.game
-        notes: list[str] = []
-        fresh_round = False
-        for step in outcome.steps:
+        report: list[str] = []
+        ends = [i for i, step in enumerate(outcome.steps)
+                if _first(step.events, "showdown") or _first(step.events, "round_ended")]
+        new_round = False
+        for i, step in enumerate(outcome.steps):
             snap = replace(game, state=step.state)
-            notes += events_text.step_lines(snap, step.events)
+            report += events_text.step_lines(snap, step.events)
             showdown = _first(step.events, "showdown")
             dealt = _first(step.events, "round_dealt")
-            if showdown or _first(step.events, "round_ended"):
-                await self._flush(game, notes)
+            if i in ends and i == ends[0]:  # the round on screen ends: close its messages
                 await self._close_round(game, dealt["round"] - 1 if dealt else
                                         step.state["round"])
-                if showdown:
-                    await self._group(game, events_text.showdown_text(snap, showdown))
-                if (note := events_text.eliminated_text(snap, step.events)) is not None:
-                    await self._group(game, note)
+            if showdown and i == ends[-1]:
+                report += ["", events_text.showdown_text(snap, showdown)]
+            elif showdown:
+                report.append(events_text.showdown_summary(snap, showdown))
+            if (note := events_text.eliminated_text(snap, step.events)) is not None:
+                report.append(note)
             if step.state.get("over"):
-                await self._flush(game, notes)
-                await self._group(game, events_text.game_over_text(snap))
-            elif dealt:
-                await self._flush(game, notes)
-                await self._new_round(snap)
-            fresh_round = bool(dealt)
-        if notes and (turn := events_text.turn_line(game)):
-            notes.append(turn)
-        await self._flush(game, notes)
-        if not fresh_round and not (game.state or {}).get("over"):
+                report += ["", events_text.game_over_text(snap)]
+            new_round = (new_round or bool(dealt)) and not step.state.get("over")
+        if report and not new_round and (turn := events_text.turn_line(game)):
+            report.append(turn)
+        if report:
+            await self._group(game, fit_lines(report))
+        if new_round:
+            await self._new_round(game)
+        elif not (game.state or {}).get("over"):
             await self.refresh(await self.service.get(game.id))
 
     async def refresh(self, game: GameSnapshot) -> None:
@@ -137,11 +143,6 @@ class Presenter:
 
     async def _group(self, game: GameSnapshot, text: str) -> None:
         await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
-
-    async def _flush(self, game: GameSnapshot, notes: list[str]) -> None:
-        if notes:
-            await self._group(game, "\n".join(notes))
-            notes.clear()
 
     async def _post_table(self, game: GameSnapshot) -> None:
         table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),

@@ -142,7 +142,10 @@ def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: in
 
 def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
              rng: random.Random, events: list[Event]) -> None:
-    """Reveal and score the round, decide the loser, and end the round."""
+    """Reveal and score the round, decide the loser, and end the round.
+
+    Our ruling for a bid whose bidder was removed meanwhile: the bid stands; if it held, the
+    caller loses; if it was too high, nobody loses a life (the bidder has none left)."""
     edition = get_edition(state["edition"])
     cards, owners = round_cards(state)
     if DRAWING_CARDS[edition.name] in cards and not state["draw"] and state["discard"]:
@@ -198,11 +201,15 @@ def _after(state: JSON, seat: int) -> int:
 def _next_starter(state: JSON, edition: Edition, loser: int | None, winner: int | None,
                   caller: int) -> int:
     """``shared/rules/coyote.md``: classic "the loser … if eliminated, the winner"; feathers
-    "the winner of the showdown"; poker-deck "the penalised player (on a draw, the caller)"."""
+    "the winner of the showdown"; poker-deck "the penalised player (on a draw, the caller)".
+    Whoever that is must still be in the game (a removed bidder may have won the showdown);
+    otherwise the next living seat after them starts."""
     if edition.next_starter == "winner" and winner is not None:
-        return winner
-    if loser is None:
-        return caller
-    if state["lives"][loser] > 0:
-        return loser
-    return winner if winner is not None else _after(state, loser)
+        starter = winner
+    elif loser is None:
+        starter = caller
+    elif state["lives"][loser] > 0:
+        starter = loser
+    else:
+        starter = winner if winner is not None else loser
+    return starter if state["lives"][starter] > 0 else _after(state, starter)

@@ -135,7 +135,7 @@ class CoyoteGame:
             return False
         change = state["change"]
         if change is not None and change["target"] == seat:
-            return len(state["bids"]) >= 2
+            return len(state["bids"]) >= 2 and state["bids"][-2][0] != seat
         return state["bids"][-1][0] != seat
 
     def legal_actions(self, state: JSON, seat: int) -> list[Action]:
@@ -240,6 +240,8 @@ class CoyoteGame:
             return self._resign(state, seat, action)
         if seat != state["turn"]:
             raise RuleError("not_your_turn")
+        if state["lives"][seat] == 0:  # a removed or eliminated seat never acts
+            raise RuleError("not_a_player")
         edition = get_edition(state["edition"])
         new = _copy(state)
         new["step"] += 1
@@ -342,6 +344,8 @@ class CoyoteGame:
             if len(state["bids"]) < 2:
                 raise RuleError("no_bid_to_call")
             bidder, bid = state["bids"][-2]
+            if bidder == seat:
+                raise RuleError("own_bid")
         else:
             bidder, bid = state["bids"][-1]
             if bidder == seat:

@@ -10,9 +10,11 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from engine import Action
+from engine.coyote.editions import BID_SPECIALS
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
 from telegram_app.callbacks import (
+    MAX_BID,
     MOVE_VERBS,
     OPTION_NAMES,
     PACE_ORDER,
@@ -156,6 +158,8 @@ def _action(data: Callback, game: GameSnapshot) -> Action:
             return Action("call")
         if data.verb == "b":
             special, target = unmod(data.args[2] if len(data.args) > 2 else None)
+            if data.args[1] > MAX_BID:
+                raise ServiceError("bid_too_high", max=MAX_BID)
             return Action("bid", data.args[1], special=special, target=target)
         if data.verb == "x":
             return Action("special", special=SPECIAL_NAMES[data.args[1]])
@@ -188,11 +192,17 @@ async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bo
     try:
         if data.verb == "m":
             mod = data.args[2] if len(data.args) > 2 else None
-            unmod(mod)
+            if unmod(mod)[0] not in (None, *BID_SPECIALS):
+                raise KeyError(mod)
             rows = move_rows(game, data.args[1], mod)
         elif data.verb == "k":
-            rows = target_rows(game, SPECIAL_NAMES[data.args[1]])
+            special = SPECIAL_NAMES[data.args[1]]
+            if special not in BID_SPECIALS:
+                raise KeyError(special)
+            rows = target_rows(game, special)
         else:
+            if "guess" not in (game.state or {}).get("coins", []):
+                raise KeyError("guess")
             rows = guess_rows(game)
     except KeyError:
         raise ServiceError("bad_button") from None

@@ -8,13 +8,12 @@ from telegram.ext import ContextTypes
 from engine import Action
 from engine.coyote import EDITIONS
 from league.errors import ServiceError
+from telegram_app.callbacks import MAX_BID
 from telegram_app.context import services
 from telegram_app.handlers.common import in_group, is_admin, thread_of, user_ref
 from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
-
-MAX_BID_DIGITS = 12  # what callback data carries; the rules set no maximum bid
 
 
 async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
@@ -156,9 +155,10 @@ async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                        "explains how to play."))
         return
     text = message.text.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > MAX_BID_DIGITS:
+    if not text.isascii() or not text.isdigit() or not 0 < len(text) <= 12 or \
+            int(text) > MAX_BID:
         await reply(update, context, _("To bid, type a whole number from 1 to {max} (or use "
-                                       "the buttons).").format(max="9" * MAX_BID_DIGITS))
+                                       "the buttons).").format(max=MAX_BID))
         return
     try:
         outcome = await bot.service.act(game.id, user.id, game.version,

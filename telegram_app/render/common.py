@@ -96,6 +96,8 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "no_card_to_draw": _("There is no card left to draw."),
         "must_bid": _("You must bid now (no Coyote call this turn)."),
         "own_bid": _("You cannot call Coyote on your own bid."),
+        "bid_too_high": _("I take bids up to {max}; call Coyote instead.").format(
+            max=detail.get("max", "")),
         "not_your_turn": _("It is not your turn."),
         "bid_too_low": _("Your bid must be at least {min_bid}.").format(
             min_bid=detail.get("min_bid", "")),
@@ -105,3 +107,25 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "bad_button": _("That button is not valid."),
     }
     return messages.get(code, _("That cannot be done right now."))
+
+
+MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters; keep room for entities
+
+
+def fit_lines(lines: list[str], limit: int = MESSAGE_LIMIT, *, keep: str = "last") -> str:
+    """Join whole lines into one message of at most ``limit`` characters, dropping the
+    oldest lines (``keep="last"``) or the newest (``keep="first"``) behind a "…" line, so no
+    HTML tag is ever cut in half."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = 2
+    for line in (reversed(lines) if keep == "last" else lines):
+        if size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    if keep == "last":
+        return "\n".join(["…", *reversed(kept)])
+    return "\n".join([*kept, "…"])

@@ -146,6 +146,17 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def showdown_summary(game: GameSnapshot, showdown: dict[str, Any]) -> str:
+    """One line for a showdown among computer players shown in a batch."""
+    loser = showdown["loser"]
+    return _("🃏 {caller} called Coyote on {bidder}'s {bid}: total {total}, {result}.").format(
+        caller=name_html(game.at_seat(showdown["caller"])),
+        bidder=name_html(game.at_seat(showdown["bidder"])), bid=showdown["bid"],
+        total=showdown["total"],
+        result=_("{name} loses a life").format(name=name_html(game.at_seat(loser)))
+        if loser is not None else _("nobody is penalised"))
+
+
 def eliminated_text(game: GameSnapshot, events: list[dict[str, Any]]) -> str | None:
     """``💀 name is out`` for eliminations that happened outside a showdown (a wrong Guess)."""
     out = [e["seat"] for e in events if e["type"] == "player_eliminated"]

@@ -12,9 +12,7 @@ from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
 from telegram_app.i18n import _
-from telegram_app.render.common import card_label, plain_name, special_name
-
-MESSAGE_LIMIT = 4000
+from telegram_app.render.common import card_label, fit_lines, plain_name, special_name
 
 
 def _name(name: str) -> str:
@@ -54,7 +52,7 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
         lines.append(f"{row.rank}. {_name(standings.names.get(row.player, '?'))} · "
                      f"<b>{_points(row.points)}</b> · {row.games} · {row.wins} · {elo} "
                      f"({_signed(row.rating_change)})")
-    return "\n".join(lines)[:MESSAGE_LIMIT]
+    return fit_lines(lines, keep="first")
 
 
 def champion_line(standings: Standings) -> str:
@@ -88,7 +86,7 @@ def top_text(rows: list[tuple[int, str, Any]]) -> str:
         lines.append(_("{rank}. {name} · Elo {elo} · {games} games · {wins} wins").format(
             rank=rank, name=_name(name), elo=format_rating(rating.rating, rating.games),
             games=rating.games, wins=rating.wins))
-    return "\n".join(lines)[:MESSAGE_LIMIT]
+    return fit_lines(lines, keep="first")
 
 
 def history_text(entries: list[HistoryEntry]) -> str:
@@ -105,7 +103,7 @@ def history_text(entries: list[HistoryEntry]) -> str:
             places=places))
     lines.append("")
     lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
-    return "\n".join(lines)[:MESSAGE_LIMIT]
+    return fit_lines(lines, keep="first")
 
 
 def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
@@ -139,10 +137,7 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
                 lines.append(_("{name}: ⏰ timed out").format(name=who(e["seat"])))
             elif kind == "game_over":
                 lines.append(_("— game over —"))
-    text = "\n".join(lines)
-    if len(text) > MESSAGE_LIMIT:
-        text = text[: MESSAGE_LIMIT - 2].rsplit("\n", 1)[0] + "\n…"
-    return text
+    return fit_lines(lines, keep="first")
 
 
 def profile_caption(card: RatingCard) -> str:

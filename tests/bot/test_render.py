@@ -100,3 +100,16 @@ def test_keyboards_stay_within_limits() -> None:
         assert len(buttons) <= 100
         assert all(len(row) <= 8 for row in markup.inline_keyboard)
         assert all(len((b.callback_data or "").encode()) <= 64 for b in buttons)
+
+
+def test_bids_stop_at_the_bots_maximum() -> None:
+    from telegram_app.callbacks import MAX_BID
+
+    near = _game(4, bids=[[0, MAX_BID - 3]])
+    data = [b.callback_data for row in table_keyboard(near).inline_keyboard for b in row]
+    bids = [int(d.split(":")[3]) for d in data if d.startswith("b:")]
+    assert bids == [MAX_BID - 2, MAX_BID - 1, MAX_BID] and all(parse(d) for d in data)
+    at_max = _game(4, bids=[[0, MAX_BID]])
+    data = [b.callback_data for row in table_keyboard(at_max).inline_keyboard for b in row]
+    assert not [d for d in data if d.startswith(("b:", "m:"))]
+    assert any(d.startswith("c:") for d in data)  # only Coyote! is left

@@ -12,6 +12,7 @@ from tests.e2e.harness import (
     play_turn,
     press,
     private_turn_message,
+    wait_for,
 )
 from tests.fakebot import FakeBotAPI
 
@@ -167,3 +168,28 @@ async def test_rules_and_unknown_edition(table) -> None:
     await api.settle(quiet=0.05)
     assert api.find_messages(GROUP, "Feathers")
     assert api.find_messages(GROUP, "Unknown edition")
+
+
+async def test_computer_players_and_no_flood(table) -> None:
+    api, players = table
+    ann, bob = players[0], players[1]
+    await ann.send(GROUP, "/newgame")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "new game #")))
+    lobby = api.find_messages(GROUP, "new game #")[-1]
+    answer = await bob.press_and_settle(lobby, "🤖 Add AI")
+    assert answer["show_alert"]  # only the host seats computer players
+    for _ in range(4):
+        await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "➖ Remove AI")
+    text = api.get_message(GROUP, lobby.message_id).text
+    assert text.count("🤖") == 3 and "Wile" in text
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    for _ in range(300):
+        if api.find_messages(GROUP, "is over!"):
+            break
+        before = len(api.bot_messages(GROUP))
+        if not await play_turn(api, [ann], GROUP):
+            break
+        await api.settle(quiet=0.05)
+        assert len(api.bot_messages(GROUP)) - before <= 2  # one report, one new table at most
+    assert api.find_messages(GROUP, "is over!")

@@ -944,3 +944,34 @@ def test_apply_never_mutates_input_with_specials(edition, moves):
                 value.append("junk")
         assert state == before
         state, _ = GAME.apply(state, seat, action)
+
+
+# --- regressions found by a break-it review ---------------------------------------------------
+
+def test_a_removed_bidder_who_wins_the_showdown_does_not_start():
+    game = CoyoteGame()
+    seed = next(n for n in range(200)
+                if game.new_state(4, n, {"edition": "classic", "specials": True,
+                                         "lives": 2})["turn"] == 0)
+    state = game.new_state(4, seed, {"edition": "classic", "specials": True, "lives": 2})
+    state["lives"] = [2, 1, 2, 2]
+    state, _ = play(state, (0, Action("bid", 1, special="shot", target=3)),
+                    (3, Action("special", special="pass")), (0, Action("resign")))
+    state, events = play(state, (1, CALL))  # the bid of 1 holds: the caller is out
+    assert state["lives"][:2] == [0, 0]
+    assert state["turn"] in (2, 3) and state["starter"] in (2, 3)
+    with pytest.raises(RuleError) as err:
+        game.apply(state, 0, Action("bid", 1))
+    assert err.value.code == "not_your_turn"
+
+
+def test_change_target_cannot_call_its_own_earlier_bid():
+    state = make("classic", ["5", "10", "3"])
+    state, _ = play(state, (0, Action("bid", 5, special="shot", target=2)),
+                    (2, Action("special", special="pass")), (0, bid(6)))
+    state, _ = play(state, (1, mask("change")))
+    assert state["change"] == {"by": 1, "target": 0} and state["turn"] == 0
+    assert not CoyoteGame().can_call(state, 0)  # the bid before 0's is 0's own
+    with pytest.raises(RuleError) as err:
+        CoyoteGame().apply(state, 0, CALL)
+    assert err.value.code == "own_bid"

@@ -129,3 +129,19 @@ async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
     table = await service.standings(CHAT, "week",
                                     at=datetime(2026, 3, 4, 12, 0, tzinfo=UTC))
     assert table.start == datetime(2026, 3, 1, 18, 30, tzinfo=UTC)  # Monday 00:00 in India
+
+
+async def test_a_post_that_was_not_sent_is_retried_once(pg_db: Database) -> None:
+    clock = Clock(datetime(2026, 3, 5, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    await play_game(service, PEOPLE[:3])
+    clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
+    [due] = await service.due_posts()
+    assert await service.claim_post(*due)  # the send then fails: never marked posted
+    assert await service.due_posts() == []
+    clock.now += timedelta(minutes=11)
+    assert await service.due_posts() == [due]
+    assert await service.claim_post(*due) and not await service.claim_post(*due)
+    await service.mark_posted(*due)
+    clock.now += timedelta(hours=1)
+    assert await service.due_posts() == []
