@@ -1,0 +1,58 @@
+"""``python -m telegram_app`` as its own process, configured only by environment variables,
+plays against the fake Bot API at ``TELEGRAM_BASE_URL``; ``kill -9`` in the middle of a game
+loses nothing: a new process picks the game up and it goes on to the end."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import open_lobby, play_turn, wait_for
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100444
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _spawn(api: FakeBotAPI, database_url: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token, "TELEGRAM_BASE_URL": api.base_url,
+           "DATABASE_URL": database_url, "SWEEP_INTERVAL": "0.2",
+           "TELEGRAM_GROUP_RATE": "6000", "TELEGRAM_OVERALL_RATE": "1000"}
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "telegram_app", cwd=ROOT, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+
+
+@pytest.mark.timeout(180)
+async def test_bot_process_survives_kill_9(pg_db, pg_url: str) -> None:
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Process group", admins=[1])
+        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
+        for user in players:
+            await user.start_bot()
+        bot = await _spawn(api, pg_url)
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            lobby = await open_lobby(api, players, GROUP)
+            await players[0].press_and_settle(lobby, "▶️ Start")
+            for _ in range(5):
+                assert await play_turn(api, players, GROUP)
+            bot.send_signal(signal.SIGKILL)
+            await bot.wait()
+            polls = len(api.calls("getMe"))
+            bot = await _spawn(api, pg_url)
+            await wait_for(lambda: len(api.calls("getMe")) > polls, timeout=60)
+            for _ in range(400):
+                if api.find_messages(GROUP, "is over!"):
+                    break
+                assert await play_turn(api, players, GROUP)
+            assert api.find_messages(GROUP, "Winner")
+        finally:
+            if bot.returncode is None:
+                bot.send_signal(signal.SIGKILL)
+                await bot.wait()
