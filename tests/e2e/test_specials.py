@@ -193,3 +193,26 @@ async def test_computer_players_and_no_flood(table) -> None:
         await api.settle(quiet=0.05)
         assert len(api.bot_messages(GROUP)) - before <= 2  # one report, one new table at most
     assert api.find_messages(GROUP, "is over!")
+
+
+async def test_one_game_per_forum_topic(pg_db, pg_url) -> None:
+    async with FakeBotAPI() as api:
+        forum = api.add_group(-100777000, "Forum", type="supergroup", is_forum=True,
+                              admins=[1])
+        ann, bob, cat = (api.add_user(i, name) for i, name in
+                         enumerate(["Ann", "Bob", "Cat"], start=1))
+        for user in (ann, bob, cat):
+            await user.start_bot()
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await ann.send(forum.id, "/newgame", thread_id=11)
+            await bob.send(forum.id, "/newgame feathers", thread_id=22)
+            await wait_for(lambda: len(api.find_messages(forum.id, "new game #")) == 2)
+            lobbies = {m.thread_id: m for m in api.find_messages(forum.id, "new game #")}
+            assert set(lobbies) == {11, 22} and "feathers" in lobbies[22].text
+            await cat.send(forum.id, "/newgame", thread_id=11)
+            await wait_for(lambda: bool(api.find_messages(forum.id, "already open here")))
+            assert api.find_messages(forum.id, "already open here")[-1].thread_id == 11
+        finally:
+            await runner.stop()

@@ -101,3 +101,29 @@ async def test_full_game_finishes_on_sqlite(sqlite_url: str) -> None:
     assert game.status == "finished"
     assert sorted(p.placement for p in game.players) == [1, 2, 3]
     await db.dispose()
+
+
+async def test_the_event_log_replays_to_the_stored_state(pg_db: Database) -> None:
+    from engine import GAMES
+
+    service = MatchService(pg_db, new_seed=lambda: 1234)
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    await service.join(lobby.id, USERS[1])
+    await service.add_ai(lobby.id, USERS[0].id)
+    await service.set_option(lobby.id, USERS[0].id, "specials", True)
+    game = (await service.start(lobby.id, USERS[0].id)).game
+    while game.status == "running":
+        seat = game.state["turn"]
+        user = game.at_seat(seat).user_id
+        bids = game.state["bids"]
+        action = Action("call") if bids and bids[-1][1] >= 7 and bids[-1][0] != seat else \
+            Action("bid", bids[-1][1] + 2 if bids else 3)
+        game = (await service.act(game.id, user, game.version, action)).game
+    coyote = GAMES["coyote"]
+    log = await service.log(game.id)
+    state, events = coyote.new_game(3, 1234, game.options)
+    assert [e.to_json() for e in events] == log[0].events
+    for row in log[1:]:
+        state, events = coyote.apply(state, row.seat, Action.from_json(row.action))
+        assert [e.to_json() for e in events] == row.events
+    assert state == game.state and any(row.user_id is None for row in log[1:])  # AI moves too
