@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import datetime
 
 from telegram.ext import Application
@@ -189,3 +190,24 @@ async def open_lobby(api: FakeBotAPI, players: list[FakeUser], group_id: int,
     for user in players[1:]:
         await user.press_and_settle(lobby, "✋ Join", quiet=0.02)
     return lobby
+
+
+@asynccontextmanager
+async def bot_table(database_url: str, group_id: int, title: str, names: list[str], *,
+                    clock: Callable[[], datetime] = utcnow, sweep_interval: float = 5.0,
+                    league_interval: float = 60.0
+                    ) -> AsyncIterator[tuple[FakeBotAPI, list[FakeUser], BotRunner]]:
+    """A fake Bot API with a group (user 1 its admin) and players who started the bot
+    (ids 1, 2, …), and the real bot running against it."""
+    async with FakeBotAPI() as api:
+        api.add_group(group_id, title, admins=[1])
+        players = [api.add_user(i, name) for i, name in enumerate(names, start=1)]
+        for user in players:
+            await user.start_bot()
+        runner = BotRunner(api, database_url, clock=clock, sweep_interval=sweep_interval)
+        runner.league_interval = league_interval
+        await runner.start()
+        try:
+            yield api, players, runner
+        finally:
+            await runner.stop()

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, labels, open_lobby, wait_for
+from tests.e2e.harness import bot_table, labels, open_lobby, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100999
@@ -20,17 +20,9 @@ GROUP = -100999
 @pytest.fixture
 async def bot(pg_db, pg_url):
     clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
-    async with FakeBotAPI() as api:
-        api.add_group(GROUP, "Slow group", admins=[1])
-        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
-        for user in players:
-            await user.start_bot()
-        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
-        await runner.start()
-        try:
-            yield api, players, clock, runner
-        finally:
-            await runner.stop()
+    async with bot_table(pg_url, GROUP, "Slow group", ["Ann", "Bob", "Cat"], clock=clock,
+                         sweep_interval=0.05) as (api, players, runner):
+        yield api, players, clock, runner
 
 
 async def _settings(api: FakeBotAPI, ann, label: str) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, open_lobby, play_turn, wait_for
+from tests.e2e.harness import bot_table, open_lobby, play_turn, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100333
@@ -19,18 +19,9 @@ GROUP = -100333
 @pytest.fixture
 async def league(pg_db, pg_url):
     clock = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    async with FakeBotAPI() as api:
-        api.add_group(GROUP, "League night", admins=[1])
-        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
-        for user in players:
-            await user.start_bot()
-        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
-        runner.league_interval = 0.05
-        await runner.start()
-        try:
-            yield api, players, clock, runner
-        finally:
-            await runner.stop()
+    async with bot_table(pg_url, GROUP, "League night", ["Ann", "Bob", "Cat"], clock=clock,
+                         sweep_interval=0.05, league_interval=0.05) as (api, players, runner):
+        yield api, players, clock, runner
 
 
 async def _game(api: FakeBotAPI, players) -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from tests.e2e.harness import (
     BotRunner,
+    bot_table,
     labels,
     mover,
     open_lobby,
@@ -21,18 +22,9 @@ GROUP = -100555
 
 @pytest.fixture
 async def table(pg_db, pg_url):
-    async with FakeBotAPI() as api:
-        api.add_group(GROUP, "Specials", admins=[1])
-        players = [api.add_user(i, name) for i, name in
-                   enumerate(["Ann", "Bob", "Cat", "Dan"], start=1)]
-        for user in players:
-            await user.start_bot()
-        runner = BotRunner(api, pg_url)
-        await runner.start()
-        try:
-            yield api, players
-        finally:
-            await runner.stop()
+    async with bot_table(pg_url, GROUP, "Specials", ["Ann", "Bob", "Cat", "Dan"]) as (
+            api, players, _runner):
+        yield api, players
 
 
 async def until_offered(api: FakeBotAPI, players, label: str):
