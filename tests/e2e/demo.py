@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tests.e2e.harness import BotRunner, play_turn
 from tests.fakebot import FakeBotAPI, render_transcript
+from tests.fakebot.transcript import INVISIBLE
 
 GROUP = -100123
 MAX_TURNS = 500
@@ -54,7 +55,8 @@ async def demo(seed_dir: Path) -> int:
         if not over:
             print(f"\nThe game did not finish within {turns} turns.", file=sys.stderr)
             return 1
-        print(f"\nThe game ended after {turns} turns:\n{over[-1].text}")
+        result = over[-1].text.translate(INVISIBLE)
+        print(f"\nThe game ended after {turns} turns:\n{result}")
         return 0
 
 
