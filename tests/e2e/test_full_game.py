@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import BotRunner, play_turn, private_turn_message
+from tests.e2e.harness import BotRunner, play_turn, private_turn_message, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100777
@@ -84,5 +84,28 @@ async def test_whole_game_with_restart(api: FakeBotAPI, pg_db, pg_url: str) -> N
         final = api.find_messages(GROUP, "is over!")[-1].text
         assert "Winner" in final
         assert api.find_messages(GROUP, "calls Coyote!")
+    finally:
+        await runner.stop()
+
+
+async def test_group_upgraded_to_supergroup_keeps_its_lobby(api: FakeBotAPI, pg_db,
+                                                            pg_url: str) -> None:
+    old = api.add_group(-555, "Small group", admins=[1])
+    ann, bob, cat = (api.add_user(i, n) for i, n in enumerate(["Ann", "Bob", "Cat"], 1))
+    for user in (ann, bob, cat):
+        await user.start_bot()
+    runner = BotRunner(api, pg_url)
+    await runner.start()
+    try:
+        await ann.send(old.id, "/newgame")
+        await wait_for(lambda: bool(api.find_messages(old.id, "new game #")))
+        api.migrate_group(old.id, -100555)
+        await wait_for(lambda: bool(api.find_messages(-100555, "new game #")))
+        lobby = api.find_messages(-100555, "new game #")[-1]
+        for user in (bob, cat):
+            answer = await user.press_and_settle(lobby, "✋ Join")
+            assert "joined" in answer["text"]
+        await ann.press_and_settle(api.get_message(-100555, lobby.message_id), "▶️ Start")
+        await wait_for(lambda: bool(api.find_messages(-100555, "· round 1")))
     finally:
         await runner.stop()
