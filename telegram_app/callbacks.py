@@ -36,7 +36,7 @@ MOVE_VERBS = frozenset("bcmkxqg")
 SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
                  "extra": 7, "skip": 8, "swap": 9, "guess": 10}
 SPECIAL_NAMES = {code: name for name, code in SPECIAL_CODES.items()}
-OPTION_CODES = {"lives": 0, "specials": 1, "pace": 2}
+OPTION_CODES = {"lives": 0, "specials": 1, "pace": 2, "after_elimination": 3}
 PACE_ORDER = ("quick", "standard", "relaxed")
 SETTING_CODES = {"pace": 0, "edition": 1, "lives": 2, "specials": 3, "timeout_policy": 4}
 SETTING_NAMES = {code: name for name, code in SETTING_CODES.items()}

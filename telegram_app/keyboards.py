@@ -94,6 +94,15 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
         "o", game, OPTION_CODES["pace"],
         (PACE_ORDER.index(pace) + 1) % len(PACE_ORDER) if pace in PACE_ORDER else 1)))
     rows.append(option_row)
+    if "after_elimination" in choices:
+        after = game.options.get("after_elimination", choices["after_elimination"][0])
+        following = choices["after_elimination"][
+            (choices["after_elimination"].index(after) + 1) % len(choices["after_elimination"])]
+        label = _("🔁 After a knock-out: the winner starts") if after == "winner" else \
+            _("🔁 After a knock-out: the next player starts")
+        rows.append([Button(label, callback_data=_cb(
+            "o", game, OPTION_CODES["after_elimination"],
+            choices["after_elimination"].index(following)))])
     rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game)),
                  Button(_("➖ Remove AI"), callback_data=_cb("r", game))])
     last = [Button(_("▶️ Start"), callback_data=_cb("s", game))]

@@ -35,6 +35,9 @@ class Edition:
       round), ``"coins"`` (a shared pool, each coin once per round) or ``None``.
     - ``full_reshuffle_cards``: cards whose presence in a round sends every card back into the
       draw pile afterwards (``night``, the blue ``0b``).
+    - ``after_elimination``: who may start after the loser was eliminated, the default first
+      (classic: ``"winner"`` of the showdown, or *(option)* ``"next"`` surviving player after
+      the loser); empty where the edition has no such choice.
     """
 
     name: str
@@ -49,6 +52,7 @@ class Edition:
     first_out_ends: bool = False
     specials: str | None = None
     full_reshuffle_cards: frozenset[str] = frozenset()
+    after_elimination: tuple[str, ...] = ()
 
 
 CLASSIC = Edition(
@@ -67,6 +71,7 @@ CLASSIC = Edition(
     next_starter="loser",
     specials="masks",
     full_reshuffle_cards=frozenset({"night"}),
+    after_elimination=("winner", "next"),
 )
 
 FEATHERS = Edition(

@@ -200,7 +200,8 @@ def _after(state: JSON, seat: int) -> int:
 
 def _next_starter(state: JSON, edition: Edition, loser: int | None, winner: int | None,
                   caller: int) -> int:
-    """``shared/rules/coyote.md``: classic "the loser … if eliminated, the winner"; feathers
+    """``shared/rules/coyote.md``: classic "the loser … if eliminated, the winner (option: the
+    next surviving player after the loser)"; feathers
     "the winner of the showdown"; poker-deck "the penalised player (on a draw, the caller)".
     Whoever that is must still be in the game (a removed bidder may have won the showdown);
     otherwise the next living seat after them starts."""
@@ -210,6 +211,8 @@ def _next_starter(state: JSON, edition: Edition, loser: int | None, winner: int 
         starter = caller
     elif state["lives"][loser] > 0:
         starter = loser
+    elif state["options"].get("after_elimination") == "next" or winner is None:
+        starter = loser  # the next living seat after them, below
     else:
-        starter = winner if winner is not None else loser
+        starter = winner
     return starter if state["lives"][starter] > 0 else _after(state, starter)

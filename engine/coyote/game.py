@@ -6,7 +6,8 @@ actions in :mod:`engine.coyote.specials`, edition differences in
 
 State (a JSON object)::
 
-    {"game": "coyote", "edition": str, "options": {"lives": int, "specials": bool},
+    {"game": "coyote", "edition": str,
+     "options": {"lives": int, "specials": bool, "after_elimination": "winner" | "next"},
      "seed": int, "step": int, "seats": int, "lives": [int], "hands": [card or None],
      "draw": [cards, top first], "discard": [cards], "round": int, "starter": seat,
      "turn": seat or None, "direction": 1 or -1, "bids": [[seat, amount], ...],
@@ -64,7 +65,8 @@ class CoyoteGame:
                  options: JSON | None = None) -> tuple[JSON, list[Event]]:
         """Deal round 1; return the state and its events (``round_dealt``).
 
-        ``options``: ``{"edition": name, "lives": n, "specials": bool}`` (all optional).
+        ``options``: ``{"edition": name, "lives": n, "specials": bool,
+        "after_elimination": "winner" | "next"}`` (all optional).
         Raises ``RuleError("bad_player_count", min=, max=)``, ``("bad_lives", min=, max=)``,
         ``("bad_option")`` or ``("unknown_edition")``.
         """
@@ -80,10 +82,14 @@ class CoyoteGame:
         use_specials = options.get("specials", False)
         if not isinstance(use_specials, bool) or (use_specials and edition.specials is None):
             raise RuleError("bad_option", option="specials")
+        after = options.get("after_elimination", (edition.after_elimination or ("winner",))[0])
+        if after not in (edition.after_elimination or ("winner",)):
+            raise RuleError("bad_option", option="after_elimination")
         rng = rng_for(seed, 0)
         state: JSON = {
             "game": self.name, "edition": edition.name,
-            "options": {"lives": lives, "specials": use_specials}, "seed": seed, "step": 0,
+            "options": {"lives": lives, "specials": use_specials,
+                        "after_elimination": after}, "seed": seed, "step": 0,
             "seats": seats, "lives": [lives] * seats, "hands": [None] * seats,
             "draw": flow.shuffled(list(edition.deck), rng), "discard": [], "round": 0,
             "starter": rng.randrange(seats), "turn": None, "out": [], "over": False,
@@ -100,14 +106,16 @@ class CoyoteGame:
 
     def option_choices(self, options: JSON | None = None) -> dict[str, list[Any]]:
         """The lobby's settable options for this edition and their allowed values, default
-        first: ``{"lives": [3, 2, 4, 5], "specials": [False, True]}`` (no ``specials`` for an
-        edition without special actions)."""
+        first: ``{"lives": [3, 2, 4, 5], "specials": [False, True], "after_elimination":
+        ["winner", "next"]}`` (only the options the edition has)."""
         edition = get_edition((options or {}).get("edition", "classic"))
         low, high = edition.lives_range
         lives = [edition.lives] + [n for n in range(low, high + 1) if n != edition.lives]
         choices: dict[str, list[Any]] = {"lives": lives}
         if edition.specials is not None:
             choices["specials"] = [False, True]
+        if edition.after_elimination:
+            choices["after_elimination"] = list(edition.after_elimination)
         return choices
 
     def ai_action(self, view: JSON, rng: Any) -> Action:

@@ -9,7 +9,7 @@ from telegram import CallbackQuery, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import Action
+from engine import GAMES, Action
 from engine.coyote.editions import BID_SPECIALS
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
@@ -126,6 +126,9 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
             raise ServiceError("bad_button")
         if key == "pace":
             value: object = PACE_ORDER[data.args[1]] if data.args[1] < len(PACE_ORDER) else ""
+        elif key == "after_elimination":
+            order = GAMES[game.kind].option_choices(game.options).get(key, [])
+            value = order[data.args[1]] if data.args[1] < len(order) else ""
         else:
             value = bool(data.args[1]) if key == "specials" else data.args[1]
         game = await bot.service.set_option(game.id, user, key, value)

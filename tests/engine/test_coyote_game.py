@@ -524,3 +524,22 @@ def test_events_carry_no_hidden_card():
             assert "hands" not in blob and "draw\"" not in blob
     dealt = [e for e in events if e.type == "round_dealt"]
     assert dealt and set(dealt[0].data) == {"round", "starter", "seats"}
+
+
+def test_after_elimination_option_picks_the_next_survivor():
+    # coyote.md, classic: "If the loser was eliminated, the winner of the showdown starts
+    # (option: the next surviving player after the loser)".
+    for after, expected in (("winner", 1), ("next", 3)):
+        state = make_state("classic", ["5", "10", "3", "4"], lives=[3, 3, 1, 3], turn=1)
+        state["options"]["after_elimination"] = after
+        state, _ = play(state, (1, bid(1)))
+        new, _ = GAME.apply(state, 2, CALL)  # total >= 1: caller 2 loses its last life
+        assert new["lives"][2] == 0 and new["starter"] == expected
+
+
+def test_after_elimination_is_a_classic_option_only():
+    with pytest.raises(RuleError) as err:
+        GAME.new_state(4, 7, {"edition": "poker-deck", "after_elimination": "next"})
+    assert err.value.code == "bad_option"
+    assert "after_elimination" in GAME.option_choices({"edition": "classic"})
+    assert "after_elimination" not in GAME.option_choices({"edition": "feathers"})
