@@ -95,6 +95,20 @@ def rng_for(seed: int, step: int) -> random.Random:
     return random.Random(f"{seed}:{step}")
 
 
+class LazyRandom:
+    """:func:`rng_for` created on first use: most moves (a bid) draw nothing, and seeding a
+    generator from a string costs more than the rest of such a move."""
+
+    def __init__(self, seed: int, step: int) -> None:
+        self._args = (seed, step)
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._rng is None:
+            self._rng = rng_for(*self._args)
+        return getattr(self._rng, name)
+
+
 class Game(Protocol):
     """What every game offers the league. ``state`` is always a JSON-ready ``dict``."""
 

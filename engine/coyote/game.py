@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import JSON, Action, Event, RuleError, rng_for
+from engine.core import JSON, Action, Event, LazyRandom, RuleError, rng_for
 from engine.coyote import flow, specials
 from engine.coyote.editions import BID_SPECIALS, COINS, get_edition
 
@@ -253,7 +253,7 @@ class CoyoteGame:
         edition = get_edition(state["edition"])
         new = _copy(state)
         new["step"] += 1
-        rng = rng_for(new["seed"], new["step"])
+        rng = LazyRandom(new["seed"], new["step"])
         events: list[Event] = []
         if action.kind == "bid":
             self._bid(new, seat, action, rng, events)

@@ -96,7 +96,8 @@ def check_legal(state: dict, seat: int, legal: list[Action]) -> None:
     if not state["bids"] or state["must_bid"]:
         can_call = False
     elif change is not None and change["target"] == seat:
-        can_call = len(state["bids"]) >= 2
+        # the bid before theirs, and never one of their own
+        can_call = len(state["bids"]) >= 2 and state["bids"][-2][0] != seat
     else:
         can_call = state["bids"][-1][0] != seat
     assert (Action("call") in legal) == can_call
