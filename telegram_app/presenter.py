@@ -70,7 +70,8 @@ class Presenter:
         game = outcome.game
         report: list[str] = []
         ends = [i for i, step in enumerate(outcome.steps)
-                if _first(step.events, "showdown") or _first(step.events, "round_ended")]
+                if any(_first(step.events, kind)
+                       for kind in ("showdown", "round_ended", "game_over"))]
         new_round = False
         for i, step in enumerate(outcome.steps):
             snap = replace(game, state=step.state)

@@ -22,13 +22,17 @@ def alive(state: JSON) -> list[int]:
 
 
 def next_active(state: JSON, seat: int) -> int:
-    """The next seat in the current direction that is alive and not safe (a right Guess);
-    ``seat`` itself when nobody else is."""
+    """The next seat in the current direction that is alive and not safe (a right Guess).
+
+    Our ruling: safe players sit out only while someone else can answer; if ``seat`` would be
+    the only one left to act (a removal after a right Guess), the safe players play again,
+    so the round can still reach a Coyote call."""
     n, step = state["seats"], state["direction"]
-    for k in range(1, n + 1):
-        nxt = (seat + k * step) % n
-        if state["lives"][nxt] > 0 and not state["safe"][nxt]:
-            return nxt
+    for skip_safe in (True, False):
+        for k in range(1, n):
+            nxt = (seat + k * step) % n
+            if state["lives"][nxt] > 0 and not (skip_safe and state["safe"][nxt]):
+                return nxt
     return seat
 
 
@@ -161,9 +165,11 @@ def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
         loser, winner = caller, bidder
     else:
         loser, winner = bidder, caller
+    removed = loser is not None and state["lives"][loser] == 0  # the bidder has left
     data: dict[str, Any] = result.to_json()
     data.update({"owners": owners, "bid": bid, "bidder": bidder, "caller": caller,
-                 "loser": loser, "lives_lost": lives_lost if loser is not None else 0,
+                 "loser": None if removed else loser, "removed_loser": loser if removed else None,
+                 "lives_lost": lives_lost if loser is not None and not removed else 0,
                  "void": [list(v) for v in state["void"]]})
     events.append(Event("showdown", data))
     end_round(state, rng, events, loser=loser, winner=winner, caller=caller,

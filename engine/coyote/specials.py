@@ -13,8 +13,10 @@ Source: ``shared/rules/coyote.md``, "Mask actions (optional "special game")" and
   then require a bid (no call), as the texts say "then bid".
 - The Extra feather is face up, so everyone sees it (Spanish text: "visible para todos").
 - Guess needs at least two other players still to act, so the round cannot stall; a right
-  guess puts the feather face up and skips the player for the round; a wrong one costs a
-  life at once, ends the round without a showdown, and the guesser starts the next round.
+  guess puts the feather face up and skips the player for the round (unless a removal leaves
+  a single player to act: then the safe players play again, see ``flow.next_active``); a
+  wrong one costs a life at once, ends the round without a showdown, and the guesser starts
+  the next round.
 """
 
 from __future__ import annotations

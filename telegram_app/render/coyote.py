@@ -40,8 +40,11 @@ def options_line(game: GameSnapshot) -> str:
     else:
         specials = _("special actions off")
     pace = PACE_NAMES.get(game.options.get("pace", "standard"), lambda: "")()
-    return _("{edition} · {lives} lives · {specials} · {pace}").format(
+    line = _("{edition} · {lives} lives · {specials} · {pace}").format(
         edition=edition, lives=lives, specials=specials, pace=pace)
+    if game.options.get("after_elimination") == "next":
+        line += " · " + _("the next player starts after a knock-out")
+    return line
 
 
 PACE_NAMES = {

@@ -131,6 +131,10 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
                 name=name_html(game.at_seat(seat)), card=card_label(card)))
     lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(total=showdown["total"],
                                                                   bid=showdown["bid"])]
+    if showdown.get("removed_loser") is not None:
+        lines.append(_("The bid was too high, but {name} has left the game: nobody loses a "
+                       "life.").format(name=name_html(game.at_seat(showdown["removed_loser"]))))
+        return "\n".join(lines)
     if showdown["loser"] is None:
         lines.append(_("The total equals the bid: nobody is penalised."))
         return "\n".join(lines)

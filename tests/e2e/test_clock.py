@@ -100,3 +100,18 @@ async def test_pause_and_resume(bot) -> None:
     await wait_for(lambda: bool(api.find_messages(GROUP, "runs again")))
     clock.advance(86401)
     await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+
+
+async def test_a_removal_that_ends_the_game_closes_its_messages(bot) -> None:
+    api, players, clock, runner = bot
+    ann = players[0]
+    await _settings(api, ann, "⏰ On timeout: computer plays, removed after 2")  # → removed
+    lobby = await open_lobby(api, players, GROUP, "/newgame poker-deck")
+    await ann.press_and_settle(lobby, "▶️ Start")
+    clock.advance(3601)  # standard pace: the first timeout removes the player, poker-deck ends
+    await wait_for(lambda: bool(api.find_messages(GROUP, "is over!")))
+    await api.settle(quiet=0.1)
+    table = api.find_messages(GROUP, "· round 1")[-1]
+    assert "is over" in table.text and not api.buttons(table)
+    for user in players:
+        assert not api.buttons(api.bot_messages(user.id)[-1])  # no stale move buttons

@@ -975,3 +975,24 @@ def test_change_target_cannot_call_its_own_earlier_bid():
     with pytest.raises(RuleError) as err:
         CoyoteGame().apply(state, 0, CALL)
     assert err.value.code == "own_bid"
+
+
+def test_a_safe_player_plays_again_when_a_removal_leaves_one_to_act():
+    state = make("feathers", ["5", "7", "9"], specials=True)
+    state, _ = play(state, (0, bid(3)), (1, Action("special", special="guess", guess="7")))
+    assert state["safe"][1] and state["turn"] == 2
+    state, _ = play(state, (0, Action("resign")))  # now only seat 2 is left to act
+    state, _ = play(state, (2, bid(4)))
+    assert state["turn"] == 1  # the safe player answers, so the round can end
+    state, events = play(state, (1, CALL))
+    assert showdown(events)["caller"] == 1
+
+
+def test_a_bid_too_high_by_a_removed_player_costs_nobody_a_life():
+    state = make("classic", ["5", "10", "3", "4"])
+    state, _ = play(state, (0, bid(99)), (1, bid(100)), (1, Action("resign")))
+    new, events = play(state, (2, CALL))
+    data = showdown(events)
+    assert data["loser"] is None and data["removed_loser"] == 1 and data["lives_lost"] == 0
+    assert [e for e in events if e.type == "life_lost"] == []
+    assert new["lives"] == [3, 0, 3, 3]
