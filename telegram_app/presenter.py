@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
-from league.service import MatchService, Outcome, Step
+from league.service import MatchService, Outcome
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
@@ -187,6 +187,3 @@ def _in_round(game: GameSnapshot, player: PlayerInfo) -> bool:
     if not game.state or player.seat is None:
         return False
     return bool(GAMES[game.kind].view(game.state, None)["in_play"][player.seat])
-
-
-__all__ = ["Presenter", "Step"]

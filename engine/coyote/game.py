@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.core import JSON, Action, Event, LazyRandom, RuleError, rng_for
 from engine.coyote import flow, specials
-from engine.coyote.editions import BID_SPECIALS, COINS, get_edition
+from engine.coyote.editions import BID_SPECIALS, get_edition
 
 BID_WINDOW = 30
 """How many bids :meth:`CoyoteGame.legal_actions` lists; any higher whole number is legal too."""
@@ -362,6 +362,3 @@ class CoyoteGame:
         events.append(Event("coyote_called", {"seat": seat, "bidder": bidder, "bid": bid,
                                               "double": lives_lost == 2}))
         flow.showdown(state, seat, bidder, bid, lives_lost, rng, events)
-
-
-__all__ = ["BID_WINDOW", "COINS", "CoyoteGame"]
