@@ -78,22 +78,30 @@ async def test_removed_after_two_timeouts_in_a_row(pg_db: Database, clock: Clock
 
 async def test_acting_resets_the_timeout_count(pg_db: Database, clock: Clock) -> None:
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
-    game_id = await _running(service)
-    game = await service.get(game_id)
-    first = game.state["turn"]
+    game_id = await _running(service, 4)
+    first = (await service.get(game_id)).state["turn"]
     clock.advance(61)
-    await service.sweep()  # first times out once
-    for _ in range(2):  # the others time out once each; then first plays in time
+    [result] = await service.sweep()  # first times out once: the computer plays
+    assert result.seat == first and not result.removed
+    game = await service.get(game_id)
+    for _ in range(12):  # the others time out until it is first's turn again
+        if game.state["turn"] == first:
+            break
         clock.advance(61)
         await service.sweep()
-    game = await service.get(game_id)
-    if game.state["turn"] == first and game.status == "running":
-        user = game.at_seat(first).user_id
-        bids = game.state["bids"]
-        await service.act(game_id, user, game.version,
-                          Action("bid", bids[-1][1] + 1 if bids else 1))
-        assert game.at_seat(first).user_id is not None
-        assert (await service.get(game_id)).state["lives"][first] > 0
+        game = await service.get(game_id)
+    assert game.state["turn"] == first
+    bids = game.state["bids"]
+    await service.act(game_id, game.at_seat(first).user_id, game.version,
+                      Action("bid", bids[-1][1] + 1 if bids else 1))  # in time: count reset
+    for _ in range(12):
+        clock.advance(61)
+        results = [r for r in await service.sweep() if r.seat == first]
+        if results:
+            assert not results[0].removed  # one timeout in a row again, not two
+            break
+    else:
+        raise AssertionError("first never timed out again")
 
 
 async def test_remove_policy_removes_at_first_timeout(pg_db: Database, clock: Clock) -> None:
