@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from league.base import load_game
@@ -27,7 +27,6 @@ from league.standings import (
     leaderboard,
     previous_season_bounds,
     previous_week_bounds,
-    rank_of,
     season_bounds,
     table,
     week_bounds,
@@ -120,21 +119,27 @@ class LeagueQueries:
 
     async def rating_card(self, user_id: int, chat_id: int | None,
                           kind: str = "coyote") -> RatingCard:
-        """A player's rating card; a player without rated games has 1500 and no rank."""
+        """A player's rating card; a player without rated games has 1500 and no rank. Ranks
+        are shared on equal ratings (1 + the number of players rated higher), counted in SQL
+        rather than by loading every rating."""
         async with self.db.sessions() as session:  # type: ignore[attr-defined]
-            everyone = list(await session.scalars(select(Rating).where(Rating.kind == kind)))
+            mine = await session.get(Rating, (user_id, kind))
             names = await _names(session, {user_id})
-            members: set[int] = set()
-            if chat_id is not None:
-                members = set(await session.scalars(
-                    select(RatingEvent.user_id).where(RatingEvent.chat_id == chat_id,
-                                                      RatingEvent.kind == kind).distinct()))
-        ratings = {r.user_id: r.rating for r in everyone}
-        played = {r.user_id: r.games for r in everyone}
-        mine = next((r for r in everyone if r.user_id == user_id), None)
-        overall = rank_of(user_id, leaderboard(ratings, played, min_games=TOP_MIN_GAMES))
-        local = rank_of(user_id, leaderboard(ratings, played, min_games=0, among=members)) \
-            if user_id in members else None
+            overall = local = None
+            if mine is not None and mine.games >= TOP_MIN_GAMES:
+                overall = 1 + (await session.scalar(
+                    select(func.count()).select_from(Rating).where(
+                        Rating.kind == kind, Rating.games >= TOP_MIN_GAMES,
+                        Rating.rating > mine.rating)) or 0)
+            if mine is not None and chat_id is not None:
+                members = select(RatingEvent.user_id).where(
+                    RatingEvent.chat_id == chat_id, RatingEvent.kind == kind)
+                if user_id in set(await session.scalars(
+                        members.where(RatingEvent.user_id == user_id).limit(1))):
+                    local = 1 + (await session.scalar(
+                        select(func.count()).select_from(Rating).where(
+                            Rating.kind == kind, Rating.rating > mine.rating,
+                            Rating.user_id.in_(members.distinct()))) or 0)
         return RatingCard(user_id, names.get(user_id, str(user_id)),
                           mine.rating if mine else START, mine.games if mine else 0,
                           mine.wins if mine else 0, local, overall)

@@ -97,7 +97,7 @@ class Presenter:
         if new_round:
             await self._new_round(game)
         elif not (game.state or {}).get("over"):
-            await self.refresh(await self.service.get(game.id))
+            await self.refresh(game)  # fetched after the commit: its message ids are current
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Edit the table and every private message to the current state; post a new table
@@ -160,13 +160,12 @@ class Presenter:
                                if p.user_id in reachable))
 
     async def _close_round(self, game: GameSnapshot, round_no: int) -> None:
-        current = await self.service.get(game.id)
-        await self.messenger.edit(current.chat_id, current.table_message_id,
-                                  render.table_closed_text(current, round_no))
+        await self.messenger.edit(game.chat_id, game.table_message_id,
+                                  render.table_closed_text(game, round_no))
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
-                                render.private_closed_text(current, round_no))
-            for p in current.seated
+                                render.private_closed_text(game, round_no))
+            for p in game.seated
             if p.user_id is not None and p.private_message_id and p.private_round == round_no))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:

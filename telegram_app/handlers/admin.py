@@ -12,28 +12,20 @@ from league.errors import ServiceError
 from league.lobby import CHAT_SETTINGS
 from telegram_app.callbacks import SETTING_NAMES, Callback
 from telegram_app.context import services
-from telegram_app.handlers.common import in_group, is_admin, thread_of
+from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
 from telegram_app.i18n import _
 from telegram_app.keyboards import settings_keyboard
 from telegram_app.render.common import error_text
-
-
-async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, **kw) -> None:
-    chat, message = update.effective_chat, update.effective_message
-    if chat is not None:
-        await services(context).messenger.send(
-            chat.id, text, thread_id=thread_of(message),
-            reply_to=message.message_id if message else None, **kw)
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/settings``: the chat's defaults as a keyboard (admins only)."""
     chat = update.effective_chat
     if not in_group(chat) or chat is None:
-        await _reply(update, context, _("Send /settings in a group you administer."))
+        await reply(update, context, _("Send /settings in a group you administer."))
         return
     if not await is_admin(update, context):
-        await _reply(update, context, _("Sorry, only the group's admins can change its "
+        await reply(update, context, _("Sorry, only the group's admins can change its "
                                         "settings."))
         return
     bot = services(context)
@@ -44,16 +36,16 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if key == "season_weeks" and isinstance(value, str):
             value = int(value) if value.isascii() and value.isdigit() else None
         if key is None or value is None:
-            await _reply(update, context, _("Use /settings, /settings timezone Europe/Berlin "
+            await reply(update, context, _("Use /settings, /settings timezone Europe/Berlin "
                                             "or /settings season 4."))
             return
         try:
             await bot.service.set_chat_setting(chat.id, chat.title, key, value)
         except ServiceError as exc:
-            await _reply(update, context, error_text(exc.code, exc.detail))
+            await reply(update, context, error_text(exc.code, exc.detail))
             return
     current = await bot.service.chat_settings(chat.id)
-    await _reply(update, context, _("⚙️ <b>Defaults for new games in this group</b>\n"
+    await reply(update, context, _("⚙️ <b>Defaults for new games in this group</b>\n"
                                     "League weeks in {tz}; seasons of {weeks} weeks (change "
                                     "with /settings timezone Area/City or /settings season "
                                     "N).\nTap a setting to change it.").format(
@@ -99,24 +91,24 @@ async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def _clock(update: Update, context: ContextTypes.DEFAULT_TYPE, *, pausing: bool) -> None:
     chat = update.effective_chat
     if not in_group(chat) or chat is None:
-        await _reply(update, context, _("Send this in the group where the game is."))
+        await reply(update, context, _("Send this in the group where the game is."))
         return
     if not await is_admin(update, context):
-        await _reply(update, context, _("Sorry, only the group's admins can pause or resume a "
+        await reply(update, context, _("Sorry, only the group's admins can pause or resume a "
                                         "game."))
         return
     bot = services(context)
     game = await bot.service.open_game(chat.id, thread_of(update.effective_message))
     if game is None or game.status != "running":
-        await _reply(update, context, _("There is no running game here."))
+        await reply(update, context, _("There is no running game here."))
         return
     try:
         game = await (bot.service.pause(game.id) if pausing else bot.service.resume(game.id))
     except ServiceError as exc:
-        await _reply(update, context, error_text(exc.code, exc.detail))
+        await reply(update, context, error_text(exc.code, exc.detail))
         return
     await bot.presenter.refresh(game)
-    await _reply(update, context, _("⏸ The clock of game #{id} is paused.").format(id=game.id)
+    await reply(update, context, _("⏸ The clock of game #{id} is paused.").format(id=game.id)
                  if pausing else _("▶️ The clock of game #{id} runs again.").format(id=game.id))
 
 

@@ -10,20 +10,10 @@ from engine.coyote import EDITIONS
 from league.errors import ServiceError
 from telegram_app.callbacks import MAX_BID
 from telegram_app.context import services
-from telegram_app.handlers.common import in_group, is_admin, thread_of, user_ref
+from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
-
-
-async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-    """Answer in the chat (and topic) of the update, as a reply to it."""
-    message, chat = update.effective_message, update.effective_chat
-    if chat is None:
-        return
-    await services(context).messenger.send(
-        chat.id, text, thread_id=thread_of(message),
-        reply_to=message.message_id if message else None)
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

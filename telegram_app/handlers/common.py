@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Chat, Message, Update, User
+from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from league.snapshots import UserRef
+from telegram_app.context import services
 
 log = logging.getLogger(__name__)
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -50,3 +51,14 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
         log.info("getChatMember %s/%s failed: %s", chat.id, user.id, exc)
         return False
     return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,
+                markup: InlineKeyboardMarkup | None = None) -> None:
+    """Answer in the chat (and forum topic) of the update, as a reply to it."""
+    message, chat = update.effective_message, update.effective_chat
+    if chat is None:
+        return
+    await services(context).messenger.send(
+        chat.id, text, thread_id=thread_of(message), markup=markup,
+        reply_to=message.message_id if message else None)

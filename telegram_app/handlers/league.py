@@ -10,8 +10,7 @@ from telegram.ext import ContextTypes
 from league.charts import rating_chart_png
 from league.errors import ServiceError
 from telegram_app.context import services
-from telegram_app.handlers.commands import reply
-from telegram_app.handlers.common import in_group, thread_of, user_ref
+from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import _
 from telegram_app.render import league as render
 from telegram_app.render.common import error_text

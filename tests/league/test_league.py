@@ -80,6 +80,10 @@ async def test_rated_games_standings_and_replay(pg_db: Database) -> None:
     cards = {p.id: await service.rating_card(p.id, CHAT) for p in PEOPLE}
     assert all(abs(replayed[u] - cards[u].rating) < 1e-9 for u in replayed)
     assert cards[1].chat_rank is not None and cards[1].overall_rank is None  # < 10 games
+    by_rating = sorted(cards.values(), key=lambda c: -c.rating)
+    assert by_rating[0].chat_rank == 1
+    for better, worse in zip(by_rating, by_rating[1:], strict=False):
+        assert better.chat_rank < worse.chat_rank or better.rating == worse.rating
 
     history = await service.history(CHAT)
     assert len(history) == 4 and history[0].placements[0][0] == 1
@@ -145,3 +149,18 @@ async def test_a_post_that_was_not_sent_is_retried_once(pg_db: Database) -> None
     await service.mark_posted(*due)
     clock.now += timedelta(hours=1)
     assert await service.due_posts() == []
+
+
+async def test_overall_rank_counts_only_established_players(pg_db: Database) -> None:
+    from league.models import Rating, User
+
+    service = MatchService(pg_db)
+    async with pg_db.sessions.begin() as session:
+        for uid, rating, games in ((1, 1600.0, 12), (2, 1700.0, 3), (3, 1550.0, 10),
+                                   (4, 1600.0, 20)):
+            session.add(User(id=uid, first_name=f"U{uid}", can_message=False))
+            await session.flush()
+            session.add(Rating(user_id=uid, kind="coyote", rating=rating, games=games, wins=0))
+    ranks = {uid: (await service.rating_card(uid, None)).overall_rank for uid in (1, 2, 3, 4)}
+    assert ranks == {1: 1, 2: None, 3: 3, 4: 1}  # 2 is provisional; 1 and 4 share first
+    assert [row[0] for row in await service.top()] == [1, 1, 3]
