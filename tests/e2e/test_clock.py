@@ -44,10 +44,14 @@ async def test_game_left_alone_finishes_by_itself(bot) -> None:
 
     clock.advance(46)  # three quarters of a minute: one reminder, in the group and privately
     await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    reminded = next(u for u in players
-                    if any("it is your turn in game" in (m.text or "")
-                           for m in api.bot_messages(u.id)))
-    assert reminded is not None
+
+    def privately_reminded() -> list:
+        return [u for u in players if any("it is your turn in game" in (m.text or "")
+                                          for m in api.bot_messages(u.id))]
+
+    # The private reminder goes out after the group's, so wait for it rather than race it.
+    await wait_for(lambda: bool(privately_reminded()))
+    assert len(privately_reminded()) == 1
 
     for _ in range(40):
         if api.find_messages(GROUP, "is over!"):
