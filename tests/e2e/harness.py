@@ -28,6 +28,14 @@ class BotRunner:
         self.sweep_interval = sweep_interval
         self.league_interval = 60.0
         self.app: Application | None = None
+        api.busy_checks.append(self.busy)
+
+    def busy(self) -> bool:
+        """Whether the Application holds updates it fetched but has not finished handling
+        (PTB marks each one done on its update queue after the handlers ran)."""
+        if self.app is None or not self.app.running:
+            return False
+        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0
 
     def settings(self) -> Settings:
         """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
@@ -93,7 +101,7 @@ def private_turn_message(api: FakeBotAPI, user: FakeUser,
     return messages[-1] if version is not None and version > newer_than else None
 
 
-async def wait_for(condition, timeout: float = 10) -> None:  # noqa: ASYNC109
+async def wait_for(condition, timeout: float = 30) -> None:  # noqa: ASYNC109
     """Poll ``condition()`` until it is true; raise ``TimeoutError`` after ``timeout`` s."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -128,7 +136,7 @@ async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> 
                 if (m := private_turn_message(api, u)) is not None]
 
     try:  # right after a start or a showdown the new keyboards may still be on their way
-        await wait_for(lambda: bool(offers()) or ended(), timeout=5)
+        await wait_for(lambda: bool(offers()) or ended(), timeout=15)
     except TimeoutError:
         return False
     if not offers():
@@ -152,7 +160,7 @@ async def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
         return [u for u in players if private_turn_message(api, u)]
 
     try:
-        await wait_for(lambda: len(found()) == 1, timeout=5)
+        await wait_for(lambda: len(found()) == 1, timeout=15)
     except TimeoutError:
         raise AssertionError(f"expected one player to act, found {found()}") from None
     return found()[0]

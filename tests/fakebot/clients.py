@@ -107,13 +107,13 @@ class FakeUser:
 
     async def press_and_settle(
         self, message: StoredMessage, data_or_text: str,
-        timeout: float = 5,  # noqa: ASYNC109
+        timeout: float = 15,  # noqa: ASYNC109
         quiet: float = 0.15,
     ) -> dict:
         """Press a button, wait for the bot's answer, then :meth:`FakeBotAPI.settle`."""
         query_id = await self.press(message, data_or_text)
         answer = await self.api.wait_answer(query_id, timeout=timeout)
-        await self.api.settle(quiet=quiet, timeout=max(timeout, 10))
+        await self.api.settle(quiet=quiet, timeout=max(timeout, 30))
         return answer
 
 

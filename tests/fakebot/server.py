@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -95,6 +96,10 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         self._closing = False
         self._inflight = 0
         self._last_activity = time.monotonic()
+        # In-process bots register a check here that is true while they still hold fetched
+        # updates: a handler busy with the database makes no request, so quiet alone is not
+        # enough to know the bot is done.
+        self.busy_checks: list[Callable[[], bool]] = []
         self._failures: list[dict] = []
         self._queries: dict[str, dict] = {}
         self._answers: dict[str, dict] = {}
@@ -291,27 +296,30 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         return ready
 
     # ------------------------------------------------------------------ sync helpers
-    async def settle(self, quiet: float = 0.15, timeout: float = 10) -> None:  # noqa: ASYNC109
+    async def settle(self, quiet: float = 0.15, timeout: float = 30) -> None:  # noqa: ASYNC109
         """Wait until every queued update was fetched via getUpdates and no bot request
         (other than a pending long poll) happened for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout
         while True:
             now = time.monotonic()
             undelivered = self._next_update_id - 1 - self._delivered_upto
-            if undelivered <= 0 and self._inflight == 0 and now - self._last_activity >= quiet:
+            if undelivered <= 0 and self._inflight == 0 and now - self._last_activity >= quiet \
+                    and not any(busy() for busy in self.busy_checks):
                 return
             if now > deadline:
                 hint = ""
                 if undelivered > 0:
                     hint = (f"{undelivered} update(s) never fetched by getUpdates "
                             "(is the bot polling?); ")
+                if any(busy() for busy in self.busy_checks):
+                    hint += "the bot is still handling an update; "
                 raise TimeoutError(
                     f"settle() timed out after {timeout}s: {hint}{self._inflight} request(s) in "
                     f"flight; last requests: {[r.method for r in self.requests[-5:]]}"
                 )
             await asyncio.sleep(0.01)
 
-    async def wait_answer(self, query_id: str, timeout: float = 5) -> dict:  # noqa: ASYNC109
+    async def wait_answer(self, query_id: str, timeout: float = 15) -> dict:  # noqa: ASYNC109
         """Wait for the bot's answerCallbackQuery for ``query_id``; returns the answer dict."""
         deadline = time.monotonic() + timeout
         while query_id not in self._answers:
