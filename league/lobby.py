@@ -16,7 +16,7 @@ from league.errors import ServiceError
 from league.models import Chat, GamePlayer
 from league.models import Game as GameRow
 from league.snapshots import GameSnapshot, UserRef
-from league.standings import zone
+from league.standings import MAX_SEASON_WEEKS, zone
 
 
 class LobbyService(ServiceBase):
@@ -43,7 +43,8 @@ class LobbyService(ServiceBase):
             except ValueError:
                 raise ServiceError("bad_timezone") from None
         elif key == "season_weeks":
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 52:
+            if not isinstance(value, int) or isinstance(value, bool) or \
+                    not 1 <= value <= MAX_SEASON_WEEKS:
                 raise ServiceError("bad_option")
         elif key not in CHAT_SETTINGS or value not in CHAT_SETTINGS[key] or \
                 isinstance(value, bool) != isinstance(CHAT_SETTINGS[key][-1], bool):

@@ -87,6 +87,9 @@ class Chat(Base):
     lobby_ttl: Mapped[int] = mapped_column(Integer, default=3600, server_default="3600")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
     season_weeks: Mapped[int] = mapped_column(Integer, default=4, server_default="4")
+    # When the chat's latest rated game finished: the posts' look-up starts from the chats,
+    # so a long season is still announced without scanning a year of rating events.
+    last_rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class Game(Base):

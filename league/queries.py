@@ -22,6 +22,7 @@ from league.models import Game as GameRow
 from league.ratings import START, RatingChange
 from league.snapshots import GameSnapshot, snapshot
 from league.standings import (
+    MAX_SEASON_WEEKS,
     GameResult,
     StandingRow,
     leaderboard,
@@ -35,7 +36,6 @@ from league.standings import (
 
 TOP_MIN_GAMES = 10
 PERIODS = ("week", "last", "season", "last_season")
-POST_LOOKBACK_DAYS = 60
 POST_RETRY = timedelta(minutes=10)
 """A claimed post not sent after this long (the send failed, or the bot died) is retried."""
 
@@ -202,23 +202,25 @@ class LeagueQueries:
 
     # --- weekly and season posts -------------------------------------------------------------
     async def due_posts(self, kind: str = "coyote") -> list[tuple[int, str, datetime]]:
-        """``(chat_id, "week" | "season", period key)`` of finished periods that had rated
-        games in a chat and were never claimed (chats with games in the last
-        :data:`POST_LOOKBACK_DAYS` days)."""
+        """``(chat_id, "week" | "season", period key)`` of the last finished week and season
+        of each chat that had rated ``kind`` games in them and were never claimed (or whose
+        claim was not sent within :data:`POST_RETRY`). Only the latest week is looked at: a
+        scheduler stopped for longer than a week skips the weeks in between."""
         now = self.clock()  # type: ignore[attr-defined]
         due = []
         async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            since = now - timedelta(weeks=MAX_SEASON_WEEKS + 1)
             chats = list(await session.execute(
-                select(Chat.id, Chat.timezone, Chat.season_weeks).join(
-                    RatingEvent, RatingEvent.chat_id == Chat.id)
-                .where(RatingEvent.kind == kind,
-                       RatingEvent.finished_at >= now - timedelta(days=POST_LOOKBACK_DAYS))
-                .distinct()))
-            for chat_id, tz, weeks in chats:
+                select(Chat.id, Chat.timezone, Chat.season_weeks, Chat.last_rated_at)
+                .where(Chat.last_rated_at >= since)))
+            for chat_id, tz, weeks, last_rated in chats:
                 for post, (start, end) in (("week", previous_week_bounds(now, tz)),
                                            ("season", previous_season_bounds(now, tz, weeks))):
+                    if aware(last_rated) < start:
+                        continue  # nothing rated since the period began
                     played = await session.scalar(select(RatingEvent.id).where(
-                        RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
+                        RatingEvent.chat_id == chat_id, RatingEvent.kind == kind,
+                        RatingEvent.finished_at >= start,
                         RatingEvent.finished_at < end).limit(1))
                     # Keyed by the period's local first day, so changing the chat's time
                     # zone does not make last week's table due again.

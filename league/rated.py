@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from league.models import Chat, GameEvent, Rating, RatingEvent
 from league.models import Game as GameRow
-from league.models import GameEvent, Rating, RatingEvent
 from league.ratings import START, RatingChange, is_rated, rate_game, with_departures
 
 
@@ -59,4 +59,5 @@ async def rate_if_finished(session: AsyncSession, row: GameRow,
         rating.games += 1
         rating.wins += places[user_id] == 1
         rating.updated_at = now
+    await session.execute(update(Chat).where(Chat.id == row.chat_id).values(last_rated_at=now))
     return changes

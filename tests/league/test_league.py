@@ -119,6 +119,22 @@ async def test_weekly_post_claimed_once(pg_db: Database, pg_url: str, processes:
         await other.db.dispose()
 
 
+async def test_long_season_champion_is_still_announced(pg_db: Database) -> None:
+    """A 12-week season whose only games were in its first week, long before its end."""
+    clock = Clock(datetime(2024, 1, 3, 10, 0, tzinfo=UTC))  # season 0 starts Mon 2024-01-01
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    await service.set_chat_setting(CHAT, "League", "season_weeks", 12)
+    await play_game(service, PEOPLE[:3])
+    clock.now = datetime(2024, 1, 8, 0, 1, tzinfo=UTC)
+    assert [kind for _, kind, _ in await service.due_posts()] == ["week"]
+    clock.now = datetime(2024, 3, 25, 0, 1, tzinfo=UTC)  # twelve weeks later
+    due = await service.due_posts()
+    assert [(chat, kind, key.date().isoformat()) for chat, kind, key in due] == \
+        [(CHAT, "season", "2024-01-01")]
+    table = await service.standings(CHAT, "last_season")
+    assert table.rows and table.rows[0].points > 0
+
+
 async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
     service = MatchService(pg_db)
     from league.errors import ServiceError
