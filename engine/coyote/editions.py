@@ -24,6 +24,9 @@ class Edition:
     - ``deck``: every card, in the notation of ``shared/rules/coyote.md``.
     - ``lives`` / ``lives_range``: the default and the allowed lives (poker-deck: the number of
       penalty cards that ends the game).
+    - ``more_lives_max_players``: more lives than the default are allowed only with at most
+      this many players (feathers: "3 eliminate *(option: 4 or 5 with 3–4 players)*");
+      ``None``: any table may use the whole ``lives_range``.
     - ``equal_total_loser``: who loses when the total equals the bid (``"caller"``, or
       ``None`` for nobody).
     - ``next_starter``: ``"loser"`` (the loser, or the winner if the loser is out),
@@ -53,6 +56,7 @@ class Edition:
     specials: str | None = None
     full_reshuffle_cards: frozenset[str] = frozenset()
     after_elimination: tuple[str, ...] = ()
+    more_lives_max_players: int | None = None
 
 
 CLASSIC = Edition(
@@ -89,6 +93,7 @@ FEATHERS = Edition(
     next_starter="winner",
     specials="coins",
     full_reshuffle_cards=frozenset({"0b"}),
+    more_lives_max_players=4,
 )
 
 POKER_DECK = Edition(

@@ -68,7 +68,8 @@ class CoyoteGame:
         ``options``: ``{"edition": name, "lives": n, "specials": bool,
         "after_elimination": "winner" | "next"}`` (all optional).
         Raises ``RuleError("bad_player_count", min=, max=)``, ``("bad_lives", min=, max=)``,
-        ``("bad_option")`` or ``("unknown_edition")``.
+        ``("lives_need_fewer_players", lives=, max=)`` (feathers: 4 or 5 coins with 3–4
+        players only), ``("bad_option")`` or ``("unknown_edition")``.
         """
         options = dict(options or {})
         edition = get_edition(options.pop("edition", "classic"))
@@ -79,6 +80,9 @@ class CoyoteGame:
         low, high = edition.lives_range
         if not isinstance(lives, int) or isinstance(lives, bool) or not low <= lives <= high:
             raise RuleError("bad_lives", min=low, max=high)
+        most = edition.more_lives_max_players
+        if lives > edition.lives and most is not None and seats > most:
+            raise RuleError("lives_need_fewer_players", lives=lives, max=most)
         use_specials = options.get("specials", False)
         if not isinstance(use_specials, bool) or (use_specials and edition.specials is None):
             raise RuleError("bad_option", option="specials")
@@ -269,7 +273,9 @@ class CoyoteGame:
     def _resign(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
         """Remove ``seat`` from the game at any time (a leave, or too many timeouts): they
         are eliminated at once, so they are placed last among those still playing; their
-        cards of the round go to the discard pile."""
+        cards of the round go to the discard pile. In poker-deck (``first_out_ends``) the
+        removal ends the game with the removed player as its only loser, as if they had taken
+        the last penalty card. (The league's Elo counts every removed player as last.)"""
         if action != Action("resign"):
             raise RuleError("bad_action")
         if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \

@@ -5,8 +5,12 @@ Source: ``shared/rules/coyote.md``, "Mask actions (optional "special game")" and
 
 - A mask is used either on its own (Pass, Reverse, Change) or together with a bid (Double,
   Draw 1, Shot: "after bidding"). Reverse keeps the turn: the player then bids or calls.
+- Pass (and the Skip coin) may be used before the round's first bid: the next player then
+  opens. "The starting player must bid" (Turn structure 2) is read as "may not call Coyote
+  with no bid on the table"; a mask or coin used "on their turn" is not excluded.
 - Double counts only when the next player calls Coyote on that bid (after a Reverse of theirs
-  too); any other action voids it.
+  too); any other action voids it. If that next player is removed from the game, the player
+  who now follows is "the next player", so their call still costs two lives.
 - Change makes the last bidder re-bid higher (replacing their bid) or call Coyote on the bid
   before theirs; the turn then returns to the player who used Change.
 - A coin is used before the player's bid, one coin per turn; Extra feather, Reverse and Swap

@@ -79,6 +79,10 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "no_ai": _("There is no computer player to remove."),
         "too_few_players": _("At least {min} players are needed to start.").format(
             min=detail.get("min", "")),
+        "lives_need_fewer_players": _(
+            "{lives} lives are only for tables of up to {max} players: change the lives "
+            "option, then start.").format(lives=detail.get("lives", ""),
+                                          max=detail.get("max", "")),
         "not_a_player": _("You are not playing in this game."),
         "stale": _("That button is out of date — the game has moved on."),
         "not_allowed": _("Only the host or a chat admin can do that."),

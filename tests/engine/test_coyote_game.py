@@ -85,6 +85,19 @@ def test_bad_lives(edition, lives):
     assert exc.value.code == "bad_lives"
 
 
+def test_feathers_more_coins_only_at_small_tables():
+    """coyote.md, "Edition feathers": "3 eliminate *(option: 4 or 5 with 3–4 players)*"."""
+    for seats in (3, 4):
+        assert GAME.new_state(seats, 1, {"edition": "feathers", "lives": 5})["lives"] == \
+            [5] * seats
+    with pytest.raises(RuleError) as exc:
+        GAME.new_state(5, 1, {"edition": "feathers", "lives": 4})
+    assert exc.value.code == "lives_need_fewer_players"
+    assert exc.value.detail == {"lives": 4, "max": 4}
+    assert GAME.new_state(10, 1, {"edition": "feathers", "lives": 3})["lives"] == [3] * 10
+    assert GAME.new_state(10, 1, {"edition": "classic", "lives": 5})["lives"] == [5] * 10
+
+
 def test_unknown_edition():
     with pytest.raises(RuleError) as exc:
         GAME.new_state(4, 1, {"edition": "nope"})
