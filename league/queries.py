@@ -169,7 +169,9 @@ class LeagueQueries:
                 for entry in board]
 
     async def history(self, chat_id: int, limit: int = 10) -> list[HistoryEntry]:
-        """The chat's last finished games, newest first, with Elo changes where rated."""
+        """The chat's last finished games, newest first, with Elo changes where rated. A
+        rated game shows the league's places (a removed player counts as last, as for Elo);
+        an unrated one the game's own."""
         async with self.db.sessions() as session:  # type: ignore[attr-defined]
             games = list(await session.scalars(
                 select(GameRow).where(GameRow.chat_id == chat_id, GameRow.status == "finished")
@@ -177,14 +179,14 @@ class LeagueQueries:
             ids = [g.id for g in games]
             players = list(await session.scalars(
                 select(GamePlayer).where(GamePlayer.game_id.in_(ids))))
-            deltas = {(e.game_id, e.user_id): e.after - e.before for e in await session.scalars(
+            rated = {(e.game_id, e.user_id): e for e in await session.scalars(
                 select(RatingEvent).where(RatingEvent.game_id.in_(ids)))}
         seats: dict[int, list[GamePlayer]] = defaultdict(list)
         for p in players:
             seats[p.game_id].append(p)
         return [HistoryEntry(g.id, aware(g.finished_at or g.created_at),
                              (g.options or {}).get("edition", "classic"),
-                             sorted(((p.placement or 0, p.name, deltas.get((g.id, p.user_id)))
+                             sorted((_history_line(p, rated.get((g.id, p.user_id)))
                                      for p in seats[g.id]), key=lambda t: t[0]))
                 for g in games]
 
@@ -258,6 +260,13 @@ class LeagueQueries:
             row = await session.get(LeaguePost, (chat_id, post, start))
             if row is not None:
                 row.posted_at = self.clock()  # type: ignore[attr-defined]
+
+
+def _history_line(player: GamePlayer,
+                  event: RatingEvent | None) -> tuple[int, str, float | None]:
+    if event is None:
+        return player.placement or 0, player.name, None
+    return event.place, player.name, event.after - event.before
 
 
 async def _names(session: Any, users: set[int]) -> dict[int, str]:

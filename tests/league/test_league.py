@@ -100,6 +100,9 @@ async def test_removed_player_counts_last(pg_db: Database) -> None:
             select(RatingEvent).where(RatingEvent.game_id == game_id))}
     removed = [u for u, e in events.items() if e.score == 0.0]
     assert len(removed) == 1 and events[removed[0]].place == 4
+    [entry] = await service.history(CHAT)
+    name = next(p.first_name for p in PEOPLE if p.id == removed[0])
+    assert entry.placements[-1][:2] == (4, name) and entry.placements[-1][2] < 0
 
 
 @pytest.mark.parametrize("processes", [1, 2])
