@@ -15,7 +15,16 @@ from sqlalchemy.orm import selectinload
 from engine import GAMES, Game
 from league.db import Database
 from league.errors import ServiceError
-from league.models import OPEN_STATUSES, Chat, GameEvent, GamePlayer, User, utcnow
+from league.models import (
+    OPEN_STATUSES,
+    Chat,
+    GameEvent,
+    GamePlayer,
+    LeaguePost,
+    RatingEvent,
+    User,
+    utcnow,
+)
 from league.models import Game as GameRow
 from league.snapshots import GameSnapshot, UserRef, snapshot
 
@@ -56,13 +65,24 @@ class ServiceBase:
             return set(rows)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Move every game of a group that became a supergroup to its new chat id."""
+        """A group became a supergroup: move its games, its league (rating events and posts)
+        and its settings (unless the supergroup has its own already) to the new chat id.
+        Calling it again (Telegram reports a migration both as a service message and as an
+        error) changes nothing."""
         async with self.db.sessions.begin() as session:
             old = await session.get(Chat, old_chat_id)
             if await session.get(Chat, new_chat_id) is None:
-                session.add(Chat(id=new_chat_id, title=old.title if old else None))
+                new = Chat(id=new_chat_id, title=old.title if old else None)
+                if old is not None:  # settings made in the supergroup already would win
+                    for column in MIGRATED_SETTINGS:
+                        setattr(new, column, getattr(old, column))
+                session.add(new)
                 await session.flush()
             await session.execute(update(GameRow).where(GameRow.chat_id == old_chat_id)
+                                  .values(chat_id=new_chat_id))
+            await session.execute(update(RatingEvent).where(RatingEvent.chat_id == old_chat_id)
+                                  .values(chat_id=new_chat_id))
+            await session.execute(update(LeaguePost).where(LeaguePost.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
 
     async def open_game(self, chat_id: int, thread_id: int) -> GameSnapshot | None:
@@ -150,7 +170,21 @@ class ServiceBase:
                                      GameRow.status.in_(OPEN_STATUSES)))
 
 
+MIGRATED_SETTINGS = ("pace", "edition", "lives", "specials", "timeout_policy", "lobby_ttl",
+                     "timezone", "season_weeks", "last_rated_at")
+"""The chat columns a supergroup takes over from the group it was."""
+
+MAX_GAME_ID = 2**31 - 1
+"""Game ids are 32-bit integers in the database; a larger number (typed or forged) names no
+game, and must not reach the driver, which would refuse it."""
+
+
 async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) -> GameRow:
+    """The game ``game_id`` with its players (``lock``: ``FOR UPDATE``); raises
+    ``game_not_found`` for an unknown or out-of-range id."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or \
+            not 0 < game_id <= MAX_GAME_ID:
+        raise ServiceError("game_not_found")
     stmt = select(GameRow).where(GameRow.id == game_id).options(selectinload(GameRow.players))
     if lock:
         stmt = stmt.with_for_update()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import cache
 from typing import Any
+from zoneinfo import available_timezones
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,7 +18,7 @@ from league.errors import ServiceError
 from league.models import Chat, GamePlayer
 from league.models import Game as GameRow
 from league.snapshots import GameSnapshot, UserRef
-from league.standings import MAX_SEASON_WEEKS, zone
+from league.standings import MAX_SEASON_WEEKS
 
 
 class LobbyService(ServiceBase):
@@ -38,10 +40,9 @@ class LobbyService(ServiceBase):
         name) or ``season_weeks`` (1–52); raises ``bad_option`` / ``bad_timezone``. (The bot
         checks that the sender is an admin.)"""
         if key == "timezone":
-            try:
-                zone(value)
-            except ValueError:
-                raise ServiceError("bad_timezone") from None
+            value = _settable_zones().get(value.lower()) if isinstance(value, str) else None
+            if value is None:
+                raise ServiceError("bad_timezone")
         elif key == "season_weeks":
             if not isinstance(value, int) or isinstance(value, bool) or \
                     not 1 <= value <= MAX_SEASON_WEEKS:
@@ -200,6 +201,13 @@ CHAT_SETTINGS: dict[str, tuple[Any, ...]] = {
 }
 """The defaults a chat's admins may set with /settings, and their allowed values, the
 default first (``lives=None``: the edition's own default)."""
+
+
+@cache
+def _settable_zones() -> dict[str, str]:
+    """IANA zone names a chat may choose, by their lower-case spelling: not the server's own
+    ``localtime``, nor ``Factory`` (which is no place)."""
+    return {name.lower(): name for name in available_timezones() - {"localtime", "Factory"}}
 
 
 def _lobby_options(game: Game, chat: Chat, given: dict[str, Any]) -> dict[str, Any]:

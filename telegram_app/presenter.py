@@ -131,6 +131,20 @@ class Presenter:
         elif game.status == "running":
             await self._post_table(game)
 
+    async def still_shown(self, game: GameSnapshot, bot_username: str | None) -> bool:
+        """Whether the open game's lobby or table message still exists in the group (asked
+        of Telegram by re-setting its keyboard: an admin may have deleted it). If it does
+        not, it is posted again and the answer is ``False``."""
+        if game.status == "lobby":
+            message_id, markup = game.lobby_message_id, lobby_keyboard(game, bot_username)
+        else:
+            message_id, markup = game.table_message_id, table_keyboard(game)
+        if message_id is not None and \
+                await self.messenger.edit_markup(game.chat_id, message_id, markup):
+            return True
+        await self.reshow(game, bot_username)
+        return False
+
     async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         """Send a player this round's private message and remember its id."""
         if player.user_id is None or player.seat is None or not _in_round(game, player):

@@ -39,11 +39,12 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if exc.code != "game_open":
             raise
         existing = await bot.service.get(exc.detail["game_id"])
+        # A lobby or table that never arrived or was deleted is posted again instead of
+        # pointing at nothing.
+        if not await bot.presenter.still_shown(existing, context.bot.username):
+            return
         target = existing.lobby_message_id if existing.status == "lobby" else \
             existing.table_message_id
-        if target is None:  # its message never arrived: post it again instead of pointing
-            await bot.presenter.reshow(existing, context.bot.username)
-            return
         await bot.messenger.send(chat.id, _("A game is already open here (game #{id}): join it "
                                             "or finish it first.").format(id=existing.id),
                                  thread_id=thread_of(message), reply_to=target)

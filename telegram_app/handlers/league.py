@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
 from league.charts import rating_chart_png
 from league.errors import ServiceError
+from league.queries import RatingCard
 from telegram_app.context import services
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import _
@@ -34,40 +36,60 @@ async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, context, render.standings_text(table))
 
 
-async def _target(update: Update) -> tuple[int, str] | None:
-    """The replied-to person, else the sender: (user id, name)."""
+async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[int, str] | None:
+    """The replied-to person, else the sender: (user id, name). ``None`` (after a polite
+    reply) for a message sent as a chat, such as an anonymous admin's.
+
+    In a forum topic, clients mark every message as a reply to the topic's first message;
+    that is not a reply to a person, so it is ignored."""
     message = update.effective_message
-    if message is not None and message.reply_to_message is not None and \
-            message.reply_to_message.from_user is not None and \
-            not message.reply_to_message.from_user.is_bot:
-        who = message.reply_to_message.from_user
+    if message is None:
+        return None
+    replied = message.reply_to_message
+    if replied is not None and (replied.forum_topic_created is not None or (
+            message.is_topic_message and replied.message_id == message.message_thread_id)):
+        replied = None
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot \
+            and replied.sender_chat is None:
+        who = replied.from_user
         return who.id, user_ref(who).display_name
-    if update.effective_user is None:
+    if message.sender_chat is not None or update.effective_user is None:
+        await reply(update, context, _("Messages sent as the group or a channel have no "
+                                       "rating: send it as yourself."))
         return None
     return update.effective_user.id, user_ref(update.effective_user).display_name
 
 
+async def _card(update: Update, context: ContextTypes.DEFAULT_TYPE,
+                chat_id: int | None) -> tuple[int, RatingCard] | None:
+    """The rating card of :func:`_target`, named as Telegram names them now."""
+    target = await _target(update, context)
+    if target is None:
+        return None
+    card = await services(context).service.rating_card(target[0], chat_id)
+    return target[0], replace(card, name=target[1])
+
+
 async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rating``: yours, or the replied-to player's."""
-    target = await _target(update)
-    if target is None:
-        return
     chat = update.effective_chat
-    card = await services(context).service.rating_card(
-        target[0], chat.id if in_group(chat) and chat else None)
-    await reply(update, context, render.rating_text(card))
+    found = await _card(update, context, chat.id if in_group(chat) and chat else None)
+    if found is not None:
+        await reply(update, context, render.rating_text(found[1]))
 
 
 async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/profile``: the rating card and a PNG chart of Elo over time."""
-    target = await _target(update)
     chat = update.effective_chat
-    if target is None or chat is None:
+    if chat is None:
         return
+    found = await _card(update, context, chat.id if in_group(chat) else None)
+    if found is None:
+        return
+    user_id, card = found
     bot = services(context)
-    card = await bot.service.rating_card(target[0], chat.id if in_group(chat) else None)
-    history = await bot.service.rating_history(target[0])
-    title = _("Elo of {name}").format(name=target[1])
+    history = await bot.service.rating_history(user_id)
+    title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"))
     message = update.effective_message

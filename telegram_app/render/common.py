@@ -79,6 +79,13 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "no_ai": _("There is no computer player to remove."),
         "too_few_players": _("At least {min} players are needed to start.").format(
             min=detail.get("min", "")),
+        "bad_player_count": _("This edition is for {min}–{max} players.").format(
+            min=detail.get("min", ""), max=detail.get("max", "")),
+        "bad_lives": _("This edition allows {min}–{max} lives.").format(
+            min=detail.get("min", ""), max=detail.get("max", "")),
+        "unknown_edition": _("Unknown edition."),
+        "already_paused": _("The clock is already paused; /resume restarts it."),
+        "not_paused": _("The clock is not paused."),
         "lives_need_fewer_players": _(
             "{lives} lives are only for tables of up to {max} players: change the lives "
             "option, then start.").format(lives=detail.get("lives", ""),

@@ -88,10 +88,18 @@ def lobby_closed_text(game: GameSnapshot) -> str:
         options_line(game)
 
 
+SHOWN_BIDS = 8
+"""The latest bids of a round that the table and private messages list: a long round must
+not push a message past Telegram's length limit (its keyboard would go dead with it)."""
+
+
 def _bids_line(game: GameSnapshot, state: dict[str, Any]) -> str:
-    if not state.get("bids"):
+    bids = state.get("bids") or []
+    if not bids:
         return _("No bid yet.")
-    parts = [f"{name_html(game.at_seat(seat))} {amount}" for seat, amount in state["bids"]]
+    parts = [f"{name_html(game.at_seat(seat))} {amount}" for seat, amount in bids[-SHOWN_BIDS:]]
+    if len(bids) > SHOWN_BIDS:
+        parts.insert(0, "…")
     return _("Bids: {bids}").format(bids=" → ".join(parts))
 
 

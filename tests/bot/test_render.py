@@ -113,3 +113,15 @@ def test_bids_stop_at_the_bots_maximum() -> None:
     data = [b.callback_data for row in table_keyboard(at_max).inline_keyboard for b in row]
     assert not [d for d in data if d.startswith(("b:", "m:"))]
     assert any(d.startswith("c:") for d in data)  # only Coyote! is left
+
+
+def test_a_long_round_keeps_messages_within_telegrams_limit() -> None:
+    names = ["W" * 64 + str(i) for i in range(10)]
+    bids = [[i % 10, 10**9 + i] for i in range(500)]
+    game = _game(10, names=names, bids=bids)
+    texts = [render.table_text(game, mention=True), render.table_text(game)]
+    texts += [render.private_text(game, seat) for seat in range(10)]
+    for text in texts:
+        assert len(text) <= 4096
+        assert parse_html(text)  # still whole, valid HTML
+        assert str(10**9 + 499) in text and str(10**9) not in text  # the latest bids only

@@ -138,12 +138,37 @@ async def test_long_season_champion_is_still_announced(pg_db: Database) -> None:
     assert table.rows and table.rows[0].points > 0
 
 
+async def test_supergroup_keeps_settings_and_league(pg_db: Database) -> None:
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    await service.set_chat_setting(CHAT, "League", "timezone", "Asia/Tokyo")
+    await service.set_chat_setting(CHAT, "League", "season_weeks", 6)
+    await play_game(service, PEOPLE[:3])
+    clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
+    for due in await service.due_posts():  # the week, and the six-week season
+        assert await service.claim_post(*due)
+    new = CHAT * 1000
+    for _ in range(2):  # Telegram reports it twice: as a service message and as an error
+        await service.migrate_chat(CHAT, new)
+    settings = await service.chat_settings(new)
+    assert settings["timezone"] == "Asia/Tokyo" and settings["season_weeks"] == 6
+    table = await service.standings(new, "last")
+    assert len(table.rows) == 3 and sum(r.games for r in table.rows) == 3
+    assert len(await service.history(new)) == 1
+    assert await service.due_posts() == []  # last week's post stays claimed
+    card = await service.rating_card(PEOPLE[0].id, new)
+    assert card.chat_rank is not None
+
+
 async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
     service = MatchService(pg_db)
     from league.errors import ServiceError
 
-    with pytest.raises(ServiceError, match="bad_timezone"):
-        await service.set_chat_setting(CHAT, "League", "timezone", "Mars/Base")
+    for bad in ("Mars/Base", "localtime", "posix/Europe/Berlin", "right/UTC", "Factory", 5):
+        with pytest.raises(ServiceError, match="bad_timezone"):
+            await service.set_chat_setting(CHAT, "League", "timezone", bad)
+    settings = await service.set_chat_setting(CHAT, "League", "timezone", "europe/berlin")
+    assert settings["timezone"] == "Europe/Berlin"
     with pytest.raises(ServiceError, match="bad_option"):
         await service.set_chat_setting(CHAT, "League", "season_weeks", 0)
     settings = await service.set_chat_setting(CHAT, "League", "timezone", "Asia/Kolkata")

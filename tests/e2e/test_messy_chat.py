@@ -1,0 +1,95 @@
+"""What real groups send that tidy tests do not: numbers too big for the database, forum
+topics (where every message is a reply to the topic's first message), anonymous admins, and a
+lobby message deleted by an admin. Each case was found by a break-it review."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.e2e.harness import bot_table, wait_for
+from tests.fakebot import FakeBotAPI
+from tests.fakebot.html_check import utf16_len
+
+GROUP = -100321
+ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                   "username": "GroupAnonymousBot"}
+
+
+def said(api: FakeBotAPI, chat_id: int, text: str) -> list:
+    return [m for m in api.bot_messages(chat_id) if text in (m.text or "")]
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def command(api: FakeBotAPI, sender_id: int, text: str, **extra) -> dict:
+    """A ``/command`` message in the group as Telegram sends it, with ``extra`` fields."""
+    name = text.split(maxsplit=1)[0]
+    message = api.store_message(api.chats[GROUP], from_bot=False, sender_id=sender_id,
+                                text=text, entities=[{"type": "bot_command", "offset": 0,
+                                                      "length": utf16_len(name)}], **extra)
+    return api.message_dict(message)
+
+
+async def test_numbers_beyond_the_databases_ids_are_refused_politely(pg_db, pg_url,
+                                                                     caplog) -> None:
+    caplog.set_level(logging.INFO)
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"]) as (api, players, _):
+        ann = players[0]
+        await ann.send(GROUP, "/newgame")
+        await wait_for(lambda: bool(said(api, GROUP, "new game #")))
+        lobby = said(api, GROUP, "new game #")[-1]
+        for data in ("j:99999999999", "p:2147483648", "b:2147483648:1:5"):
+            answer = await api.wait_answer(await ann.press_raw(GROUP, lobby.message_id, data))
+            assert answer["show_alert"] and "something went wrong" not in answer["text"]
+        await ann.send(GROUP, "/replay 3000000000")
+        await wait_for(lambda: bool(said(api, GROUP, "no longer exists")))
+        await ann.send(ann.id, "/start g99999999999")
+        await api.settle()
+        assert len(api.bot_messages(ann.id)) >= 2  # /start was answered
+    assert not failures(caplog)
+
+
+async def test_rating_in_a_forum_topic_is_the_senders(pg_db, pg_url) -> None:
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob"]) as (api, (ann, bob), _):
+        chat = api.chats[GROUP]
+        chat.type, chat.is_forum = "supergroup", True
+        root = api.store_message(chat, from_bot=False, sender_id=ann.id, kind="service",
+                                 service={"forum_topic_created": {"name": "Coyote",
+                                                                  "icon_color": 7322096}})
+        api.enqueue_update({"message": command(api, bob.id, "/rating",
+                                               thread_id=root.message_id,
+                                               reply_to=root.message_id)})
+        await wait_for(lambda: bool(said(api, GROUP, "Elo")))
+        assert "Bob" in said(api, GROUP, "Elo")[-1].text
+
+
+async def test_anonymous_admin_has_no_rating(pg_db, pg_url) -> None:
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, _players, _):
+        data = command(api, ANONYMOUS_ADMIN["id"], "/rating")
+        data["from"] = ANONYMOUS_ADMIN
+        data["sender_chat"] = api.chats[GROUP].to_dict()
+        api.enqueue_update({"message": data})
+        await wait_for(lambda: bool(said(api, GROUP, "send it as yourself")))
+        assert not said(api, GROUP, "Elo")
+
+
+async def test_a_deleted_lobby_is_posted_again(pg_db, pg_url) -> None:
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"]) as (api, players, _):
+        ann, bob, _cat = players
+        await ann.send(GROUP, "/newgame")
+        await wait_for(lambda: bool(said(api, GROUP, "new game #")))
+        await api.settle()
+        said(api, GROUP, "new game #")[-1].deleted = True  # an admin deleted it
+        await bob.send(GROUP, "/newgame")
+        await wait_for(lambda: any(not m.deleted for m in said(api, GROUP, "new game #")))
+        lobby = next(m for m in said(api, GROUP, "new game #") if not m.deleted)
+        answer = await bob.press_and_settle(lobby, "✋ Join")
+        assert "joined" in answer["text"].lower()
+        assert not said(api, GROUP, "already open")
+        await ann.send(GROUP, "/newgame")  # the lobby is there now: point at it
+        await wait_for(lambda: bool(said(api, GROUP, "already open")))
+        assert len([m for m in said(api, GROUP, "new game #") if not m.deleted]) == 1
