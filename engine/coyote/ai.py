@@ -38,7 +38,7 @@ def _counts(cards: list[str]) -> tuple[tuple[str, int], ...]:
 
 
 _ESTIMATES: dict[tuple, Distribution] = {}
-_ESTIMATES_MAX = 4096
+_ESTIMATES_MAX = 1024
 
 
 def estimate(view: View) -> Distribution:

@@ -152,7 +152,7 @@ def _counts(cards: Iterable[str]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(Counter(cards).items()))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def distribution(edition: str, counted: tuple[str, ...], unseen: tuple[tuple[str, int], ...],
                  hidden: int, draw_count: int,
                  discard: tuple[tuple[str, int], ...]) -> Distribution:
