@@ -41,8 +41,9 @@ Bounds = tuple[datetime, datetime]
 DEFAULT_TZ = "UTC"
 """The time zone of a chat that never set one."""
 SEASON_WEEKS = 4
-MAX_SEASON_WEEKS = 52
 """Weeks per season unless the chat's setting says otherwise."""
+MAX_SEASON_WEEKS = 52
+"""The longest season a chat may choose."""
 EPOCH = date(2024, 1, 1)
 """The Monday on which season 0 starts (local time of each chat)."""
 

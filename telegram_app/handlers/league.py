@@ -61,21 +61,21 @@ async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[i
 
 
 async def _card(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                chat_id: int | None) -> tuple[int, RatingCard] | None:
+                chat_id: int | None) -> RatingCard | None:
     """The rating card of :func:`_target`, named as Telegram names them now."""
     target = await _target(update, context)
     if target is None:
         return None
     card = await services(context).service.rating_card(target[0], chat_id)
-    return target[0], replace(card, name=target[1])
+    return replace(card, name=target[1])
 
 
 async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rating``: yours, or the replied-to player's."""
     chat = update.effective_chat
-    found = await _card(update, context, chat.id if in_group(chat) and chat else None)
-    if found is not None:
-        await reply(update, context, render.rating_text(found[1]))
+    card = await _card(update, context, chat.id if in_group(chat) and chat else None)
+    if card is not None:
+        await reply(update, context, render.rating_text(card))
 
 
 async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -83,12 +83,11 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    found = await _card(update, context, chat.id if in_group(chat) else None)
-    if found is None:
+    card = await _card(update, context, chat.id if in_group(chat) else None)
+    if card is None:
         return
-    user_id, card = found
     bot = services(context)
-    history = await bot.service.rating_history(user_id)
+    history = await bot.service.rating_history(card.user_id)
     title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"))
