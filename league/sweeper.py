@@ -40,8 +40,9 @@ RETRY_AFTER_ERROR = timedelta(hours=1)
 @dataclass(frozen=True)
 class SweepResult:
     """What the sweeper did to one game: ``kind`` is ``"reminder"``, ``"timeout"`` or
-    ``"lobby_expired"``; ``seat`` the player concerned; ``steps`` the moves it made (the
-    first one carries a ``turn_timed_out`` event)."""
+    ``"lobby_expired"``; ``seat`` the player concerned; ``removed``: the timeout removed them
+    (for a reminder: the coming timeout will); ``steps`` the moves it made (the first one
+    carries a ``turn_timed_out`` event)."""
 
     kind: str
     game: GameSnapshot
@@ -82,14 +83,14 @@ class SweepMixin:
         game = self._game(row.kind)  # type: ignore[attr-defined]
         seat = game.current_seat(row.state or {})
         deadline = aware(row.deadline_at) if row.deadline_at else None
-        if row.remind_at is not None and (deadline is None or now < deadline):
-            row.remind_at = None
-            row.due_at = row.deadline_at
-            return "reminder", seat, False, []
         player = next((p for p in row.players if p.seat == seat), None)
         policy = (row.options or {}).get("timeout_policy", "ai")
         removed = player is not None and (
             policy == "remove" or player.timeouts_in_row + 1 >= TIMEOUTS_BEFORE_REMOVAL)
+        if row.remind_at is not None and (deadline is None or now < deadline):
+            row.remind_at = None
+            row.due_at = row.deadline_at
+            return "reminder", seat, removed, []
         try:  # worked out first: an engine error must not block the other games' sweep
             if player is None or seat is None:
                 raise LookupError(f"no player to act in seat {seat}")

@@ -33,6 +33,15 @@ class Messenger:
         # What each message shows, as far as this process knows: an edit to the same content
         # is not sent (Telegram would refuse it, and it costs a request against flood limits).
         self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._moved: dict[int, int] = {}  # group id -> supergroup id, as Telegram told us
+
+    def current_chat(self, chat_id: int) -> int:
+        """The id ``chat_id`` has now, if this process saw the group become a supergroup."""
+        return self._moved.get(chat_id, chat_id)
+
+    async def _migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self.service.migrate_chat(old_chat_id, new_chat_id)
+        self._moved[old_chat_id] = new_chat_id
 
     def _remember(self, chat_id: int, message_id: int, content: int) -> None:
         self._shown[(chat_id, message_id)] = content
@@ -54,7 +63,7 @@ class Messenger:
                 self._remember(chat_id, message.message_id, _content(text, markup))
                 return message.message_id
             except ChatMigrated as exc:
-                await self.service.migrate_chat(chat_id, exc.new_chat_id)
+                await self._migrated(chat_id, exc.new_chat_id)
                 chat_id = exc.new_chat_id
             except Forbidden as exc:
                 if chat_id > 0:
@@ -97,7 +106,7 @@ class Messenger:
                 return True
             log.info("editMessageText %s/%s failed: %s", chat_id, message_id, exc.message)
         except ChatMigrated as exc:
-            await self.service.migrate_chat(chat_id, exc.new_chat_id)
+            await self._migrated(chat_id, exc.new_chat_id)
         except Forbidden as exc:
             if chat_id > 0:
                 await self.service.set_can_message(chat_id, False)

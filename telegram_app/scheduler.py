@@ -53,7 +53,8 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         if kind == "season":
             text += "\n\n" + league_text.champion_line(table)
         if await bot.messenger.send(chat_id, text) is not None:
-            await bot.service.mark_posted(chat_id, kind, start)
+            # The send may have found the group become a supergroup and moved the claim.
+            await bot.service.mark_posted(bot.messenger.current_chat(chat_id), kind, start)
 
 
 async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -80,9 +81,9 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         return
     if result.kind == "reminder" and result.seat is not None:
         player = game.at_seat(result.seat)
-        await bot.messenger.send(game.chat_id, events_text.reminder_text(game, player),
-                                 thread_id=game.thread_id)
+        text = events_text.reminder_text(game, player, removal=result.removed)
+        await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
         if player.user_id is not None:
-            await bot.messenger.send(player.user_id, events_text.reminder_text(game, player))
+            await bot.messenger.send(player.user_id, text)
         return
     await bot.presenter.moved(Outcome(game, result.steps))

@@ -79,13 +79,20 @@ def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def reminder_text(game: GameSnapshot, player: PlayerInfo) -> str:
-    """The one reminder of a turn, at three quarters of its clock (mentions the player)."""
+def reminder_text(game: GameSnapshot, player: PlayerInfo, removal: bool = False) -> str:
+    """The one reminder of a turn, at three quarters of its clock (mentions the player);
+    ``removal``: running out of time will remove them from the game (the chat's policy, or a
+    second timeout in a row)."""
     left = ""
     if game.deadline_at is not None:
         left = game.deadline_at.strftime("%H:%M UTC")
-    return _("⏳ {name}, it is your turn in game #{id}: play before {time}, or the computer "
-             "plays for you.").format(name=mention_html(player), id=game.id, time=left)
+    if removal:
+        text = _("⏳ {name}, it is your turn in game #{id}: play before {time}, or you will be "
+                 "removed from the game.")
+    else:
+        text = _("⏳ {name}, it is your turn in game #{id}: play before {time}, or the computer "
+                 "plays for you.")
+    return text.format(name=mention_html(player), id=game.id, time=left)
 
 
 def turn_line(game: GameSnapshot) -> str | None:

@@ -125,3 +125,11 @@ def test_a_long_round_keeps_messages_within_telegrams_limit() -> None:
         assert len(text) <= 4096
         assert parse_html(text)  # still whole, valid HTML
         assert str(10**9 + 499) in text and str(10**9) not in text  # the latest bids only
+
+
+def test_reminder_names_the_consequence() -> None:
+    game = _game(3)
+    player = game.at_seat(0)
+    assert "computer plays" in events_text.reminder_text(game, player)
+    removal = events_text.reminder_text(game, player, removal=True)
+    assert "removed" in removal and "computer" not in removal

@@ -83,3 +83,16 @@ async def test_two_weeks_of_league(league) -> None:
     await runner.start()
     await api.settle(quiet=0.3)
     assert len(api.find_messages(GROUP, "Final standings of the week")) == 1
+
+
+async def test_weekly_post_to_a_group_that_became_a_supergroup(league) -> None:
+    api, players, clock, _runner = league
+    await _game(api, players)
+    supergroup = -1009990001
+    api.migrate_group(GROUP, supergroup, announce=False)  # the bot learns it from the send
+    clock.now = datetime(2026, 3, 9, 0, 0, 5, tzinfo=UTC)
+    await wait_for(lambda: bool(api.find_messages(supergroup, "Final standings of the week")))
+    for _ in range(2):  # past the retry delay of a post that was not marked sent
+        clock.now += timedelta(minutes=11)
+        await api.settle(quiet=0.3)
+    assert len(api.find_messages(supergroup, "Final standings of the week")) == 1

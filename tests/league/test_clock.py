@@ -46,6 +46,7 @@ async def test_reminder_once_then_auto_move(pg_db: Database, clock: Clock) -> No
     clock.advance(2)  # 46 s of 60: past three quarters
     [reminder] = await service.sweep()
     assert reminder.kind == "reminder" and reminder.seat == turn
+    assert not reminder.removed  # a first timeout: the computer will play for them
     assert await service.sweep() == []  # one reminder per turn
     clock.advance(15)  # 61 s: the clock ran out
     [timeout] = await service.sweep()
@@ -74,6 +75,25 @@ async def test_removed_after_two_timeouts_in_a_row(pg_db: Database, clock: Clock
     assert removed is not None and removed.seat == first
     game = await service.get(game_id)
     assert game.state["lives"][first] == 0 and first in game.state["out"]
+
+
+@pytest.mark.parametrize("policy", ["ai", "remove"])
+async def test_reminder_says_when_the_timeout_removes(pg_db: Database, clock: Clock,
+                                                      policy: str) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    game_id = await _running(service, policy=policy)
+    first = (await service.get(game_id)).state["turn"]
+    warnings = []
+    for _ in range(12):
+        clock.advance(46)
+        for result in await service.sweep():
+            if result.kind == "reminder" and result.seat == first:
+                warnings.append(result.removed)
+        clock.advance(15)
+        if any(r.kind == "timeout" and r.removed for r in await service.sweep()):
+            break
+    # "ai": the computer plays at the first timeout, the second removes; "remove": at once.
+    assert warnings == ([False, True] if policy == "ai" else [True])
 
 
 async def test_acting_resets_the_timeout_count(pg_db: Database, clock: Clock) -> None:
