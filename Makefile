@@ -4,12 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint messages run clean
+.PHONY: demo test lint messages run clean install
 
+# A .venv left half-made (no pip: venv failed midway) is made again.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
+
+install:  ## production: .venv with the bot's dependencies only (no test tools)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
 
 demo: $(STAMP)  ## a full game through the real bot against the fake Bot API, on SQLite
 	$(BIN)/python -m tests.e2e.demo

@@ -108,6 +108,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 if player is None or player.seat is None:
                     raise ServiceError("not_a_player")
                 game = self._game(row.kind)
+                to_act = game.current_seat(row.state)
+                clock = (row.deadline_at, row.remind_at, row.due_at, row.paused_left)
                 try:
                     state, events = game.apply(row.state, player.seat, action)
                 except RuleError as exc:
@@ -116,6 +118,9 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 steps = [self._record(session, row, game, state, events, player.seat,
                                       user_id, action)]
                 steps += self._advance(session, row, game)
+                if player.seat != to_act and game.current_seat(row.state or {}) == to_act:
+                    # An off-turn move (leaving the game) leaves the turn's clock running.
+                    row.deadline_at, row.remind_at, row.due_at, row.paused_left = clock
                 await rate_if_finished(session, row, self.clock())
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Callable
 from datetime import datetime
 
+from pydantic import ValidationError
 from telegram import BotCommand, Update
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -53,6 +55,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         try:
             await app.bot.set_my_commands([
                 BotCommand("newgame", _("Open a Coyote lobby")),
+                BotCommand("leave", _("Quit the running game")),
                 BotCommand("cancel", _("Cancel the open game")),
                 BotCommand("rules", _("How to play")),
                 BotCommand("help", _("What I can do")),
@@ -63,6 +66,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
                 BotCommand("rating", _("Your Elo, or the replied-to player's")),
                 BotCommand("profile", _("Your stats and Elo chart")),
                 BotCommand("history", _("The last games here")),
+                BotCommand("replay", _("A game move by move: /replay ID")),
                 BotCommand("top", _("The overall leaderboard")),
             ])
         except TelegramError as exc:
@@ -90,6 +94,7 @@ def add_handlers(app: Application) -> None:
     new = filters.UpdateType.MESSAGE  # an edited message is not a new command or bid
     app.add_handler(CommandHandler("newgame", commands.newgame, filters=new))
     app.add_handler(CommandHandler("cancel", commands.cancel, filters=new))
+    app.add_handler(CommandHandler("leave", commands.leave, filters=new))
     app.add_handler(CommandHandler("help", commands.help_command, filters=new))
     app.add_handler(CommandHandler("rules", commands.rules, filters=new))
     app.add_handler(CommandHandler("start", commands.start, filters=new))
@@ -119,10 +124,25 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def main() -> None:
-    """``python -m telegram_app``: run the bot in polling mode until interrupted."""
+    """``python -m telegram_app``: run the bot in polling mode until interrupted. Exits with
+    status 1 and one log line when the settings are incomplete, the token is refused or
+    Telegram cannot be reached at start (a service manager restarts it)."""
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    settings = Settings()  # type: ignore[call-arg]  # read from the environment
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per tick otherwise
+    try:
+        settings = Settings()  # type: ignore[call-arg]  # read from the environment
+    except ValidationError as exc:
+        missing = ", ".join(str(e["loc"][0]).upper() for e in exc.errors())
+        log.error("incomplete or invalid settings: %s (see README, Running the bot)", missing)
+        sys.exit(1)
     app = build_application(settings)
-    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    try:
+        app.run_polling(allowed_updates=Update.ALL_TYPES)
+    except InvalidToken:
+        log.error("Telegram refused TELEGRAM_BOT_TOKEN")
+        sys.exit(1)
+    except NetworkError as exc:
+        log.error("Telegram cannot be reached at %s: %s", settings.telegram_base_url, exc)
+        sys.exit(1)

@@ -72,6 +72,32 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, context, _("Game #{id} was cancelled.").format(id=game.id))
 
 
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/leave``: quit this topic's running game for good (placed last among those still
+    playing; for Elo, last). In a lobby the 🚪 Leave button does it."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if not in_group(chat) or user is None or chat is None:
+        await reply(update, context, _("Send /leave in the group where you are playing."))
+        return
+    bot = services(context)
+    for _attempt in range(3):  # a move by someone else may land first: take the new version
+        game = await bot.service.open_game(chat.id, thread_of(message))
+        if game is None or game.status != "running":
+            await reply(update, context, _("There is no running game here (in a lobby, press "
+                                           "🚪 Leave)."))
+            return
+        try:
+            outcome = await bot.service.act(game.id, user.id, game.version, Action("resign"))
+        except ServiceError as exc:
+            if exc.code == "stale":
+                continue
+            await reply(update, context, error_text(exc.code, exc.detail))
+            return
+        await bot.presenter.moved(outcome)
+        return
+    await reply(update, context, error_text("stale"))
+
+
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/help``: what the bot does and its commands."""
     await reply(update, context, texts.help_text())

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from tests.e2e.harness import bot_table, wait_for
+from tests.e2e.harness import bot_table, mover, open_lobby, wait_for
 from tests.fakebot import FakeBotAPI
 from tests.fakebot.html_check import utf16_len
 
@@ -93,3 +93,18 @@ async def test_a_deleted_lobby_is_posted_again(pg_db, pg_url) -> None:
         await ann.send(GROUP, "/newgame")  # the lobby is there now: point at it
         await wait_for(lambda: bool(said(api, GROUP, "already open")))
         assert len([m for m in said(api, GROUP, "new game #") if not m.deleted]) == 1
+
+
+async def test_leaving_a_running_game(pg_db, pg_url) -> None:
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat", "Dan"]) as (api, players, _):
+        lobby = await open_lobby(api, players[:3], GROUP)
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        acting = await mover(api, players[:3])
+        leaver = next(u for u in players[:3] if u is not acting)
+        await leaver.send(GROUP, "/leave")
+        await wait_for(lambda: bool(said(api, GROUP, "leaves the game")))
+        assert leaver.first_name in said(api, GROUP, "leaves the game")[-1].text
+        assert await mover(api, players[:3]) is acting  # still their turn
+        await leaver.send(GROUP, "/leave")
+        await players[3].send(GROUP, "/leave")
+        await wait_for(lambda: len(said(api, GROUP, "not playing in this game")) == 2)

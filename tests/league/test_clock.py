@@ -96,6 +96,18 @@ async def test_reminder_says_when_the_timeout_removes(pg_db: Database, clock: Cl
     assert warnings == ([False, True] if policy == "ai" else [True])
 
 
+async def test_leaving_off_turn_keeps_the_turns_clock(pg_db: Database, clock: Clock) -> None:
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    game_id = await _running(service, players=4)
+    before = await service.get(game_id)
+    turn = before.state["turn"]
+    clock.advance(30)
+    leaver = next(p for p in before.players if p.seat != turn)
+    outcome = await service.act(game_id, leaver.user_id, before.version, Action("resign"))
+    assert outcome.game.state["turn"] == turn and outcome.game.state["lives"][leaver.seat] == 0
+    assert outcome.game.deadline_at == before.deadline_at
+
+
 async def test_acting_resets_the_timeout_count(pg_db: Database, clock: Clock) -> None:
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
     game_id = await _running(service, 4)
