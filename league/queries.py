@@ -22,6 +22,7 @@ from league.models import Game as GameRow
 from league.ratings import START, RatingChange
 from league.snapshots import GameSnapshot, snapshot
 from league.standings import (
+    DEFAULT_TZ,
     MAX_SEASON_WEEKS,
     GameResult,
     StandingRow,
@@ -171,8 +172,11 @@ class LeagueQueries:
     async def history(self, chat_id: int, limit: int = 10) -> list[HistoryEntry]:
         """The chat's last finished games, newest first, with Elo changes where rated. A
         rated game shows the league's places (a removed player counts as last, as for Elo);
-        an unrated one the game's own."""
+        an unrated one the game's own. ``finished_at`` is in the chat's time zone, like its
+        weeks."""
         async with self.db.sessions() as session:  # type: ignore[attr-defined]
+            tz = zone(await session.scalar(select(Chat.timezone).where(Chat.id == chat_id))
+                      or DEFAULT_TZ)
             games = list(await session.scalars(
                 select(GameRow).where(GameRow.chat_id == chat_id, GameRow.status == "finished")
                 .order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
@@ -184,7 +188,7 @@ class LeagueQueries:
         seats: dict[int, list[GamePlayer]] = defaultdict(list)
         for p in players:
             seats[p.game_id].append(p)
-        return [HistoryEntry(g.id, aware(g.finished_at or g.created_at),
+        return [HistoryEntry(g.id, aware(g.finished_at or g.created_at).astimezone(tz),
                              (g.options or {}).get("edition", "classic"),
                              sorted((_history_line(p, rated.get((g.id, p.user_id)))
                                      for p in seats[g.id]), key=lambda t: t[0]))

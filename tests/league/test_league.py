@@ -208,3 +208,12 @@ async def test_overall_rank_counts_only_established_players(pg_db: Database) -> 
     ranks = {uid: (await service.rating_card(uid, None)).overall_rank for uid in (1, 2, 3, 4)}
     assert ranks == {1: 1, 2: None, 3: 3, 4: 1}  # 2 is provisional; 1 and 4 share first
     assert [row[0] for row in await service.top()] == [1, 1, 3]
+
+
+async def test_history_dates_are_the_chats_local_dates(pg_db: Database) -> None:
+    clock = Clock(datetime(2026, 5, 11, 3, 30, tzinfo=UTC))  # Sunday 23:30 in New York
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    await service.set_chat_setting(CHAT, "League", "timezone", "America/New_York")
+    await play_game(service, PEOPLE[:3])
+    [entry] = await service.history(CHAT)
+    assert entry.finished_at.date().isoformat() == "2026-05-10"
