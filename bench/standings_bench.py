@@ -28,7 +28,7 @@ async def fill(db: Database, games: int, players: int) -> None:
     """``games`` finished, rated 4-player games spread over the last two years."""
     rng = random.Random(1)
     async with db.engine.begin() as conn:
-        await conn.execute(insert(Chat).values(id=CHAT, title="busy"))
+        await conn.execute(insert(Chat).values(id=CHAT, title="busy", last_rated_at=NOW))
         await conn.execute(insert(User), [{"id": u, "first_name": f"p{u}", "can_message": True}
                                           for u in range(1, players + 1)])
         await conn.execute(insert(Rating), [{"user_id": u, "kind": "coyote", "rating": 1500.0,
@@ -80,6 +80,7 @@ async def run(games: int, players: int) -> None:
             await timed("/standings season", service.standings(CHAT, "season"))
             await timed("/history", service.history(CHAT))
             await timed("/rating", service.rating_card(1, CHAT))
+            await timed("weekly post look-up", service.due_posts())
 
 
 def main() -> None:
