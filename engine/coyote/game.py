@@ -275,7 +275,9 @@ class CoyoteGame:
         are eliminated at once, so they are placed last among those still playing; their
         cards of the round go to the discard pile. In poker-deck (``first_out_ends``) the
         removal ends the game with the removed player as its only loser, as if they had taken
-        the last penalty card. (The league's Elo counts every removed player as last.)"""
+        the last penalty card. (The league's Elo counts every removed player as last.) A
+        pending Change ends with the removal of either player in it; the turn goes back to
+        the one who used Change, as after an answer."""
         if action != Action("resign"):
             raise RuleError("bad_action")
         if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \
@@ -303,8 +305,10 @@ class CoyoteGame:
         change = new["change"]
         if change is not None and seat in (change["by"], change["target"]):
             new["change"] = None
-            if new["turn"] == seat:
-                flow.pass_turn(new, flow.next_active(new, seat))
+            if new["turn"] == change["target"]:  # the answer is off: "then the turn returns
+                # to the player who used Change" (or, if they left, to whoever follows them)
+                flow.pass_turn(new, change["by"] if seat == change["target"]
+                               else flow.next_active(new, change["by"]))
         if new["double"] == seat:
             new["double"] = None
         if new["turn"] == seat:

@@ -133,11 +133,16 @@ def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     if view["direction"] == -1:
         lines.append(_("↩️ Play goes the other way this round."))
     if view["change"]:
-        lines.append(_("🎭 Change: {name} must raise their bid or call Coyote on the bid "
-                       "before it.").format(name=name_html(game.at_seat(view["change"]["target"]))))
+        target = name_html(game.at_seat(view["change"]["target"]))
+        if len(view["bids"]) >= 2:
+            lines.append(_("🎭 Change: {name} must raise their bid or call Coyote on the bid "
+                           "before it.").format(name=target))
+        else:
+            lines.append(_("🎭 Change: {name} must raise their bid.").format(name=target))
     if view["double"] is not None:
         lines.append(_("🎭 The last bid is doubled: a Coyote call on it costs two lives."))
-    if view["specials"] == "coins" and view["coins"]:
+    if view["specials"] == "coins" and view["coins"] and \
+            sum(1 for life in view["lives"] if life > 0) > 2:  # none with two players left
         lines.append(_("🪙 Coins left: {coins}").format(coins=", ".join(
             special_name(c) for c in view["coins"])))
     return lines
@@ -187,9 +192,12 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     lines += _seat_lines(game, view, seat)
     lines += ["", _bids_line(game, state)] + _status_lines(game, view)
     if view["turn"] == seat:
-        if view["change"] and view["change"]["target"] == seat:
+        if view["change"] and view["change"]["target"] == seat and view["can_call"]:
             lines += ["", _("<b>Your turn:</b> raise your bid to {min} or more, or call Coyote "
                             "on the bid before it.").format(min=view["min_bid"])]
+        elif view["change"] and view["change"]["target"] == seat:
+            lines += ["", _("<b>Your turn:</b> raise your bid to {min} or more.").format(
+                min=view["min_bid"])]
         elif view["must_bid"] or not view["can_call"]:
             lines += ["", _("<b>Your turn:</b> bid {min} or more (you can also type any number "
                             "here).").format(min=view["min_bid"])]

@@ -48,9 +48,12 @@ def _special_line(game: GameSnapshot, event: dict[str, Any]) -> str:
                                                card=card_label(event["card"]))
     if special == "change":
         bids = (game.state or {}).get("bids") or []
-        return _("🎭 {name} uses Change: {target} must raise their bid or call Coyote on the "
-                 "bid before it.").format(
-            name=name, target=name_html(game.at_seat(bids[-1][0])) if bids else "?")
+        target = name_html(game.at_seat(bids[-1][0])) if bids else "?"
+        if len(bids) >= 2:
+            return _("🎭 {name} uses Change: {target} must raise their bid or call Coyote on "
+                     "the bid before it.").format(name=name, target=target)
+        return _("🎭 {name} uses Change: {target} must raise their bid.").format(
+            name=name, target=target)
     icon = "🪙" if special in ("skip", "swap", "extra", "guess") or (
         special == "reverse" and game.options.get("edition") == "feathers") else "🎭"
     return _("{icon} {name} uses {special}.").format(icon=icon, name=name,
@@ -162,14 +165,21 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
 
 
 def showdown_summary(game: GameSnapshot, showdown: dict[str, Any]) -> str:
-    """One line for a showdown among computer players shown in a batch."""
+    """One line for a showdown among computer players shown in a batch (``game``: as it was
+    right after that showdown): who lost one or two lives, and whether they are out."""
     loser = showdown["loser"]
+    if loser is None:
+        result = _("nobody is penalised")
+    else:
+        name = name_html(game.at_seat(loser))
+        result = (_("{name} loses two lives") if showdown["lives_lost"] == 2
+                  else _("{name} loses a life")).format(name=name)
+        if (game.state or {}).get("lives", [1] * (loser + 1))[loser] == 0:
+            result += " " + _("and is out of the game")
     return _("🃏 {caller} called Coyote on {bidder}'s {bid}: total {total}, {result}.").format(
         caller=name_html(game.at_seat(showdown["caller"])),
         bidder=name_html(game.at_seat(showdown["bidder"])), bid=showdown["bid"],
-        total=showdown["total"],
-        result=_("{name} loses a life").format(name=name_html(game.at_seat(loser)))
-        if loser is not None else _("nobody is penalised"))
+        total=showdown["total"], result=result)
 
 
 def eliminated_text(game: GameSnapshot, events: list[dict[str, Any]]) -> str | None:

@@ -123,6 +123,14 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
             elif kind == "bid_placed":
                 extra = f" ({special_name(e['special'])})" if e.get("special") else ""
                 lines.append(f"{who(e['seat'])}: {e['amount']}{extra}")
+            elif kind == "bid_changed":
+                lines.append(_("{name}: {amount} (changed bid)").format(
+                    name=who(e["seat"]), amount=e["amount"]))
+            elif kind == "special_used" and e["special"] == "guess":
+                result = _("right") if e["right"] else _("wrong, it was {card}").format(
+                    card=card_label(e["card"]))
+                lines.append(_("{name}: Guess {guess} — {result}").format(
+                    name=who(e["seat"]), guess=card_label(e["guess"]), result=result))
             elif kind == "special_used":
                 lines.append(f"{who(e['seat'])}: {special_name(e['special'])}")
             elif kind == "coyote_called":
@@ -135,6 +143,9 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
                     if e["loser"] is not None else _("nobody loses")))
             elif kind == "turn_timed_out":
                 lines.append(_("{name}: ⏰ timed out").format(name=who(e["seat"])))
+            elif kind == "player_removed" and not any(
+                    x["type"] == "turn_timed_out" for x in step):
+                lines.append(_("{name}: 🚪 left the game").format(name=who(e["seat"])))
             elif kind == "game_over":
                 lines.append(_("— game over —"))
     return fit_lines(lines, keep="first")

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import Action
 from engine.coyote import CoyoteGame
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.callbacks import ARITY, Callback, mod_of, parse, unmod
@@ -133,3 +134,50 @@ def test_reminder_names_the_consequence() -> None:
     assert "computer plays" in events_text.reminder_text(game, player)
     removal = events_text.reminder_text(game, player, removal=True)
     assert "removed" in removal and "computer" not in removal
+
+
+def _snapshot(state: dict, options: dict) -> GameSnapshot:
+    n = state["seats"]
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+                    for i in range(n))
+    return GameSnapshot(1, -100, 0, "coyote", options, "running", 12, state, 1000, 5, 6,
+                        players)
+
+
+def test_batched_showdown_line_tells_two_lives_and_knock_out() -> None:
+    state = CoyoteGame().new_state(4, 7)
+    state["lives"] = [0, 3, 3, 3]
+    game = _snapshot(state, {"edition": "classic"})
+    line = events_text.showdown_summary(game, {"caller": 1, "bidder": 0, "bid": 3, "total": 2,
+                                               "loser": 0, "lives_lost": 2})
+    assert "two lives" in line and "out of the game" in line
+
+
+def test_no_coins_listed_with_two_players_left() -> None:
+    options = {"edition": "feathers", "specials": True}
+    state = CoyoteGame().new_state(3, 7, options)
+    assert "Coins left" in render.table_text(_snapshot(state, options))
+    state["lives"][2] = 0
+    assert "Coins left" not in render.table_text(_snapshot(state, options))
+
+
+def test_change_on_the_opening_bid_asks_only_for_a_raise() -> None:
+    game = CoyoteGame()
+    seed = next(s for s in range(100) if game.new_state(3, s, {"specials": True})["turn"] == 0)
+    state = game.new_state(3, seed, {"specials": True})
+    state, _ = game.apply(state, 0, Action("bid", 1))
+    state, _ = game.apply(state, 1, Action("special", special="change"))
+    snap = _snapshot(state, {"edition": "classic", "specials": True})
+    for text in (render.private_text(snap, 0), render.table_text(snap)):
+        assert "raise" in text and "bid before it" not in text
+
+
+def test_replay_shows_changed_bids_and_guesses() -> None:
+    from telegram_app.render import league as league_text
+
+    game = _snapshot(CoyoteGame().new_state(3, 7), {"edition": "feathers"})
+    log = [[{"type": "bid_changed", "seat": 0, "amount": 4}],
+           [{"type": "special_used", "seat": 1, "special": "guess", "guess": "5",
+             "right": False, "card": "10"}]]
+    text = league_text.replay_text(game, log)
+    assert "P0\u2069: 4 (changed bid)" in text and "Guess 5 — wrong, it was 10" in text

@@ -996,3 +996,19 @@ def test_a_bid_too_high_by_a_removed_player_costs_nobody_a_life():
     assert data["loser"] is None and data["removed_loser"] == 1 and data["lives_lost"] == 0
     assert [e for e in events if e.type == "life_lost"] == []
     assert new["lives"] == [3, 0, 3, 3]
+
+
+def test_change_target_removed_turn_returns_to_changer():
+    """coyote.md, Mask actions, Change: "then the turn returns to the player who used Change"
+    — also when the player who had to answer leaves instead (found by a review)."""
+    game = CoyoteGame()
+    seed = next(s for s in range(100) if game.new_state(4, s, {"specials": True})["turn"] == 0)
+    state = game.new_state(4, seed, {"specials": True})
+    state, _ = game.apply(state, 0, Action("bid", 1))
+    state, _ = game.apply(state, 1, Action("special", special="pass"))
+    state, _ = game.apply(state, 2, Action("special", special="change"))
+    assert state["turn"] == 0
+    left, _ = game.apply(state, 0, Action("resign"))
+    assert left["turn"] == 2 and left["change"] is None
+    gone, _ = game.apply(state, 2, Action("resign"))  # the one who used Change leaves
+    assert gone["turn"] == 3 and gone["change"] is None
