@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -66,22 +66,33 @@ class ServiceBase:
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: move its games, its league (rating events and posts)
-        and its settings (unless the supergroup has its own already) to the new chat id.
-        Calling it again (Telegram reports a migration both as a service message and as an
-        error) changes nothing."""
+        and its settings to the new chat id. A setting the supergroup already changed from
+        the default is kept; a post claimed under both ids is kept once. Calling it again
+        (Telegram reports a migration both as a service message and as an error) changes
+        nothing."""
         async with self.db.sessions.begin() as session:
             old = await session.get(Chat, old_chat_id)
-            if await session.get(Chat, new_chat_id) is None:
+            new = await session.get(Chat, new_chat_id)
+            if new is None:
                 new = Chat(id=new_chat_id, title=old.title if old else None)
-                if old is not None:  # settings made in the supergroup already would win
-                    for column in MIGRATED_SETTINGS:
-                        setattr(new, column, getattr(old, column))
                 session.add(new)
-                await session.flush()
+            if old is not None:
+                for column in MIGRATED_SETTINGS:
+                    if getattr(new, column) in (None, _default(column)):
+                        setattr(new, column, getattr(old, column))
+                if old.last_rated_at is not None and (
+                        new.last_rated_at is None or new.last_rated_at < old.last_rated_at):
+                    new.last_rated_at = old.last_rated_at
+            await session.flush()
             await session.execute(update(GameRow).where(GameRow.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
             await session.execute(update(RatingEvent).where(RatingEvent.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
+            moved = select(LeaguePost.kind, LeaguePost.period_start).where(
+                LeaguePost.chat_id == new_chat_id)
+            await session.execute(delete(LeaguePost).where(
+                LeaguePost.chat_id == old_chat_id,
+                tuple_(LeaguePost.kind, LeaguePost.period_start).in_(moved)))
             await session.execute(update(LeaguePost).where(LeaguePost.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
 
@@ -171,8 +182,13 @@ class ServiceBase:
 
 
 MIGRATED_SETTINGS = ("pace", "edition", "lives", "specials", "timeout_policy", "lobby_ttl",
-                     "timezone", "season_weeks", "last_rated_at")
-"""The chat columns a supergroup takes over from the group it was."""
+                     "timezone", "season_weeks")
+"""The chat settings a supergroup takes over from the group it was."""
+
+
+def _default(column: str) -> Any:
+    default = Chat.__table__.c[column].default
+    return default.arg if default is not None else None
 
 MAX_GAME_ID = 2**31 - 1
 """Game ids are 32-bit integers in the database; a larger number (typed or forged) names no

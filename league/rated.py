@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from league.models import Chat, GameEvent, Rating, RatingEvent
@@ -59,5 +59,8 @@ async def rate_if_finished(session: AsyncSession, row: GameRow,
         rating.games += 1
         rating.wins += places[user_id] == 1
         rating.updated_at = now
-    await session.execute(update(Chat).where(Chat.id == row.chat_id).values(last_rated_at=now))
+    # Never backwards: another game of the chat may have committed a later time first.
+    await session.execute(update(Chat).where(
+        Chat.id == row.chat_id,
+        or_(Chat.last_rated_at.is_(None), Chat.last_rated_at < now)).values(last_rated_at=now))
     return changes

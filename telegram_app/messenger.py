@@ -40,8 +40,11 @@ class Messenger:
         return self._moved.get(chat_id, chat_id)
 
     async def _migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        await self.service.migrate_chat(old_chat_id, new_chat_id)
         self._moved[old_chat_id] = new_chat_id
+        try:
+            await self.service.migrate_chat(old_chat_id, new_chat_id)
+        except Exception:  # the send goes on to the new id; the next report retries the move
+            log.exception("moving chat %s to %s failed", old_chat_id, new_chat_id)
 
     def _remember(self, chat_id: int, message_id: int, content: int) -> None:
         self._shown[(chat_id, message_id)] = content

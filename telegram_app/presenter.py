@@ -139,11 +139,20 @@ class Presenter:
             message_id, markup = game.lobby_message_id, lobby_keyboard(game, bot_username)
         else:
             message_id, markup = game.table_message_id, table_keyboard(game)
-        if message_id is not None and \
-                await self.messenger.edit_markup(game.chat_id, message_id, markup):
-            return True
-        await self.reshow(game, bot_username)
-        return False
+        if message_id is None or \
+                not await self.messenger.edit_markup(game.chat_id, message_id, markup):
+            await self.reshow(game, bot_username)
+            return False
+        fresh = await self.service.get(game.id)
+        if (fresh.status, fresh.version) != (game.status, game.version):
+            # A Start or a move landed meanwhile: the keyboard just set may be an old one.
+            if fresh.status == "lobby":
+                await self.show_lobby(fresh, bot_username)
+            elif game.status == "lobby":
+                await self.close_lobby(fresh)
+            elif fresh.status == "running":
+                await self.refresh(fresh)
+        return True
 
     async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         """Send a player this round's private message and remember its id."""

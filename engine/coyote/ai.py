@@ -224,9 +224,8 @@ class CoyoteAI:
         return None
 
     def _coin_ok(self, view: View, me: int) -> bool:
-        alive = sum(1 for life in view["lives"] if life > 0)
-        return (view["specials"] == "coins" and view["change"] is None and alive > 2
-                and view["coin_turn"] != me and not view["must_bid"])
+        return (view["specials"] == "coins" and view["change"] is None
+                and view["coins_usable"] and view["coin_turn"] != me and not view["must_bid"])
 
     def _coin_guess(self, view: View, me: int, dist: Distribution,
                     weights: list[float] | None) -> Action | None:

@@ -199,6 +199,8 @@ class CoyoteGame:
     def view(self, state: JSON, seat: int | None) -> JSON:
         """What ``seat`` may see; ``seat=None`` is the public table.
 
+        ``change_may_call``: the player answering a Change may call Coyote on the bid before
+        theirs; ``coins_usable``: coins may be used at all (more than two players left).
         ``cards``: every seat's own card, ``None`` where hidden from the viewer (their own,
         unless a right Guess turned it face up; publicly, all but those). ``extra``: Draw 1
         cards, ``None`` where hidden (the viewer's own); ``face_up``: seen by all; ``void``:
@@ -230,9 +232,12 @@ class CoyoteGame:
             "discard": list(state["discard"]), "min_bid": self.min_bid(state),
             "can_call": seat is not None and turn == seat and self.can_call(state, seat),
             "specials": specials.specials_mode(state, edition), "masks": list(state["masks"]),
-            "coins": list(state["coins"]), "draw1_used": state["draw1_used"],
+            "coins": list(state["coins"]), "coins_usable": specials.coins_usable(state),
+            "draw1_used": state["draw1_used"],
             "pass_blocked": state["pass_blocked"], "double": state["double"],
             "change": dict(state["change"]) if state["change"] else None,
+            "change_may_call": state["change"] is not None and self.can_call(
+                state, state["change"]["target"]),
             "must_bid": state["must_bid"], "coin_turn": state["coin_turn"],
             "over": state["over"], "placements": self.placements(state),
         }

@@ -39,6 +39,12 @@ def specials_mode(state: JSON, edition: Edition) -> str | None:
     return edition.specials if state["options"].get("specials") else None
 
 
+def coins_usable(state: JSON) -> bool:
+    """Whether coins may be used at all now: "none may be used once only two players
+    remain" (``coyote.md``, Variant coins)."""
+    return len(alive(state)) > 2
+
+
 def check_bid_special(state: JSON, seat: int, edition: Edition, action: Action) -> None:
     """Raise ``RuleError`` unless ``action`` (a bid) may carry its special now."""
     name = action.special
@@ -129,7 +135,7 @@ def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
 def _use_coin(state: JSON, seat: int, edition: Edition, action: Action, rng: random.Random,
               events: list[Event]) -> None:
     name = action.special
-    if len(alive(state)) <= 2:
+    if not coins_usable(state):
         raise RuleError("coins_two_players")
     if state["coin_turn"] == seat:
         raise RuleError("one_coin_per_turn")

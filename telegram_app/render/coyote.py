@@ -134,15 +134,14 @@ def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
         lines.append(_("↩️ Play goes the other way this round."))
     if view["change"]:
         target = name_html(game.at_seat(view["change"]["target"]))
-        if len(view["bids"]) >= 2:
+        if view["change_may_call"]:
             lines.append(_("🎭 Change: {name} must raise their bid or call Coyote on the bid "
                            "before it.").format(name=target))
         else:
             lines.append(_("🎭 Change: {name} must raise their bid.").format(name=target))
     if view["double"] is not None:
         lines.append(_("🎭 The last bid is doubled: a Coyote call on it costs two lives."))
-    if view["specials"] == "coins" and view["coins"] and \
-            sum(1 for life in view["lives"] if life > 0) > 2:  # none with two players left
+    if view["specials"] == "coins" and view["coins"] and view["coins_usable"]:
         lines.append(_("🪙 Coins left: {coins}").format(coins=", ".join(
             special_name(c) for c in view["coins"])))
     return lines

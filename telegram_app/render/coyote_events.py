@@ -47,9 +47,10 @@ def _special_line(game: GameSnapshot, event: dict[str, Any]) -> str:
                  "and the round ends.").format(name=name, guess=card_label(event["guess"]),
                                                card=card_label(event["card"]))
     if special == "change":
-        bids = (game.state or {}).get("bids") or []
+        state = game.state or {}
+        bids = state.get("bids") or []
         target = name_html(game.at_seat(bids[-1][0])) if bids else "?"
-        if len(bids) >= 2:
+        if state and GAMES[game.kind].view(state, None)["change_may_call"]:
             return _("🎭 {name} uses Change: {target} must raise their bid or call Coyote on "
                      "the bid before it.").format(name=name, target=target)
         return _("🎭 {name} uses Change: {target} must raise their bid.").format(

@@ -181,3 +181,17 @@ def test_replay_shows_changed_bids_and_guesses() -> None:
              "right": False, "card": "10"}]]
     text = league_text.replay_text(game, log)
     assert "P0\u2069: 4 (changed bid)" in text and "Guess 5 — wrong, it was 10" in text
+
+
+def test_change_text_follows_the_engines_call_rule() -> None:
+    """The bid before the target's is their own (reachable with Reverse or Shot): they may
+    only raise, and the group must not be told otherwise."""
+    state = CoyoteGame().new_state(4, 7, {"specials": True})
+    state.update(bids=[[2, 5], [0, 6], [0, 9]], change={"by": 1, "target": 0}, turn=0)
+    snap = _snapshot(state, {"edition": "classic", "specials": True})
+    assert "bid before it" not in render.table_text(snap)
+    assert "bid before it" not in render.private_text(snap, 0)
+    state["bids"] = [[0, 6], [2, 9]]
+    state["change"] = {"by": 1, "target": 2}
+    state["turn"] = 2
+    assert "bid before it" in render.table_text(_snapshot(state, {"specials": True}))

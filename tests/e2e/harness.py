@@ -9,6 +9,12 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_SUBMITTED,
+    JobEvent,
+)
 from telegram.ext import Application
 
 from league.models import utcnow
@@ -28,14 +34,20 @@ class BotRunner:
         self.sweep_interval = sweep_interval
         self.league_interval = 60.0
         self.app: Application | None = None
+        self._jobs = 0  # JobQueue jobs submitted and not yet finished
         api.busy_checks.append(self.busy)
 
     def busy(self) -> bool:
         """Whether the Application holds updates it fetched but has not finished handling
-        (PTB marks each one done on its update queue after the handlers ran)."""
+        (PTB marks each one done on its update queue after the handlers ran), or a JobQueue
+        job (the sweeper, the league posts) is running: both may work in the database for a
+        while without a request."""
         if self.app is None or not self.app.running:
             return False
-        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0
+        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0 or self._jobs > 0
+
+    def _count_jobs(self, event: JobEvent) -> None:
+        self._jobs += 1 if event.code == EVENT_JOB_SUBMITTED else -1
 
     def settings(self) -> Settings:
         """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
@@ -47,6 +59,10 @@ class BotRunner:
     async def start(self) -> None:
         """Build, initialise (migrating the schema) and start polling."""
         self.app = build_application(self.settings(), clock=self.clock)
+        self._jobs = 0
+        assert self.app.job_queue is not None
+        self.app.job_queue.scheduler.add_listener(
+            self._count_jobs, EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
         # The same order as Application.run_polling: initialize, post_init, start.
         await self.app.initialize()
         if self.app.post_init:

@@ -160,6 +160,52 @@ async def test_supergroup_keeps_settings_and_league(pg_db: Database) -> None:
     assert card.chat_rank is not None
 
 
+async def test_migration_into_a_supergroup_that_has_a_row_already(pg_db: Database) -> None:
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    await service.set_chat_setting(CHAT, "League", "timezone", "Asia/Tokyo")
+    await service.set_chat_setting(CHAT, "League", "pace", "relaxed")
+    await play_game(service, PEOPLE[:3])
+    new = CHAT * 1000
+    await service.set_chat_setting(new, "League", "pace", "quick")  # set there already
+    await service.migrate_chat(CHAT, new)
+    settings = await service.chat_settings(new)
+    assert settings["pace"] == "quick" and settings["timezone"] == "Asia/Tokyo"
+    clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
+    assert [(chat, kind) for chat, kind, _ in await service.due_posts()] == [(new, "week")]
+
+
+async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) -> None:
+    from league.models import LeaguePost
+
+    clock = Clock(datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock)
+    new = CHAT * 1000
+    key = datetime(2026, 3, 2, tzinfo=UTC)
+    for chat in (CHAT, new):
+        await service.set_chat_setting(chat, "League", "season_weeks", 4)
+        assert await service.claim_post(chat, "week", key)
+    await service.migrate_chat(CHAT, new)
+    async with pg_db.sessions() as session:
+        posts = list(await session.scalars(select(LeaguePost)))
+    assert [(p.chat_id, p.kind) for p in posts] == [(new, "week")]
+
+
+async def test_last_rated_time_never_goes_back(pg_db: Database) -> None:
+    """Two games finishing together: the one committing last may have the earlier time."""
+    from league.models import Chat
+
+    clock = Clock(datetime(2026, 3, 8, 23, 59, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
+    later = datetime(2026, 3, 9, 0, 1, tzinfo=UTC)
+    await service.set_chat_setting(CHAT, "League", "pace", "quick")
+    async with pg_db.sessions.begin() as session:
+        (await session.get(Chat, CHAT)).last_rated_at = later
+    await play_game(service, PEOPLE[:3])
+    async with pg_db.sessions() as session:
+        assert (await session.get(Chat, CHAT)).last_rated_at == later
+
+
 async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
     service = MatchService(pg_db)
     from league.errors import ServiceError
