@@ -26,11 +26,18 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
+POT := telegram_app/locales/messages.pot
+
+# The catalogs change only when the strings do (not for a new creation date).
 messages: $(STAMP)  ## re-extract translatable strings into the catalogs
 	$(BIN)/pybabel extract --no-location --sort-output -k _ -k n_:1,2 \
-		-o telegram_app/locales/messages.pot telegram_app
-	$(BIN)/pybabel update --no-fuzzy-matching -i telegram_app/locales/messages.pot \
-		-d telegram_app/locales -D messages
+		-o $(POT).new telegram_app
+	if diff -q -I '^"POT-Creation-Date' $(POT).new $(POT) >/dev/null 2>&1; then \
+		rm $(POT).new; echo "translatable strings unchanged"; \
+	else \
+		mv $(POT).new $(POT) && $(BIN)/pybabel update --no-fuzzy-matching -i $(POT) \
+			-d telegram_app/locales -D messages; \
+	fi
 
 run: $(STAMP)  ## the bot itself: needs TELEGRAM_BOT_TOKEN
 	$(BIN)/python -m telegram_app
