@@ -9,19 +9,34 @@ failed call is logged and reported as ``None``/``False``; it never raises into a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Literal, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    TelegramError,
+    TimedOut,
+)
 
 from league.service import MatchService
 
 log = logging.getLogger(__name__)
 SHOWN_CACHE = 20_000
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+RETRY_DELAYS = (0.5, 2.0)
+"""Seconds before the second and the third try of a call that failed for a passing reason:
+a 5xx answer or a network fault. A timed-out send is not repeated (it may have arrived)."""
+EditResult = Literal["ok", "gone", "failed"]
+T = TypeVar("T")
 
 
 class Messenger:
@@ -52,17 +67,40 @@ class Messenger:
         while len(self._shown) > SHOWN_CACHE:
             self._shown.popitem(last=False)
 
+    async def _retrying(self, call: Callable[[], Awaitable[T]], *, repeatable: bool) -> T:
+        for delay in RETRY_DELAYS:
+            try:
+                return await call()
+            except NetworkError as exc:  # BadRequest is one too, but final
+                if isinstance(exc, BadRequest) or (isinstance(exc, TimedOut) and not repeatable):
+                    raise
+                log.info("Bot API call failed (%s); trying again in %s s", exc, delay)
+            await asyncio.sleep(delay)
+        return await call()
+
+    async def member_status(self, chat_id: int, user_id: int) -> str | None:
+        """A chat member's status (``"creator"``, ``"administrator"``, ``"member"`` …), or
+        ``None`` if Telegram could not tell (after the retries of a passing fault)."""
+        try:
+            member = await self._retrying(lambda: self.bot.get_chat_member(chat_id, user_id),
+                                          repeatable=True)
+        except TelegramError as exc:
+            log.info("getChatMember %s/%s failed: %s", chat_id, user_id, exc)
+            return None
+        return member.status
+
     async def send(self, chat_id: int, text: str, *, thread_id: int = 0,
                    markup: InlineKeyboardMarkup | None = None,
                    reply_to: int | None = None) -> int | None:
         """Send a message; return its id, or ``None`` if it could not be sent."""
         for _attempt in range(2):
             try:
-                message = await self.bot.send_message(
+                message = await self._retrying(lambda chat_id=chat_id: self.bot.send_message(
                     chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                     message_thread_id=thread_id or None, link_preview_options=NO_PREVIEW,
                     reply_parameters=None if reply_to is None else ReplyParameters(
-                        message_id=reply_to, allow_sending_without_reply=True))
+                        message_id=reply_to, allow_sending_without_reply=True)),
+                    repeatable=False)
                 self._remember(chat_id, message.message_id, _content(text, markup))
                 return message.message_id
             except ChatMigrated as exc:
@@ -82,9 +120,9 @@ class Messenger:
                          thread_id: int = 0) -> int | None:
         """Send a PNG with an HTML caption; the message id, or ``None`` on failure."""
         try:
-            message = await self.bot.send_photo(chat_id, png, caption=caption,
-                                                parse_mode=ParseMode.HTML,
-                                                message_thread_id=thread_id or None)
+            message = await self._retrying(lambda: self.bot.send_photo(
+                chat_id, png, caption=caption, parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id or None), repeatable=False)
             return message.message_id
         except TelegramError as exc:
             log.warning("sendPhoto to %s failed: %s", chat_id, exc)
@@ -93,38 +131,49 @@ class Messenger:
     async def edit(self, chat_id: int, message_id: int | None, text: str, *,
                    markup: InlineKeyboardMarkup | None = None) -> bool:
         """Edit a message in place; ``True`` if it now shows ``text`` (or already did)."""
+        return await self.edit_result(chat_id, message_id, text, markup=markup) == "ok"
+
+    async def edit_result(self, chat_id: int, message_id: int | None, text: str, *,
+                          markup: InlineKeyboardMarkup | None = None) -> EditResult:
+        """Edit a message in place: ``"ok"`` (it shows ``text`` now, or already did),
+        ``"gone"`` (no such message to edit: never sent, deleted, too old, a migrated group,
+        a blocked bot) or ``"failed"`` (Telegram had a passing fault; the message is still
+        there as it was)."""
         if message_id is None:
-            return False
+            return "gone"
         content = _content(text, markup)
         if self._shown.get((chat_id, message_id)) == content:
-            return True
+            return "ok"
         try:
-            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                             parse_mode=ParseMode.HTML, reply_markup=markup,
-                                             link_preview_options=NO_PREVIEW)
+            await self._retrying(lambda: self.bot.edit_message_text(
+                text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
+                reply_markup=markup, link_preview_options=NO_PREVIEW), repeatable=True)
             self._remember(chat_id, message_id, content)
-            return True
+            return "ok"
         except BadRequest as exc:
             if "not modified" in exc.message.lower():
-                return True
+                return "ok"
             log.info("editMessageText %s/%s failed: %s", chat_id, message_id, exc.message)
+            return "gone"
         except ChatMigrated as exc:
             await self._migrated(chat_id, exc.new_chat_id)
+            return "gone"
         except Forbidden as exc:
             if chat_id > 0:
                 await self.service.set_can_message(chat_id, False)
             log.info("cannot edit for %s: %s", chat_id, exc.message)
+            return "gone"
         except TelegramError as exc:
             log.warning("editMessageText %s/%s failed: %s", chat_id, message_id, exc)
-        return False
+            return "failed"
 
     async def edit_markup(self, chat_id: int, message_id: int,
                           markup: InlineKeyboardMarkup | None) -> bool:
         """Replace only a message's inline keyboard."""
         self._shown.pop((chat_id, message_id), None)  # its text is not known here
         try:
-            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
-                                                     reply_markup=markup)
+            await self._retrying(lambda: self.bot.edit_message_reply_markup(
+                chat_id=chat_id, message_id=message_id, reply_markup=markup), repeatable=True)
             return True
         except BadRequest as exc:
             return "not modified" in exc.message.lower()

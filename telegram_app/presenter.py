@@ -100,29 +100,49 @@ class Presenter:
             await self.refresh(game)  # fetched after the commit: its message ids are current
 
     async def refresh(self, game: GameSnapshot) -> None:
-        """Edit the table and every private message to the current state; post a new table
-        when the old one cannot be edited (never sent, deleted, or in a migrated group)."""
-        if not await self.messenger.edit(game.chat_id, game.table_message_id,
-                                         render.table_text(game), markup=table_keyboard(game)):
+        """Edit the table and every private message to the current state. A table that is
+        gone (never sent, deleted, or in a migrated group) is posted again, and so is a
+        private message of this round that never arrived; a passing failure is left for the
+        next refresh (the old message keeps working: its presses are redrawn)."""
+        result = await self.messenger.edit_result(
+            game.chat_id, game.table_message_id, render.table_text(game),
+            markup=table_keyboard(game))
+        if result == "gone":
             await self._post_table(game)
-        await asyncio.gather(*(self._edit_private(game, p) for p in game.seated))
+        round_no = (game.state or {}).get("round")
+        missing = [p for p in game.seated if p.user_id is not None and _in_round(game, p)
+                   and (not p.private_message_id or p.private_round != round_no)]
+        if missing:
+            reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
+            await asyncio.gather(*(self.send_private(game, p) for p in missing
+                                   if p.user_id in reachable))
+        await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
+                               if p not in missing))
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
-        """Draw one of the game's messages as it is now (after a press on an old picture)."""
-        if game.status == "lobby" and message_id == game.lobby_message_id:
-            await self.show_lobby(game, bot_username)
-        elif game.status != "running":
-            if chat_id == game.chat_id and message_id == game.table_message_id:
-                await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
-            elif chat_id > 0:
-                await self.messenger.edit(chat_id, message_id, render.private_closed_text(
-                    game, (game.state or {}).get("round", 0)))
-        elif chat_id == game.chat_id and message_id == game.table_message_id:
-            await self.refresh(game)
-        elif (player := game.player(chat_id)) is not None and \
+        """Draw one of the game's messages as it is now (after a press on an old picture).
+        A message the game no longer tracks (an old round's table or private message whose
+        closing edit failed, a send that timed out but arrived) loses its dead keyboard."""
+        in_group = chat_id == game.chat_id
+        if in_group and message_id == game.lobby_message_id:
+            if game.status == "lobby":
+                await self.show_lobby(game, bot_username)
+            else:
+                await self.close_lobby(game)
+        elif in_group and message_id == game.table_message_id:
+            if game.status == "running":
+                await self.refresh(game)
+            else:
+                await self.messenger.edit(chat_id, message_id, render.table_text(game))
+        elif game.status == "running" and (player := game.player(chat_id)) is not None and \
                 player.private_message_id == message_id:
             await self._edit_private(game, player)
+        elif chat_id > 0 and game.status != "running":
+            await self.messenger.edit(chat_id, message_id, render.private_closed_text(
+                game, (game.state or {}).get("round", 0)))
+        else:
+            await self.messenger.edit_markup(chat_id, message_id, None)
 
     async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby or the table again (after a migration, or when it went missing)."""

@@ -61,7 +61,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await handler(query, data, game, bot, context)
     except ServiceError as exc:
         await _answer(query, error_text(exc.code, exc.detail), alert=True)
-        if exc.code in ("stale", "not_running") and data is not None and query.message:
+        if exc.code in ("stale", "not_running", "not_in_lobby") and data is not None and \
+                query.message:
             # The client shows an old picture: draw the pressed message as it is now.
             try:
                 game = await bot.service.get(data.game_id)

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import logging
-
 from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from league.snapshots import UserRef
 from telegram_app.context import services
 
-log = logging.getLogger(__name__)
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
@@ -45,12 +41,8 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
         return True
     if user is None:
         return False
-    try:
-        member = await context.bot.get_chat_member(chat.id, user.id)
-    except TelegramError as exc:
-        log.info("getChatMember %s/%s failed: %s", chat.id, user.id, exc)
-        return False
-    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+    status = await services(context).messenger.member_status(chat.id, user.id)
+    return status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
 async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *,

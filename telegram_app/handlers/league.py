@@ -92,8 +92,9 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"))
     message = update.effective_message
-    await bot.messenger.send_photo(chat.id, png, render.profile_caption(card),
-                                   thread_id=thread_of(message))
+    if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card),
+                                      thread_id=thread_of(message)) is None:
+        await reply(update, context, render.rating_text(card))  # the card, without the chart
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

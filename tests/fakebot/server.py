@@ -211,14 +211,16 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         parameters: dict | None = None,
         count: int = 1,
         chat_id: int | None = None,
+        when: Callable[[dict], bool] | None = None,
     ) -> None:
-        """Make the next ``count`` calls of ``method`` (optionally only for ``chat_id``) fail
-        with the given error. ``parameters`` defaults to ``{"retry_after": 1}`` for a 429."""
+        """Make the next ``count`` calls of ``method`` (optionally only for ``chat_id``, or
+        only those whose parameters satisfy ``when``) fail with the given error.
+        ``parameters`` defaults to ``{"retry_after": 1}`` for a 429."""
         if parameters is None and error_code == 429:
             parameters = {"retry_after": 1}
         self._failures.append({
             "method": method.lower(), "error": ApiError(error_code, description, parameters),
-            "count": count, "chat_id": chat_id,
+            "count": count, "chat_id": chat_id, "when": when,
         })
 
     def _check_injected(self, name: str, params: dict) -> None:
@@ -226,6 +228,8 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
             if failure["method"] != name or failure["count"] <= 0:
                 continue
             if failure["chat_id"] is not None and params.get("chat_id") != failure["chat_id"]:
+                continue
+            if failure["when"] is not None and not failure["when"](params):
                 continue
             failure["count"] -= 1
             raise failure["error"]
