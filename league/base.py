@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy import delete, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -158,6 +158,21 @@ class ServiceBase:
                 await session.execute(update(GameRow).where(GameRow.id == game_id)
                                       .values(**values))
 
+    async def claim_private(self, game_id: int, user_id: int, round_no: int) -> bool:
+        """Claim the sending of a player's private message for ``round_no``: ``True`` for
+        one caller only, until :meth:`set_private_message` records the message (or ``None``
+        after a failed send, which makes it claimable again). While claimed, the id is
+        :data:`SENDING`."""
+        async with self.db.sessions.begin() as session:
+            result = await session.execute(
+                update(GamePlayer)
+                .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id,
+                       or_(GamePlayer.private_round.is_(None),
+                           GamePlayer.private_round != round_no,
+                           GamePlayer.private_message_id.is_(None)))
+                .values(private_message_id=SENDING, private_round=round_no))
+            return result.rowcount == 1
+
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
                                   round_no: int | None) -> None:
         """Remember the id of a player's private message for a round."""
@@ -189,6 +204,9 @@ MIGRATED_SETTINGS = ("pace", "edition", "lives", "specials", "timeout_policy", "
 def _default(column: str) -> Any:
     default = Chat.__table__.c[column].default
     return default.arg if default is not None else None
+
+SENDING = 0
+"""The private message id of a player while their message is being sent (never a real id)."""
 
 MAX_GAME_ID = 2**31 - 1
 """Game ids are 32-bit integers in the database; a larger number (typed or forged) names no

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Literal, TypeVar
 
+import httpx
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import (
@@ -32,9 +33,10 @@ from league.service import MatchService
 log = logging.getLogger(__name__)
 SHOWN_CACHE = 20_000
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-RETRY_DELAYS = (0.5, 2.0)
-"""Seconds before the second and the third try of a call that failed for a passing reason:
-a 5xx answer or a network fault. A timed-out send is not repeated (it may have arrived)."""
+RETRY_DELAY = 0.3
+"""Seconds before the one more try of a call that failed for a passing reason (a 5xx answer,
+or no connection). Short, and only once: PTB handles updates one after the other, so a
+handler that waits holds up every chat."""
 EditResult = Literal["ok", "gone", "failed"]
 T = TypeVar("T")
 
@@ -68,14 +70,16 @@ class Messenger:
             self._shown.popitem(last=False)
 
     async def _retrying(self, call: Callable[[], Awaitable[T]], *, repeatable: bool) -> T:
-        for delay in RETRY_DELAYS:
-            try:
-                return await call()
-            except NetworkError as exc:  # BadRequest is one too, but final
-                if isinstance(exc, BadRequest) or (isinstance(exc, TimedOut) and not repeatable):
-                    raise
-                log.info("Bot API call failed (%s); trying again in %s s", exc, delay)
-            await asyncio.sleep(delay)
+        """``call()``, tried once more after a passing fault. ``repeatable``: doing it twice
+        is harmless (an edit); otherwise (a send) only faults after which the request cannot
+        have been carried out are retried: no connection, or a 5xx answer."""
+        try:
+            return await call()
+        except NetworkError as exc:
+            if not _passing(exc, repeatable):
+                raise
+            log.info("Bot API call failed (%s); trying again in %s s", exc, RETRY_DELAY)
+        await asyncio.sleep(RETRY_DELAY)
         return await call()
 
     async def member_status(self, chat_id: int, user_id: int) -> str | None:
@@ -180,6 +184,17 @@ class Messenger:
         except TelegramError as exc:
             log.warning("editMessageReplyMarkup %s/%s failed: %s", chat_id, message_id, exc)
             return False
+
+
+def _passing(exc: NetworkError, repeatable: bool) -> bool:
+    # BadRequest is a NetworkError too, but final. A timeout costs seconds already, and a
+    # send that timed out may have arrived: neither is tried again.
+    if isinstance(exc, (BadRequest, TimedOut)):
+        return False
+    cause = exc.__cause__
+    if cause is None:  # Telegram answered with a 5xx
+        return True
+    return repeatable or isinstance(cause, (httpx.ConnectError, httpx.ConnectTimeout))
 
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:

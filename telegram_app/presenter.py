@@ -111,7 +111,7 @@ class Presenter:
             await self._post_table(game)
         round_no = (game.state or {}).get("round")
         missing = [p for p in game.seated if p.user_id is not None and _in_round(game, p)
-                   and (not p.private_message_id or p.private_round != round_no)]
+                   and (p.private_message_id is None or p.private_round != round_no)]
         if missing:
             reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
             await asyncio.gather(*(self.send_private(game, p) for p in missing
@@ -133,6 +133,8 @@ class Presenter:
         elif in_group and message_id == game.table_message_id:
             if game.status == "running":
                 await self.refresh(game)
+            elif game.status == "cancelled":
+                await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
             else:
                 await self.messenger.edit(chat_id, message_id, render.table_text(game))
         elif game.status == "running" and (player := game.player(chat_id)) is not None and \
@@ -174,16 +176,23 @@ class Presenter:
                 await self.refresh(fresh)
         return True
 
-    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
-        """Send a player this round's private message and remember its id."""
+    async def send_private(self, game: GameSnapshot, player: PlayerInfo, *,
+                           again: bool = False) -> None:
+        """Send a player this round's private message and remember its id. Once per round
+        (claimed in the database: a deal and a refresh, or two processes, may both try),
+        unless ``again`` (the player asked for it with /start)."""
         if player.user_id is None or player.seat is None or not _in_round(game, player):
+            return
+        round_no = (game.state or {}).get("round") or 0
+        if not again and not await self.service.claim_private(game.id, player.user_id,
+                                                              round_no):
             return
         message_id = await self.messenger.send(
             player.user_id, render.private_text(game, player.seat),
             markup=private_keyboard(game, player.seat))
-        if message_id is not None:
+        if message_id is not None or not again:  # a failed claimed send may be tried again
             await self.service.set_private_message(game.id, player.user_id, message_id,
-                                                   (game.state or {}).get("round"))
+                                                   round_no)
 
     async def _group(self, game: GameSnapshot, text: str) -> None:
         await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)

@@ -141,7 +141,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # their current views, or the welcome if they play nowhere.
         running = await bot.service.running_games_of(user.id)
         for current in running:
-            await bot.presenter.send_private(current, current.player(user.id))  # type: ignore[arg-type]
+            await bot.presenter.send_private(current, current.player(user.id),  # type: ignore[arg-type]
+                                             again=True)
         if not running:
             await reply(update, context, texts.welcome_text())
         return
@@ -151,7 +152,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await bot.presenter.show_lobby(game, context.bot.username)
     elif game.status == "running" and (game.state or {}).get("lives", [1] * 99)[
             player.seat or 0] > 0:
-        await bot.presenter.send_private(game, player)
+        await bot.presenter.send_private(game, player, again=True)
     elif game.status == "running":
         await reply(update, context, _("You are out of game #{id}; follow the rest in the "
                                        "group.").format(id=game.id))

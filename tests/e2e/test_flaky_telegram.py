@@ -46,7 +46,7 @@ async def test_a_private_message_that_failed_is_sent_at_the_next_move(table) -> 
     api, players = table
     lobby = await open_lobby(api, players, GROUP)
     # Every try fails: the round's private message of one player is not sent at the deal.
-    api.fail_next("sendMessage", 500, "Internal Server Error", count=3, chat_id=players[1].id)
+    api.fail_next("sendMessage", 500, "Internal Server Error", count=2, chat_id=players[1].id)
     await players[0].press_and_settle(lobby, "▶️ Start")
     await wait_for(lambda: bool(api.find_messages(GROUP, "· round 1")))
     assert not api.bot_messages(players[1].id)[-1].text.startswith("🐺 Game #1 · round 1")
@@ -63,7 +63,7 @@ async def test_a_private_message_that_failed_is_sent_at_the_next_move(table) -> 
 async def test_a_lobby_whose_closing_edit_failed_is_closed_by_the_next_press(table) -> None:
     api, players = table
     lobby = await open_lobby(api, players, GROUP)
-    api.fail_next("editMessageText", 502, "Bad Gateway", count=3, chat_id=GROUP,
+    api.fail_next("editMessageText", 502, "Bad Gateway", count=2, chat_id=GROUP,
                   when=text_has("started with"))
     await players[0].press_and_settle(lobby, "▶️ Start")
     assert api.buttons(api.get_message(GROUP, lobby.message_id))  # still the lobby's

@@ -127,3 +127,17 @@ async def test_the_event_log_replays_to_the_stored_state(pg_db: Database) -> Non
         state, events = coyote.apply(state, row.seat, Action.from_json(row.action))
         assert [e.to_json() for e in events] == row.events
     assert state == game.state and any(row.user_id is None for row in log[1:])  # AI moves too
+
+
+async def test_a_rounds_private_message_is_claimed_once(pg_db: Database) -> None:
+    """The deal and a refresh (or two processes) may both want to send it: one does."""
+    service = MatchService(pg_db, new_seed=lambda: 3)
+    game_id = await _running(service)
+    user = _user_at(await service.get(game_id), 0)
+    claims = await asyncio.gather(*(service.claim_private(game_id, user, 1) for _ in range(3)))
+    assert sorted(claims) == [False, False, True]
+    await service.set_private_message(game_id, user, None, 1)  # the send failed
+    assert await service.claim_private(game_id, user, 1)
+    await service.set_private_message(game_id, user, 555, 1)  # sent
+    assert not await service.claim_private(game_id, user, 1)
+    assert await service.claim_private(game_id, user, 2)  # the next round's
