@@ -87,6 +87,17 @@ def final(edition: str, summary: Summary) -> int:
     return 2 * total if flags & X2 else total
 
 
+def _summarize(table: dict[str, tuple[int, int, bool]],
+               cards: Iterable[str]) -> tuple[Summary, int]:
+    """The summary of ``cards`` and how many draws their drawing cards still owe."""
+    summary, pending = EMPTY, 0
+    for card in cards:
+        info = table[card]
+        pending += info[2]
+        summary = add(summary, info)
+    return summary, pending
+
+
 def fast_total(edition: str, cards: Sequence[str], draw_pile: Sequence[str] = ()) -> int:
     """The total :func:`engine.coyote.scoring.score` gives, by summary arithmetic.
 
@@ -94,12 +105,7 @@ def fast_total(edition: str, cards: Sequence[str], draw_pile: Sequence[str] = ()
     each drawn one, turns up the next card; an empty pile draws nothing).
     """
     table = TABLES[edition]
-    summary = EMPTY
-    pending = 0
-    for card in cards:
-        info = table[card]
-        pending += info[2]
-        summary = add(summary, info)
+    summary, pending = _summarize(table, cards)
     pile = iter(draw_pile)
     while pending:
         pending -= 1
@@ -165,12 +171,7 @@ def distribution(edition: str, counted: tuple[str, ...], unseen: tuple[tuple[str
     the ``discard`` multiset when the pile is empty, as the showdown reshuffles it).
     """
     table = TABLES[edition]
-    base = EMPTY
-    pending = 0
-    for card in counted:
-        info = table[card]
-        pending += info[2]
-        base = add(base, info)
+    base, pending = _summarize(table, counted)
     pool = {c: n for c, n in unseen if n > 0}
     discard_pool = {c: n for c, n in discard if n > 0}
 
