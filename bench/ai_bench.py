@@ -3,7 +3,8 @@
 Run from the project root: ``python -m bench.ai_bench [--games 2000]``. Prints:
 
 1. the win rate of one AI seat against five naive players (:func:`engine.coyote.ai.naive_action`)
-   over six-player classic games, the AI's seat rotating (target >= 40 %; chance is 1/6);
+   over six-player classic games, the AI's seat rotating (target >= 40 %; chance is 1/6); then
+   the same with special actions on, in classic (masks) and feathers (coins);
 2. full all-AI six-player classic games per second on one core (target >= 1,000), split into
    the AI's share and the engine's share (``view`` + ``apply``);
 3. the AI's decision time at 10 players, p50/p99 in milliseconds (target p99 <= 2 ms), with the
@@ -42,15 +43,16 @@ def play(seats: int, seed: int, policies: list[Policy], options: dict | None = N
     return state
 
 
-def win_rate(games: int, seed: int = 0, ai: Policy = choose_action) -> float:
-    """The share of six-player classic games one AI seat (``ai``) wins against five naive
-    players; the AI's seat rotates."""
+def win_rate(games: int, seed: int = 0, ai: Policy = choose_action,
+             options: dict | None = None) -> float:
+    """The share of six-player games (classic unless ``options`` say otherwise) one AI seat
+    (``ai``) wins against five naive players; the AI's seat rotates."""
     wins = 0
     for g in range(games):
         ai_seat = g % 6
         policies: list[Policy] = [_naive] * 6
         policies[ai_seat] = ai
-        state = play(6, seed + g, policies)
+        state = play(6, seed + g, policies, options)
         wins += GAME.placements(state)[ai_seat] == 1
     return wins / games
 
@@ -112,6 +114,11 @@ def main(argv: list[str] | None = None) -> None:
     rate = win_rate(args.games, args.seed)
     print(f"1. win rate, 1 AI vs 5 naive, {args.games} six-player classic games: "
           f"{rate:.1%}  (target >= 40%; chance 16.7%)  {'OK' if rate >= 0.40 else 'MISSED'}")
+
+    specials = [(name, win_rate(args.games // 2, args.seed, options={
+        "edition": name, "specials": True})) for name in ("classic", "feathers")]
+    print(f"   with special actions on ({args.games // 2} games each; the naive players use "
+          "none): " + ", ".join(f"{name} {rate:.1%}" for name, rate in specials))
 
     speed, ai_only, engine_only = games_per_second(args.speed_games, args.seed)
     print(f"2. all-AI six-player classic games/s (1 core, {args.speed_games} games): "

@@ -10,8 +10,10 @@ its own possible card by what the other players' bids suggest (they can see it),
   structure" 4, and the poker-deck showdown where an equal total penalises nobody);
 - otherwise bids the highest number that is still likely to hold (at least the minimum bid);
 - uses a special when it helps ("Mask actions": Pass or Change on a coin-flip decision, Double
-  on a bid that is very likely good; "Variant coins": Skip on a coin flip, Guess when its own
-  card is (nearly) certain).
+  on a bid that is very likely good, Draw 1 on the next player when one more card makes a risky
+  bid clearly safer; "Variant coins": Skip on a coin flip, Extra feather as Draw 1, Guess when
+  its own card is (nearly) certain). It does not use Reverse, Shot or Swap: it has no rule for
+  them yet.
 
 The decision is a function of ``(view, rng)`` only and is always a legal action.
 """
@@ -41,8 +43,12 @@ _ESTIMATES: dict[tuple, Distribution] = {}
 _ESTIMATES_MAX = 1024
 
 
-def estimate(view: View) -> Distribution:
+def estimate(view: View, more: int = 0) -> Distribution:
     """The distribution of this round's total as seen by ``view["seat"]``.
+
+    ``more``: cards about to join the total from the top of the draw pile, unknown to the
+    viewer now (their Draw 1 on another player, their Extra feather): counted as hidden, so
+    the result is what the viewer expects the total to be once they are drawn.
 
     Counted and visible: every card in ``view["cards"]`` (others' cards, and the viewer's own
     once a right Guess revealed it), the visible Draw 1 cards (``extra``) and the face-up ones;
@@ -66,7 +72,8 @@ def estimate(view: View) -> Distribution:
                     else:
                         counted.append(card)
     discard = view["discard"]
-    draw = min(view["draw_count"], 4)
+    hidden += more
+    draw = min(max(0, view["draw_count"] - more), 4)
     key = (edition, tuple(counted), tuple(discard), tuple(voids), hidden, draw)
     dist = _ESTIMATES.get(key)
     if dist is None:
@@ -93,7 +100,9 @@ class CoyoteAI:
     - ``flip``: a decision is a coin flip when both choices lose with at least this chance
       (then Pass/Change/Skip if available);
     - ``double``: use the Double mask when the bid holds with at least this chance;
-    - ``guess``: use the Guess coin when its own card is this likely.
+    - ``guess``: use the Guess coin when its own card is this likely;
+    - ``boost``: use Draw 1 or an Extra feather when one more card cuts the chance that its
+      bid fails by at least this much.
     """
 
     call: float = 0.5
@@ -102,6 +111,7 @@ class CoyoteAI:
     flip: float = 0.4
     double: float = 0.92
     guess: float = 0.85
+    boost: float = 0.15
 
     def __call__(self, view: View, rng: random.Random) -> Action:
         """Same as :meth:`choose`."""
@@ -125,23 +135,15 @@ class CoyoteAI:
         answering = change is not None and change["target"] == me
         min_bid = view["min_bid"]
 
-        def hold(bid: int) -> float:  # P(the bid is good: total >= bid)
-            if bid <= dist.low:
-                return 1.0
-            if bid > dist.high:
-                return 0.0
-            return dist.tail(bid, weights)
-
         def call_loss(bid: int) -> float:  # P(the caller is penalised)
-            return hold(bid) if edition.equal_total_loser == "caller" else hold(bid + 1)
+            return _hold(dist, weights, bid if edition.equal_total_loser == "caller"
+                         else bid + 1)
 
         # the bid to raise to: the highest that still holds with chance >= jump
-        target = min_bid
-        while hold(target + 1) >= self.jump:
-            target += 1
+        target = self._highest(dist, weights, min_bid)
         if target > min_bid and rng.random() < 0.25:
             target -= 1  # a little variety, never below the minimum
-        bid_loss = 1.0 - hold(target)
+        bid_loss = 1.0 - _hold(dist, weights, target)
 
         if view["can_call"]:
             called = bids[-2][1] if answering else bids[-1][1]
@@ -159,10 +161,48 @@ class CoyoteAI:
         special = self._coin_guess(view, me, dist, weights)
         if special:
             return special
+        special = self._one_more(view, me, weights, bid_loss)
+        if special:
+            return special
         if (view["specials"] == "masks" and view["masks"][me] and bids
                 and 1.0 - bid_loss >= self.double):
             return Action("bid", target, special="double")
         return Action("bid", target)
+
+    def _highest(self, dist: Distribution, weights: list[float] | None, low: int) -> int:
+        """The highest bid from ``low`` up that holds with chance >= ``jump`` (else ``low``)."""
+        bid = low
+        while _hold(dist, weights, bid + 1) >= self.jump:
+            bid += 1
+        return bid
+
+    def _one_more(self, view: View, me: int, weights: list[float] | None,
+                  bid_loss: float) -> Action | None:
+        """Draw 1 on the next player (masks) or an Extra feather (coins) when one more card in
+        the total cuts the chance that its bid fails by at least ``boost`` (then, with Draw 1,
+        it bids the highest that holds with chance >= ``jump``; the holder, who answers the
+        bid, cannot see the card). ``coyote.md``, "Mask actions" (Draw 1: it counts in the
+        total and is visible to everyone but its holder) and "Variant coins" (Extra feather:
+        it counts; then bid)."""
+        if view["draw_count"] == 0 or bid_loss < self.boost:
+            return None
+        nxt = None
+        if view["specials"] == "masks" and view["masks"][me] and not view["draw1_used"]:
+            nxt = _next_seat(view, me)
+            if nxt is None:
+                return None
+        elif not (self._coin_ok(view, me) and "extra" in view["coins"]):
+            return None
+        dist = estimate(view, 1)
+        if weights is not None and len(weights) != len(dist.own):
+            weights = None
+        bid = self._highest(dist, weights, view["min_bid"])
+        loss = 1.0 - _hold(dist, weights, bid)
+        if loss > bid_loss - self.boost:
+            return None
+        if nxt is None:
+            return Action("special", special="extra")
+        return Action("bid", bid, special="draw1", target=nxt)
 
     def _weights(self, view: View, dist: Distribution) -> list[float] | None:
         """Own-card probabilities given the others' bids this round (they see the card).
@@ -244,6 +284,25 @@ class CoyoteAI:
         if card is None or probs[best] < self.guess:
             return None
         return Action("special", special="guess", guess=card)
+
+
+def _hold(dist: Distribution, weights: list[float] | None, bid: int) -> float:
+    """P(the bid is good: total >= bid), with the own-card ``weights``."""
+    if bid <= dist.low:
+        return 1.0
+    if bid > dist.high:
+        return 0.0
+    return dist.tail(bid, weights)
+
+
+def _next_seat(view: View, me: int) -> int | None:
+    """Who plays after ``me`` in the round's direction (alive and not safe), if anyone."""
+    n = view["seats"]
+    for k in range(1, n):
+        seat = (me + k * view["direction"]) % n
+        if view["lives"][seat] > 0 and not view["safe"][seat]:
+            return seat
+    return None
 
 
 DEFAULT_AI = CoyoteAI()

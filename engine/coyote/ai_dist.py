@@ -203,6 +203,10 @@ def distribution(edition: str, counted: tuple[str, ...], unseen: tuple[tuple[str
                 if not n:
                     continue
                 info = table[card]
+                if todo == 1 and not pending + info[2]:  # the last hidden card, no draws
+                    key = final(edition, add(summary, info))
+                    out[key] = out.get(key, 0.0) + weight * n / size
+                    continue
                 pool[card] = n - 1
                 slots(add(summary, info), pending + info[2], todo - 1, weight * n / size, out)
                 pool[card] = n

@@ -316,3 +316,29 @@ def test_tuned_players_are_legal_too():
     while not state["over"]:
         seat = state["turn"]
         state, _ = GAME.apply(state, seat, ai(GAME.view(state, seat), rng))
+
+
+def test_draw1_on_the_next_player_when_one_more_card_makes_its_bid_safer():
+    """Visible -10, 5, 1: an opening bid of 1 is unlikely to hold; one more card (Draw 1, which
+    its holder cannot see) makes it clearly likelier, so the AI opens with Draw 1 on the
+    next player. Without masks it bids plainly."""
+    state = state_with("classic", ["-10", "5", "1", "2"], [], 3, specials=True)
+    action = choose_action(GAME.view(state, 3), random.Random(0))
+    assert action.special == "draw1" and action.target == 0 and action.amount >= 1
+    GAME.apply(state, 3, action)  # legal
+    state["draw1_used"] = True
+    assert choose_action(GAME.view(state, 3), random.Random(0)).special != "draw1"
+    state = state_with("classic", ["-10", "5", "1", "2"], [], 3)
+    assert choose_action(GAME.view(state, 3), random.Random(0)).special is None
+
+
+def test_extra_feather_when_one_more_card_makes_its_bid_safer():
+    bids = [[3, 1], [0, 3], [1, 4], [2, 5], [3, 9], [0, 10], [1, 11], [2, 12], [3, 15],
+            [0, 16], [2, 17], [3, 18], [0, 19], [1, 20]]
+    state = state_with("feathers", ["1", "9", "5", "0b"], bids, 2, specials=True)
+    action = choose_action(GAME.view(state, 2), random.Random(0))
+    assert action == Action("special", special="extra")
+    state, _ = GAME.apply(state, 2, action)
+    follow = choose_action(GAME.view(state, 2), random.Random(0))
+    assert follow.kind == "bid" and follow.special is None  # "then bid"
+    GAME.apply(state, 2, follow)
