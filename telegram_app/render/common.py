@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from html import escape
 from typing import Any
 
@@ -30,6 +31,14 @@ def mention_html(player: PlayerInfo) -> str:
     if player.user_id is None:
         return name_html(player)
     return f'<a href="tg://user?id={player.user_id}">{name_html(player)}</a>'
+
+
+def time_html(moment: datetime, fmt: str, fallback: str) -> str:
+    """A Bot API date-time entity: clients that know it show ``moment`` in the reader's own
+    time zone and locale (``fmt``: "Date-time entity formatting", ``r|w?[dD]?[tT]?``); older
+    ones show ``fallback`` (escaped here). ``moment`` must be timezone-aware."""
+    return (f'<tg-time unix="{int(moment.timestamp())}" format="{fmt}">'
+            f"{escape(fallback, quote=False)}</tg-time>")
 
 
 def card_label(card: str) -> str:

@@ -19,6 +19,7 @@ from telegram_app.render.common import (
     name_html,
     plain_name,
     special_name,
+    time_html,
 )
 
 ALERT_LIMIT = 200
@@ -168,13 +169,14 @@ def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
 
 
 def clock_line(game: GameSnapshot) -> str:
-    """The turn's clock: paused, or the deadline (UTC)."""
+    """The turn's clock: paused, or the deadline (in each reader's time zone where their
+    client shows date-time entities, else in UTC)."""
     if game.paused:
         return _("⏸ The clock is paused (/resume).")
     if game.deadline_at is None:
         return ""
-    return _("⏱ Turn ends {time} UTC.").format(
-        time=game.deadline_at.strftime("%d %b %H:%M"))
+    return _("⏱ Turn ends {time}.").format(time=time_html(
+        game.deadline_at, "dt", game.deadline_at.strftime("%d %b %H:%M UTC")))
 
 
 def table_closed_text(game: GameSnapshot, round_no: int) -> str:

@@ -14,6 +14,7 @@ from telegram_app.render.common import (
     mention_html,
     name_html,
     special_name,
+    time_html,
 )
 
 
@@ -93,7 +94,7 @@ def reminder_text(game: GameSnapshot, player: PlayerInfo, removal: bool = False)
     second timeout in a row)."""
     left = ""
     if game.deadline_at is not None:
-        left = game.deadline_at.strftime("%H:%M UTC")
+        left = time_html(game.deadline_at, "t", game.deadline_at.strftime("%H:%M UTC"))
     if removal:
         text = _("⏳ {name}, it is your turn in game #{id}: play before {time}, or you will be "
                  "removed from the game.")

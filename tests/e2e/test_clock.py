@@ -42,8 +42,18 @@ async def test_game_left_alone_finishes_by_itself(bot) -> None:
     assert "quick (1 min a turn)" in api.get_message(GROUP, lobby.message_id).text
     await ann.press_and_settle(lobby, "▶️ Start")
 
+    # the deadline is a date-time entity (shown in each reader's own time zone), UTC as text
+    deadline = int(datetime(2026, 5, 4, 9, 1, tzinfo=UTC).timestamp())
+    table = api.find_messages(GROUP, "Turn ends")[-1]
+    assert "Turn ends 04 May 09:01 UTC." in table.text
+    assert {"unix_time": deadline, "date_time_format": "dt"}.items() <= next(
+        e for e in table.entities if e["type"] == "date_time").items()
     clock.advance(46)  # three quarters of a minute: one reminder, in the group and privately
     await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    assert "play before 09:01 UTC," in reminder.text
+    assert [(e["unix_time"], e["date_time_format"]) for e in reminder.entities
+            if e["type"] == "date_time"] == [(deadline, "t")]
 
     def privately_reminded() -> list:
         return [u for u in players if any("it is your turn in game" in (m.text or "")

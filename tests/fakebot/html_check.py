@@ -10,12 +10,13 @@ the fake rejects it by default so that tests catch text that was not passed thro
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 ALLOWED_TAGS = frozenset(
     {
         "a", "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "code", "pre",
-        "tg-spoiler", "span", "blockquote", "tg-emoji",
+        "tg-spoiler", "span", "blockquote", "tg-emoji", "tg-time",
     }
 )
 
@@ -24,7 +25,11 @@ _ENTITY_TYPES = {
     "ins": "underline", "s": "strikethrough", "strike": "strikethrough",
     "del": "strikethrough", "tg-spoiler": "spoiler", "span": "spoiler", "code": "code",
     "pre": "pre", "a": "text_link", "blockquote": "blockquote", "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
 }
+
+# Bot API, "Date-time entity formatting": the format must match r|w?[dD]?[tT]?
+_DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 
@@ -190,6 +195,9 @@ def _make_entity(item: _Open, end: int) -> dict | None:
         entity["type"] = "expandable_blockquote"
     elif item.tag == "tg-emoji":
         entity["custom_emoji_id"] = item.attrs.get("emoji-id", "")
+    elif item.tag == "tg-time":
+        entity["unix_time"] = int(item.attrs["unix"])
+        entity["date_time_format"] = item.attrs.get("format", "")
     return entity
 
 
@@ -274,6 +282,14 @@ def parse_html(text: str, *, strict_amp: bool = True) -> tuple[str, list[dict]]:
                 f'Tag "span" must have class "tg-spoiler" '
                 f"at byte offset {_byte_offset(text, begin)}"
             )
+        if tag == "tg-time":
+            # our wording: the fake does not know tdlib's exact messages for these two
+            if not attrs.get("unix", "").isdigit():
+                raise HtmlParseError(f'Tag "tg-time" needs a Unix time in "unix" '
+                                     f"at byte offset {_byte_offset(text, begin)}")
+            if not _DATE_TIME_FORMAT.fullmatch(attrs.get("format", "")):
+                raise HtmlParseError(f'Invalid date-time format in the tag "tg-time" '
+                                     f"at byte offset {_byte_offset(text, begin)}")
         stack.append(_Open(tag, out_len, attrs))
     if stack:
         raise HtmlParseError(f'Can\'t find end tag corresponding to start tag "{stack[-1].tag}"')

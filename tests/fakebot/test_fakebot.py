@@ -257,6 +257,7 @@ async def test_send_photo_multipart_and_members(bot, api):
 @pytest.mark.parametrize("text", [
     "a < b", "<p>x</p>", "<b>x", "<b><i>x</b></i>", "</b>", '<a href="x>y</a>',
     '<span class="red">x</span>', "x &nbsp; y", "<br/>",
+    '<tg-time format="t">x</tg-time>', '<tg-time unix="1" format="tr">x</tg-time>',
 ])
 def test_html_rejects(text):
     with pytest.raises(HtmlParseError):
@@ -275,6 +276,9 @@ def test_html_accepts():
         in entities
     assert {"type": "pre", "offset": 11, "length": 1, "language": "python"} in entities
     assert entities[-1]["type"] == "expandable_blockquote"
+    assert parse_html('<tg-time unix="1647531900" format="wDT">22:45</tg-time>')[1] == [
+        {"type": "date_time", "offset": 0, "length": 5, "unix_time": 1647531900,
+         "date_time_format": "wDT"}]
     assert parse_html("Tom & Jerry", strict_amp=False)[0] == "Tom & Jerry"
 
 
