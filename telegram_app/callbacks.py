@@ -42,9 +42,6 @@ SETTING_CODES = {"pace": 0, "edition": 1, "lives": 2, "specials": 3, "timeout_po
 SETTING_NAMES = {code: name for name, code in SETTING_CODES.items()}
 OPTION_NAMES = {code: name for name, code in OPTION_CODES.items()}
 _NUMBER = re.compile(r"[0-9]{1,12}")
-MAX_BID = 99_999_999_999
-"""The highest bid the bot takes (the rules set no maximum; callback data carries 12 digits,
-and this leaves room for the next bid's buttons)."""
 
 
 @dataclass(frozen=True)

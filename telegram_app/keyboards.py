@@ -13,9 +13,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.coyote import get_edition
+from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot
 from telegram_app.callbacks import (
-    MAX_BID,
     OPTION_CODES,
     PACE_ORDER,
     SETTING_CODES,
@@ -170,7 +170,8 @@ def move_rows(game: GameSnapshot, first: int | None = None,
 
 
 def target_rows(game: GameSnapshot, special: str) -> list[list[Button]]:
-    """Second keyboard of Draw 1 / Shot: whom it targets; Double goes straight to the bids."""
+    """Second keyboard of Draw 1 / Shot: whom it targets (name · the card the chooser sees);
+    Double goes straight to the bids."""
     state = game.state or {}
     seat = state.get("turn")
     if seat is None:
@@ -180,7 +181,10 @@ def target_rows(game: GameSnapshot, special: str) -> list[list[Button]]:
     if special == "double":
         return move_rows(game, low, mod_of("double"))
     targets = sorted(t for s, t in with_bid if s == special)
-    buttons = [Button(plain_name(game.at_seat(t).name, 20), callback_data=_cb(
+    # the chooser sees every other card: showing it tells apart players with the same name
+    cards = GAMES[game.kind].view(state, seat)["cards"]
+    buttons = [Button(plain_name(game.at_seat(t).name, 20) + (
+        f" · {card_label(cards[t])}" if cards[t] is not None else ""), callback_data=_cb(
         "m", game, game.version, low, mod_of(special, t))) for t in targets]
     rows = [[Button(_("🎭 {special}: choose a player").format(special=special_name(special)),
                     callback_data=_cb("m", game, game.version, low))]]

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.core import Action
 from engine.coyote.ai_dist import TABLES, Distribution, distribution, unseen_counts
-from engine.coyote.editions import get_edition
+from engine.coyote.editions import MAX_BID, get_edition
 
 View = dict[str, Any]
 
@@ -135,6 +135,8 @@ class CoyoteAI:
         change = view["change"]
         answering = change is not None and change["target"] == me
         min_bid = view["min_bid"]
+        if min_bid > MAX_BID and view["can_call"]:
+            return Action("call")  # nothing higher may be bid
 
         def call_loss(bid: int) -> float:  # P(the caller is penalised)
             return _hold(dist, weights, bid if edition.equal_total_loser == "caller"

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.core import JSON, Action, Event, LazyRandom, RuleError, rng_for
 from engine.coyote import flow, specials
-from engine.coyote.editions import BID_SPECIALS, get_edition
+from engine.coyote.editions import BID_SPECIALS, MAX_BID, get_edition
 
 BID_WINDOW = 30
 """How many bids :meth:`CoyoteGame.legal_actions` lists; any higher whole number is legal too."""
@@ -152,13 +152,14 @@ class CoyoteGame:
 
     def legal_actions(self, state: JSON, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (empty off-turn), with bids limited to
-        :data:`BID_WINDOW` (:data:`SPECIAL_BID_WINDOW` with a mask); higher bids are legal too.
+        :data:`BID_WINDOW` (:data:`SPECIAL_BID_WINDOW` with a mask); higher bids up to
+        :data:`~engine.coyote.editions.MAX_BID` are legal too.
         """
         if self.current_seat(state) != seat:
             return []
         actions = [Action("call")] if self.can_call(state, seat) else []
         low = self.min_bid(state)
-        actions += [Action("bid", n) for n in range(low, low + BID_WINDOW)]
+        actions += [Action("bid", n) for n in range(low, min(low + BID_WINDOW, MAX_BID + 1))]
         if state["change"] is not None:
             return actions
         edition = get_edition(state["edition"])
@@ -167,7 +168,7 @@ class CoyoteGame:
         if mode == "masks" and state["masks"][seat]:
             candidates += [Action("special", special=n) for n in specials.STANDALONE_MASKS]
             others = [s for s in flow.alive(state) if s != seat]
-            for n in range(low, low + SPECIAL_BID_WINDOW):
+            for n in range(low, min(low + SPECIAL_BID_WINDOW, MAX_BID + 1)):
                 candidates.append(Action("bid", n, special="double"))
                 for target in others:
                     candidates.append(Action("bid", n, special="draw1", target=target))
@@ -247,7 +248,8 @@ class CoyoteGame:
         """Apply ``seat``'s action; the input state is not modified.
 
         Raises ``RuleError`` (codes: ``game_over``, ``not_your_turn``, ``bad_action``,
-        ``bid_too_low`` with ``min_bid``, ``no_bid_to_call``, ``own_bid``, ``must_bid``,
+        ``bid_too_low`` with ``min_bid``, ``bid_too_high`` with ``max`` (:data:`MAX_BID`),
+        ``no_bid_to_call``, ``own_bid``, ``must_bid``,
         ``must_answer_change``, and the special actions' codes in
         :mod:`engine.coyote.specials`). On error nothing has changed.
         """
@@ -327,6 +329,8 @@ class CoyoteGame:
             raise RuleError("bad_action")
         if amount < self.min_bid(state):
             raise RuleError("bid_too_low", min_bid=self.min_bid(state))
+        if amount > MAX_BID:
+            raise RuleError("bid_too_high", max=MAX_BID)
         change = state["change"]
         if change is not None:
             if action.special is not None or action.target is not None:

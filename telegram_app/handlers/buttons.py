@@ -10,11 +10,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from engine import GAMES, Action
-from engine.coyote.editions import BID_SPECIALS
+from engine.coyote.editions import BID_SPECIALS, MAX_BID
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
 from telegram_app.callbacks import (
-    MAX_BID,
     MOVE_VERBS,
     OPTION_NAMES,
     PACE_ORDER,

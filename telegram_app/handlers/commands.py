@@ -7,8 +7,8 @@ from telegram.ext import ContextTypes
 
 from engine import Action
 from engine.coyote import EDITIONS
+from engine.coyote.editions import MAX_BID
 from league.errors import ServiceError
-from telegram_app.callbacks import MAX_BID
 from telegram_app.context import services
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _
@@ -104,8 +104,10 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/rules [edition]``: the rules of an edition (default: the open game's, else classic)."""
+    """``/rules [edition]``: the rules of an edition (default: the open game's, told with its
+    lives and options; else classic)."""
     edition = (context.args or [""])[0].lower()
+    options = None
     if edition not in EDITIONS:
         edition = "classic"
         chat = update.effective_chat
@@ -114,7 +116,8 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 chat.id, thread_of(update.effective_message))
             if game is not None:
                 edition = game.options.get("edition", "classic")
-    await reply(update, context, texts.rules_text(edition))
+                options = game.options
+    await reply(update, context, texts.rules_text(edition, options))
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -156,9 +156,14 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
         return "\n".join(lines)
     loser = game.at_seat(showdown["loser"])
     lives = (game.state or {})["lives"][loser.seat]
-    template = (_("The bid was good: {name} loses {n} ({hearts}).")
-                if showdown["loser"] == showdown["caller"]
-                else _("The bid was too high: {name} loses {n} ({hearts})."))
+    good = showdown["loser"] == showdown["caller"]
+    if game.options.get("edition") == "poker-deck":  # its rules speak of penalty cards
+        template = (_("The total is above the bid: {name} takes a penalty card ({hearts}).")
+                    if good else _("The bid was too high: {name} takes a penalty card "
+                                   "({hearts})."))
+    else:
+        template = (_("The bid was good: {name} loses {n} ({hearts}).") if good
+                    else _("The bid was too high: {name} loses {n} ({hearts})."))
     lost = _("two lives") if showdown["lives_lost"] == 2 else _("a life")
     lines.append(template.format(name=name_html(loser), n=lost, hearts=hearts(lives)))
     if lives == 0:
@@ -174,8 +179,11 @@ def showdown_summary(game: GameSnapshot, showdown: dict[str, Any]) -> str:
         result = _("nobody is penalised")
     else:
         name = name_html(game.at_seat(loser))
-        result = (_("{name} loses two lives") if showdown["lives_lost"] == 2
-                  else _("{name} loses a life")).format(name=name)
+        if game.options.get("edition") == "poker-deck":
+            result = _("{name} takes a penalty card").format(name=name)
+        else:
+            result = (_("{name} loses two lives") if showdown["lives_lost"] == 2
+                      else _("{name} loses a life")).format(name=name)
         if (game.state or {}).get("lives", [1] * (loser + 1))[loser] == 0:
             result += " " + _("and is out of the game")
     return _("🃏 {caller} called Coyote on {bidder}'s {bid}: total {total}, {result}.").format(

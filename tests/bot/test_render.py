@@ -104,7 +104,7 @@ def test_keyboards_stay_within_limits() -> None:
 
 
 def test_bids_stop_at_the_bots_maximum() -> None:
-    from telegram_app.callbacks import MAX_BID
+    from engine.coyote.editions import MAX_BID
 
     near = _game(4, bids=[[0, MAX_BID - 3]])
     data = [b.callback_data for row in table_keyboard(near).inline_keyboard for b in row]
@@ -195,3 +195,25 @@ def test_change_text_follows_the_engines_call_rule() -> None:
     state["change"] = {"by": 1, "target": 2}
     state["turn"] = 2
     assert "bid before it" in render.table_text(_snapshot(state, {"specials": True}))
+
+
+def test_rules_tell_the_games_numbers_and_its_special_actions() -> None:
+    from telegram_app.render.texts import rules_text
+
+    for edition in ("classic", "feathers", "poker-deck", "chess"):
+        parse_html(rules_text(edition))
+        assert len(rules_text(edition)) < 4096
+    classic = rules_text("classic")
+    assert "Everyone has 3 lives" in classic and "the winner starts" in classic
+    assert all(f"<b>{m}</b>" in classic for m in ("Pass", "Double", "Reverse", "Draw 1",
+                                                    "Change", "Shot"))
+    custom = rules_text("classic", {"lives": 5, "after_elimination": "next"})
+    assert "Everyone has 5 lives" in custom and "the next player after them starts" in custom
+    feathers = rules_text("feathers", {"lives": 4})
+    assert "4 coyote coins and you are out" in feathers
+    assert all(f"<b>{c}</b>" in feathers for c in ("Extra feather", "Reverse", "Skip", "Swap",
+                                                     "Guess"))
+    assert "none once only two players are left" in feathers
+    poker = rules_text("poker-deck")
+    assert "at least the bid" not in poker  # an equal total penalises nobody there
+    assert "equal, nobody" in poker and "Masks" not in poker and "Coins" not in poker

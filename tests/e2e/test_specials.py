@@ -75,10 +75,11 @@ async def test_classic_masks(table) -> None:
 
     starter = await mover(api, players)
     await press(api, starter, "🎭 Draw 1…", GROUP)
-    names = [t for t in labels(api, private_turn_message(api, starter)) if t in
-             {u.first_name for u in players}]
+    options = {t.split("\u2069 · ")[0]: t for t in labels(api, private_turn_message(api, starter))
+               if " · " in t}  # name · the card the chooser sees
+    names = [n for n in options if n in {u.first_name for u in players}]
     assert starter.first_name not in names and names
-    await press(api, starter, names[0], GROUP)
+    await press(api, starter, options[names[0]], GROUP)
     await press(api, starter, "2", GROUP)
     assert api.find_messages(GROUP, "takes an extra card")
     target = next(u for u in players if u.first_name == names[0])
@@ -91,9 +92,10 @@ async def test_classic_masks(table) -> None:
     await press(api, nxt, "3", GROUP)
     nxt = await until_offered(api, players, "🎭 Shot…")
     await press(api, nxt, "🎭 Shot…", GROUP)
-    choice = next(t for t in labels(api, private_turn_message(api, nxt))
-                  if t in {u.first_name for u in players})
-    await press(api, nxt, choice, GROUP)
+    label = next(t for t in labels(api, private_turn_message(api, nxt))
+                 if t.split("\u2069 · ")[0] in {u.first_name for u in players})
+    choice = label.split("\u2069 · ")[0]
+    await press(api, nxt, label, GROUP)
     shot_bid = int(next(t for t in labels(api, private_turn_message(api, nxt)) if t.isdigit()))
     await press(api, nxt, str(shot_bid), GROUP)
     assert (await mover(api, players)).first_name == choice
@@ -160,6 +162,13 @@ async def test_rules_and_unknown_edition(table) -> None:
     await api.settle(quiet=0.05)
     assert api.find_messages(GROUP, "Feathers")
     assert api.find_messages(GROUP, "Unknown edition")
+    # during a game, /rules tells that game's edition and lives
+    await players[0].send(GROUP, "/newgame feathers")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "new game #")))
+    lobby = api.find_messages(GROUP, "new game #")[-1]
+    await players[0].press_and_settle(lobby, "❤️ Lives: 3")
+    await players[1].send(GROUP, "/rules")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "4 coyote coins and you are out")))
 
 
 async def test_computer_players_and_no_flood(table) -> None:
@@ -208,3 +217,27 @@ async def test_one_game_per_forum_topic(pg_db, pg_url) -> None:
             assert api.find_messages(forum.id, "already open here")[-1].thread_id == 11
         finally:
             await runner.stop()
+
+
+async def test_the_highest_bid_can_only_be_called(table) -> None:
+    """A bid of 99,999,999,999 (the highest the bot takes) leaves the next player Coyote! and
+    the specials that need no higher bid; Change, which would demand one, is not offered."""
+    api, players = table
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "🎭 Specials: off")
+    await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    first = await mover(api, players)
+    await first.send(first.id, "99999999999")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 99999999999")))
+    await api.settle()
+    second = await mover(api, players)
+    assert second is not first
+    keyboard = private_turn_message(api, second)
+    offered = labels(api, keyboard)
+    assert "🐺 Coyote!" in offered and "🎭 Change" not in offered
+    assert not [t for t in offered if t.isdigit() or t in ("Higher ▶", "🎭 Double…")]
+    await second.send(second.id, "100000000000")
+    await wait_for(lambda: "type a whole number from 1 to 99999999999" in (
+        api.bot_messages(second.id)[-1].text or ""))
+    await second.press_and_settle(keyboard, "🐺 Coyote!")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "The bid was too high")))

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections import Counter
 
 import pytest
 
 from engine.core import Action, RuleError
 from engine.coyote import CoyoteGame, get_edition
+from engine.coyote.ai import choose_action
 
 GAME = CoyoteGame()
 CALL = Action("call")
@@ -1012,3 +1014,31 @@ def test_change_target_removed_turn_returns_to_changer():
     assert left["turn"] == 2 and left["change"] is None
     gone, _ = game.apply(state, 2, Action("resign"))  # the one who used Change leaves
     assert gone["turn"] == 3 and gone["change"] is None
+
+
+# --- the highest bid (MAX_BID) ----------------------------------------------------------------
+
+def test_no_bid_above_the_highest_and_nothing_forces_one():
+    """A bid of MAX_BID can only be called: no higher bid, no Change that would demand one
+    (unless its bidder may call the bid before theirs), no coin that must be followed by a bid.
+    """
+    from engine.coyote.editions import MAX_BID
+
+    state = make("classic", ["5", "10", "3"])
+    rejects(state, 0, bid(MAX_BID + 1), "bid_too_high")
+    state, _ = play(state, (0, bid(MAX_BID)))
+    rejects(state, 1, mask("change"), "bid_too_high")
+    legal = GAME.legal_actions(state, 1)
+    assert CALL in legal and not [a for a in legal if a.kind == "bid"]
+    assert "change" not in specials_in(legal)
+    assert choose_action(GAME.view(state, 1), random.Random(0)) == CALL
+    # with an earlier bid by someone else the Change stands: its target may call that one
+    state, _ = play(make("classic", ["5", "10", "3"]), (0, bid(4)), (1, bid(MAX_BID)))
+    state, _ = play(state, (2, mask("change")))
+    assert GAME.legal_actions(state, 1) == [CALL]
+    assert choose_action(GAME.view(state, 1), random.Random(0)) == CALL
+
+    state, _ = play(make("feathers", ["5", "10", "3", "4"]), (0, bid(MAX_BID)))
+    for name in ("extra", "reverse", "swap"):
+        rejects(state, 1, coin(name), "bid_too_high")
+    assert specials_in(GAME.legal_actions(state, 1)) == {"skip", "guess"}
