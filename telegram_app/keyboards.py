@@ -170,8 +170,8 @@ def move_rows(game: GameSnapshot, first: int | None = None,
 
 
 def target_rows(game: GameSnapshot, special: str) -> list[list[Button]]:
-    """Second keyboard of Draw 1 / Shot: whom it targets (name · the card the chooser sees);
-    Double goes straight to the bids."""
+    """Second keyboard of Draw 1 / Shot: whom it targets (names; alike ones get their place in
+    the table); Double goes straight to the bids."""
     state = game.state or {}
     seat = state.get("turn")
     if seat is None:
@@ -181,11 +181,13 @@ def target_rows(game: GameSnapshot, special: str) -> list[list[Button]]:
     if special == "double":
         return move_rows(game, low, mod_of("double"))
     targets = sorted(t for s, t in with_bid if s == special)
-    # the chooser sees every other card: showing it tells apart players with the same name
-    cards = GAMES[game.kind].view(state, seat)["cards"]
-    buttons = [Button(plain_name(game.at_seat(t).name, 20) + (
-        f" · {card_label(cards[t])}" if cards[t] is not None else ""), callback_data=_cb(
-        "m", game, game.version, low, mod_of(special, t))) for t in targets]
+    names = {p.seat: plain_name(p.name, 20) for p in game.seated}
+    # players whose names look alike get their place in the table's list (no card: this
+    # keyboard may be drawn on the group's table, where everyone sees it)
+    alike = {n for n in names.values() if list(names.values()).count(n) > 1}
+    buttons = [Button(names[t] + (f" ({t + 1})" if names[t] in alike else ""),
+                      callback_data=_cb("m", game, game.version, low, mod_of(special, t)))
+               for t in targets]
     rows = [[Button(_("🎭 {special}: choose a player").format(special=special_name(special)),
                     callback_data=_cb("m", game, game.version, low))]]
     rows += [buttons[i:i + 2] for i in range(0, len(buttons), 2)]

@@ -217,3 +217,22 @@ def test_rules_tell_the_games_numbers_and_its_special_actions() -> None:
     poker = rules_text("poker-deck")
     assert "at least the bid" not in poker  # an equal total penalises nobody there
     assert "equal, nobody" in poker and "Masks" not in poker and "Coins" not in poker
+
+
+def test_target_buttons_tell_alike_names_apart_and_show_no_card() -> None:
+    """The Draw 1 / Shot keyboard may be drawn on the group's table, so it names targets only;
+    players whose names look alike get their place in the table's list."""
+    from telegram_app.keyboards import target_rows
+
+    state = CoyoteGame().new_state(4, 7, {"edition": "classic", "specials": True})
+    state["hands"] = ["5", "10", "x2", "-5"]
+    names = ["Ann", "Ann ", "Bob", "Cat"]
+    players = tuple(PlayerInfo(1000 + i, names[i], i, False, 3, None, None, None)
+                    for i in range(4))
+    game = GameSnapshot(1, -100, 0, "coyote", {"edition": "classic", "specials": True},
+                        "running", 12, state, 1000, 5, 6, players)
+    chooser = state["turn"]
+    texts = [b.text.replace("\u2068", "").replace("\u2069", "")
+             for row in target_rows(game, "draw1")[1:-1] for b in row]
+    expected = {0: "Ann (1)", 1: "Ann (2)", 2: "Bob", 3: "Cat"}
+    assert texts == [expected[s] for s in range(4) if s != chooser]
