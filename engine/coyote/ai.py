@@ -135,8 +135,8 @@ class CoyoteAI:
         change = view["change"]
         answering = change is not None and change["target"] == me
         min_bid = view["min_bid"]
-        if min_bid > MAX_BID and view["can_call"]:
-            return Action("call")  # nothing higher may be bid
+        if min_bid > MAX_BID:
+            return Action("call")  # the highest bid may only be called (and always can be)
 
         def call_loss(bid: int) -> float:  # P(the caller is penalised)
             return _hold(dist, weights, bid if edition.equal_total_loser == "caller"

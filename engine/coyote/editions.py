@@ -116,9 +116,10 @@ COINS = ("extra", "reverse", "skip", "swap", "guess")
 BID_SPECIALS = frozenset({"double", "draw1", "shot"})
 MAX_BID = 99_999_999_999
 """The highest bid (a house limit: the rules set none; a chat button's data carries at most 12
-digits). A player facing it can only call Coyote, so nothing may oblige them to bid higher:
-a Change on it is refused unless its bidder could call the bid before theirs, and so are the
-coins that must be followed by a bid (Extra feather, Reverse, Swap)."""
+digits). It closes the bidding: the players after it may only call Coyote on it (no special
+action: each would pass the turn on, demand a higher bid, or be followed by one), and its
+bidder, who may not call their own bid, is never given the turn again
+(:func:`engine.coyote.flow.next_active`)."""
 """Masks used together with a bid (after bidding, per the rules)."""
 
 EDITIONS: dict[str, Edition] = {e.name: e for e in (CLASSIC, FEATHERS, POKER_DECK)}

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from engine.core import JSON, Event
-from engine.coyote.editions import COINS, Edition, get_edition
+from engine.coyote.editions import COINS, MAX_BID, Edition, get_edition
 from engine.coyote.scoring import DRAWING_CARDS, score
 
 
@@ -26,12 +26,17 @@ def next_active(state: JSON, seat: int) -> int:
 
     Our ruling: safe players sit out only while someone else can answer; if ``seat`` would be
     the only one left to act (a removal after a right Guess), the safe players play again,
-    so the round can still reach a Coyote call."""
+    so the round can still reach a Coyote call. The bidder of a bid at
+    :data:`~engine.coyote.editions.MAX_BID` cannot answer it (no higher bid, and not their
+    own call), so they are passed over."""
     n, step = state["seats"], state["direction"]
+    bids = state["bids"]
+    closed = bids[-1][0] if bids and bids[-1][1] >= MAX_BID else None
     for skip_safe in (True, False):
         for k in range(1, n):
             nxt = (seat + k * step) % n
-            if state["lives"][nxt] > 0 and not (skip_safe and state["safe"][nxt]):
+            if state["lives"][nxt] > 0 and not (skip_safe and state["safe"][nxt]) and \
+                    nxt != closed:
                 return nxt
     return seat
 

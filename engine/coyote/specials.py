@@ -95,6 +95,8 @@ def use(state: JSON, seat: int, edition: Edition, action: Action, rng: random.Ra
         raise RuleError("bad_action")
     if state["change"] is not None:
         raise RuleError("must_answer_change")
+    if state["bids"] and state["bids"][-1][1] >= MAX_BID:
+        raise RuleError("bid_too_high", max=MAX_BID)  # the highest bid may only be called
     if mode == "masks" and name in STANDALONE_MASKS:
         _use_mask(state, seat, name, events)
     elif mode == "coins" and name in state["coins"]:
@@ -116,9 +118,6 @@ def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
         target = state["bids"][-1][0]
         if state["lives"][target] == 0:
             raise RuleError("nothing_to_change")
-        bids = state["bids"]
-        if bids[-1][1] >= MAX_BID and (len(bids) < 2 or bids[-2][0] == target):
-            raise RuleError("bid_too_high", max=MAX_BID)  # no higher bid and nothing to call
     state["masks"][seat] = False
     if name != "reverse":  # Reverse is followed by this player's call, which may be doubled
         state["double"] = None
@@ -144,9 +143,6 @@ def _use_coin(state: JSON, seat: int, edition: Edition, action: Action, rng: ran
         raise RuleError("one_coin_per_turn")
     if name in ("extra", "swap") and not (state["draw"] or state["discard"]):
         raise RuleError("no_card_to_draw")
-    if name in ("extra", "reverse", "swap") and state["bids"] and \
-            state["bids"][-1][1] >= MAX_BID:
-        raise RuleError("bid_too_high", max=MAX_BID)  # "then bid", and no bid is higher
     if name == "guess":
         if action.guess not in set(edition.deck):
             raise RuleError("bad_action")

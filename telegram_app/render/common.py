@@ -45,7 +45,7 @@ def card_label(card: str) -> str:
     """A card in rules notation as players see it (``"-5"`` → ``"−5"``, ``"x2"`` → ``"×2"``)."""
     specials = {
         "x2": "×2", "max0": _("MAX→0"), "?": "?", "night": _("🌙 night"),
-        "max-": _("MAX→−"), "0b": _("0 (blue)"),
+        "max-": _("MAX→−"), "0b": _("blue 0"),
     }
     if card in specials:
         return specials[card]

@@ -116,14 +116,26 @@ EFFECTS = {
     "draws": lambda: _("turns up the top card"),
     "draws_nothing": lambda: _("finds no card to turn up (counts 0)"),
     "replaced": lambda: _("is replaced by an undealt card"),
-    "zeroed": lambda: _("counts 0 (MAX→0)"),
-    "negated": lambda: _("counts negative (MAX→−)"),
+    "zeroed": lambda: _("MAX→0"),
+    "negated": lambda: _("MAX→−"),
     "removed": lambda: _("is removed by K"),
     "doubled": lambda: _("doubled"),
     "doubles": lambda: _("doubles the total"),
     "counts_zero": lambda: _("counts 0"),
-    "reshuffles": lambda: _("counts 0; every card is reshuffled after this round"),
+    "reshuffles": lambda: _("counts 0; all cards are reshuffled after this round"),
 }
+
+
+def _effect(edition: str, effect: str) -> str | None:
+    if effect == "doubles" and edition == "feathers":  # "x2 on green only"
+        return _("doubles the green feathers still positive")
+    label = EFFECTS.get(effect)
+    return label() if label else None
+
+
+def number(n: int) -> str:
+    """A signed number with a true minus sign, as on the cards (``-4`` → ``−4``)."""
+    return str(n).replace("-", "−")
 
 
 def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
@@ -136,17 +148,18 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     owners = list(showdown["owners"])
     for i, card in enumerate(showdown["cards"]):
         who = name_html(game.at_seat(owners[i])) if i < len(owners) else _("drawn")
-        effects = ", ".join(EFFECTS[e]() for e in card["effects"] if e in EFFECTS)
+        edition = game.options.get("edition", "classic")
+        effects = ", ".join(filter(None, (_effect(edition, e) for e in card["effects"])))
         changed = card["face"] is not None and card["value"] != card["face"]
-        value = f" → {card['value']}" if changed else ""
+        value = f" → {number(card['value'])}" if changed else ""
         note = f" ({effects})" if effects else ""
         lines.append(f"{who}: <b>{card_label(card['card'])}</b>{value}{note}")
     for seat, cards in enumerate(showdown.get("void") or []):
         for card in cards:
             lines.append(_("{name}: {card} (swapped away, does not count)").format(
                 name=name_html(game.at_seat(seat)), card=card_label(card)))
-    lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(total=showdown["total"],
-                                                                  bid=showdown["bid"])]
+    lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(
+        total=number(showdown["total"]), bid=showdown["bid"])]
     if showdown.get("removed_loser") is not None:
         lines.append(_("The bid was too high, but {name} has left the game: nobody loses a "
                        "life.").format(name=name_html(game.at_seat(showdown["removed_loser"]))))
@@ -164,7 +177,7 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     else:
         template = (_("The bid was good: {name} loses {n} ({hearts}).") if good
                     else _("The bid was too high: {name} loses {n} ({hearts})."))
-    lost = _("two lives") if showdown["lives_lost"] == 2 else _("a life")
+    lost = _("two lives (🎭 Double)") if showdown["lives_lost"] == 2 else _("a life")
     lines.append(template.format(name=name_html(loser), n=lost, hearts=hearts(lives)))
     if lives == 0:
         lines.append(_("💀 {name} is out of the game.").format(name=name_html(loser)))
@@ -189,7 +202,7 @@ def showdown_summary(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     return _("🃏 {caller} called Coyote on {bidder}'s {bid}: total {total}, {result}.").format(
         caller=name_html(game.at_seat(showdown["caller"])),
         bidder=name_html(game.at_seat(showdown["bidder"])), bid=showdown["bid"],
-        total=showdown["total"], result=result)
+        total=number(showdown["total"]), result=result)
 
 
 def eliminated_text(game: GameSnapshot, events: list[dict[str, Any]]) -> str | None:

@@ -236,3 +236,29 @@ def test_target_buttons_tell_alike_names_apart_and_show_no_card() -> None:
              for row in target_rows(game, "draw1")[1:-1] for b in row]
     expected = {0: "Ann (1)", 1: "Ann (2)", 2: "Bob", 3: "Cat"}
     assert texts == [expected[s] for s in range(4) if s != chooser]
+
+
+def test_showdown_text_per_edition() -> None:
+    """Feathers' ×2 doubles only the green feathers; totals use a true minus sign; effects are
+    not nested in parentheses; a doubled call says why it costs two lives."""
+    from engine.coyote import get_edition
+
+    game_rules = CoyoteGame()
+    state = game_rules.new_state(3, 7, {"edition": "feathers"})
+    deck = list(get_edition("feathers").deck)
+    for card in ("x2", "-10", "max0", "20"):
+        deck.remove(card)
+    state.update(hands=["x2", "-10", "max0"], draw=["20", *deck], discard=[], turn=1,
+                 bids=[[0, 5]])
+    after, events = game_rules.apply(state, 1, Action("call"))
+    showdown = next(e.data for e in events if e.type == "showdown")
+    assert showdown["total"] == -10
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+                    for i in range(3))
+    game = GameSnapshot(1, -100, 0, "coyote", {"edition": "feathers"}, "running", 12, after,
+                        1000, 5, 6, players)
+    text = events_text.showdown_text(game, showdown)
+    parse_html(text)
+    assert "doubles the green feathers still positive" in text
+    assert "Total: <b>−10</b>" in text and "((" not in text.replace(" ", "")
+    assert "counts 0 (MAX→0)" not in text

@@ -1018,27 +1018,81 @@ def test_change_target_removed_turn_returns_to_changer():
 
 # --- the highest bid (MAX_BID) ----------------------------------------------------------------
 
-def test_no_bid_above_the_highest_and_nothing_forces_one():
-    """A bid of MAX_BID can only be called: no higher bid, no Change that would demand one
-    (unless its bidder may call the bid before theirs), no coin that must be followed by a bid.
-    """
+def test_the_highest_bid_can_only_be_called():
+    """A bid of MAX_BID closes the bidding: no higher bid, no special action after it (each
+    would demand a higher bid, be followed by one, or pass the turn on, maybe back to its
+    bidder, who may not call their own bid)."""
     from engine.coyote.editions import MAX_BID
 
     state = make("classic", ["5", "10", "3"])
     rejects(state, 0, bid(MAX_BID + 1), "bid_too_high")
-    state, _ = play(state, (0, bid(MAX_BID)))
-    rejects(state, 1, mask("change"), "bid_too_high")
-    legal = GAME.legal_actions(state, 1)
-    assert CALL in legal and not [a for a in legal if a.kind == "bid"]
-    assert "change" not in specials_in(legal)
-    assert choose_action(GAME.view(state, 1), random.Random(0)) == CALL
-    # with an earlier bid by someone else the Change stands: its target may call that one
-    state, _ = play(make("classic", ["5", "10", "3"]), (0, bid(4)), (1, bid(MAX_BID)))
-    state, _ = play(state, (2, mask("change")))
-    assert GAME.legal_actions(state, 1) == [CALL]
-    assert choose_action(GAME.view(state, 1), random.Random(0)) == CALL
+    state, _ = play(state, (0, bid(4)), (1, bid(MAX_BID)))
+    for name in ("change", "pass", "reverse"):
+        rejects(state, 2, mask(name), "bid_too_high")
+    assert GAME.legal_actions(state, 2) == [CALL]
+    assert choose_action(GAME.view(state, 2), random.Random(0)) == CALL
 
     state, _ = play(make("feathers", ["5", "10", "3", "4"]), (0, bid(MAX_BID)))
-    for name in ("extra", "reverse", "swap"):
+    for name in ("extra", "reverse", "swap", "skip"):
         rejects(state, 1, coin(name), "bid_too_high")
-    assert specials_in(GAME.legal_actions(state, 1)) == {"skip", "guess"}
+    rejects(state, 1, guess("10"), "bid_too_high")
+    assert GAME.legal_actions(state, 1) == [CALL]
+
+
+def test_the_highest_bidder_never_gets_the_turn_back():
+    """Shot on the player before the bidder, or players leaving, pass over the bidder of a bid
+    at MAX_BID; a safe player (right Guess) answers it if nobody else can."""
+    from engine.coyote.editions import MAX_BID
+
+    state, _ = play(make("classic", ["5", "10", "3", "4"]), (0, bid(MAX_BID, "shot", 3)))
+    assert state["turn"] == 3 and GAME.legal_actions(state, 3) == [CALL]
+    state, _ = play(state, (3, Action("resign")))
+    assert state["turn"] == 1  # not 0, the bidder
+    state, _ = play(state, (1, Action("resign")))
+    assert state["turn"] == 2
+    state = make("feathers", ["5", "10", "3", "4"])
+    state, _ = play(state, (0, bid(2)), (1, guess("10")))  # right: seat 1 is safe
+    state, _ = play(state, (2, bid(MAX_BID)), (3, Action("resign")))
+    assert state["turn"] == 0
+    state, _ = play(state, (0, Action("resign")))  # left: the safe player and the bidder
+    assert state["turn"] == 1 and GAME.legal_actions(state, 1) == [CALL]
+
+
+@pytest.mark.parametrize("edition", ["classic", "feathers"])
+def test_no_dead_end_after_the_highest_bid(edition):
+    """Every reachable state of a round with a bid at MAX_BID somewhere (depth-first over
+    bids, the highest bid with each bid mask, every special and every leave) leaves the seat
+    to act a legal action."""
+    from engine.coyote.editions import MAX_BID
+
+    def moves(state, seat):
+        out = [a for a in GAME.legal_actions(state, seat)
+               if a.kind != "bid" or a.amount == GAME.min_bid(state)]
+        nxt = (seat + 1) % state["seats"]
+        out += [bid(MAX_BID), bid(MAX_BID, "double"), bid(MAX_BID, "shot", nxt),
+                bid(MAX_BID, "draw1", nxt)]
+        return out + [guess(state["hands"][seat])] if state["hands"][seat] else out
+
+    seen: set[str] = set()
+
+    def search(state, depth):
+        if state["over"] or state["round"] > 1 or depth == 0:
+            return
+        key = json.dumps({k: v for k, v in state.items() if k != "step"}, sort_keys=True)
+        if key in seen:
+            return
+        seen.add(key)
+        seat = state["turn"]
+        assert GAME.legal_actions(state, seat), (seat, state["bids"])
+        for action in moves(state, seat):
+            try:
+                new, _ = GAME.apply(state, seat, action)
+            except RuleError:
+                continue
+            search(new, depth - 1)
+        for who in GAME.alive(state):
+            search(GAME.apply(state, who, Action("resign"))[0], depth - 1)
+
+    for seats in (3, 4):
+        search(make(edition, ["5", "10", "3", "4"][:seats]), 5)
+    assert len(seen) > 500
