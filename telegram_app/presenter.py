@@ -27,6 +27,11 @@ class Presenter:
     def __init__(self, messenger: Messenger, service: MatchService) -> None:
         self.messenger = messenger
         self.service = service
+        # game id -> the note of a special after which the same player still acts (Reverse,
+        # Extra feather, Swap): sent with their next move, so that a turn makes at most two
+        # group messages and never mentions the player who is still acting. Kept in memory:
+        # after a restart the table still shows the special's effect.
+        self._held: dict[int, list[str]] = {}
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -53,6 +58,7 @@ class Presenter:
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
+        self._held.pop(game.id, None)
         if game.table_message_id is None:
             await self.close_lobby(game)
             return
@@ -63,25 +69,36 @@ class Presenter:
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
     async def moved(self, outcome: Outcome) -> None:
-        """Show a committed change: one group report (what happened; the last showdown in
-        full, earlier ones of computer-only rounds in a line each; the end of the game), then
-        the new round's table, or the current state edited in place. At most two new group
-        messages, however many moves the computer players made."""
+        """Show a committed change: one group report, then the new round's table, or the
+        current state edited in place. At most two new group messages, however many moves
+        the computer players made.
+
+        The report tells the moves of the round on screen; its showdown and the last one in
+        full; rounds the computer players played out meanwhile in a line each (no bids);
+        then, under a round heading, the new round's moves; and the end of the game."""
         game = outcome.game
-        report: list[str] = []
+        if _keeps_turn(outcome):
+            self._held.setdefault(game.id, []).extend(
+                events_text.step_lines(game, outcome.steps[0].events))
+            await self.refresh(game)
+            return
+        report: list[str] = self._held.pop(game.id, [])
         ends = [i for i, step in enumerate(outcome.steps)
                 if any(_first(step.events, kind)
                        for kind in ("showdown", "round_ended", "game_over"))]
         new_round = False
         for i, step in enumerate(outcome.steps):
             snap = replace(game, state=step.state)
-            report += events_text.step_lines(snap, step.events)
+            if ends and i == ends[-1] + 1 and report:
+                report += ["", events_text.round_heading(step.state["round"])]
+            if not ends or not ends[0] < i <= ends[-1]:  # not a computer-only round
+                report += events_text.step_lines(snap, step.events)
             showdown = _first(step.events, "showdown")
             dealt = _first(step.events, "round_dealt")
             if i in ends and i == ends[0]:  # the round on screen ends: close its messages
                 await self._close_round(game, dealt["round"] - 1 if dealt else
                                         step.state["round"])
-            if showdown and i == ends[-1]:
+            if showdown and i in (ends[0], ends[-1]):
                 report += ["", events_text.showdown_text(snap, showdown)]
             elif showdown:
                 report.append(events_text.showdown_summary(snap, showdown))
@@ -92,6 +109,8 @@ class Presenter:
             new_round = (new_round or bool(dealt)) and not step.state.get("over")
         if report and not new_round and (turn := events_text.turn_line(game)):
             report.append(turn)
+        while report and not report[0]:
+            report.pop(0)
         if report:
             await self._group(game, fit_lines(report))
         if new_round:
@@ -228,6 +247,17 @@ class Presenter:
         await self.messenger.edit(player.user_id, player.private_message_id,
                                   render.private_text(game, player.seat),
                                   markup=private_keyboard(game, player.seat))
+
+
+def _keeps_turn(outcome: Outcome) -> bool:
+    """Whether the change is one special after which the same player still acts."""
+    if len(outcome.steps) != 1:
+        return False
+    events = outcome.steps[0].events
+    used = _first(events, "special_used")
+    state = outcome.game.state or {}
+    return (used is not None and not state.get("over") and state.get("turn") == used["seat"]
+            and all(e["type"] in ("special_used", "reshuffled") for e in events))
 
 
 def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:

@@ -212,7 +212,7 @@ def private_text(game: GameSnapshot, seat: int) -> str:
 
 def private_closed_text(game: GameSnapshot, round_no: int) -> str:
     """A player's old private message once its round is over."""
-    return _("🐺 Game #{id} · round {round} is over; the cards are in the group.").format(
+    return _("🐺 Game #{id} · round {round} is over (see the group).").format(
         id=game.id, round=round_no)
 
 

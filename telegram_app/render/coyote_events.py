@@ -104,6 +104,11 @@ def reminder_text(game: GameSnapshot, player: PlayerInfo, removal: bool = False)
     return text.format(name=mention_html(player), id=game.id, time=left)
 
 
+def round_heading(round_no: int) -> str:
+    """The line that starts a new round's moves inside a longer report."""
+    return _("🔹 Round {round}").format(round=round_no)
+
+
 def turn_line(game: GameSnapshot) -> str | None:
     """``➡️ @next, your turn.`` (a mention), or ``None`` when nobody is to act."""
     state = game.state or {}

@@ -120,11 +120,20 @@ async def test_feathers_coins(table) -> None:
     await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
 
     first = await mover(api, players)
+    before = len(api.bot_messages(GROUP))
     await press(api, first, "🪙 Extra feather", GROUP)
-    assert api.find_messages(GROUP, "lies face up")
+    await api.settle()
+    # the same player still acts: no group note yet (it comes with their bid), only the
+    # table shows the face-up card
+    assert len(api.bot_messages(GROUP)) == before
+    assert "face up" in api.find_messages(GROUP, "round 1")[-1].text
     assert "🐺 Coyote!" not in labels(api, private_turn_message(api, first))  # then bid
     assert "🪙 Skip" not in labels(api, private_turn_message(api, first))  # one coin a turn
     await press(api, first, "1", GROUP)
+    await api.settle()
+    [note] = api.bot_messages(GROUP)[before:]
+    assert "lies face up" in note.text
+    assert "bids 1." in note.text and f"{first.first_name}\u2069, your turn" not in note.text
     nxt = await mover(api, players)
     await press(api, nxt, "🪙 Skip", GROUP)
     assert api.find_messages(GROUP, "uses Skip")
@@ -192,6 +201,16 @@ async def test_computer_players_and_no_flood(table) -> None:
         await api.settle(quiet=0.05)
         assert len(api.bot_messages(GROUP)) - before <= 2  # one report, one new table at most
     assert api.find_messages(GROUP, "is over!")
+    texts = [(m.text or "").replace("\u2068", "").replace("\u2069", "")
+             for m in api.bot_messages(GROUP)]
+    # a showdown Ann took part in is shown in full, never as a computer-only summary line
+    assert not [line for t in texts for line in t.splitlines()
+                if line.startswith("🃏") and ("Ann" in line)]
+    # rounds the computer players played out meanwhile show no bids; a new round's moves
+    # come under its heading
+    for t in texts:
+        if "🔹 Round" in t:
+            assert "calls Coyote!" in t.split("🔹 Round")[0] or "🃏" in t
 
 
 async def test_one_game_per_forum_topic(pg_db, pg_url) -> None:
