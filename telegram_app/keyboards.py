@@ -86,7 +86,10 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
             "o", game, OPTION_CODES["lives"], following)))
     if "specials" in choices:
         on = bool(game.options.get("specials"))
-        label = _("🎭 Specials: on") if on else _("🎭 Specials: off")
+        if GAMES[game.kind].specials_kind(game.options) == "coins":
+            label = _("🪙 Coins: on") if on else _("🪙 Coins: off")
+        else:
+            label = _("🎭 Masks: on") if on else _("🎭 Masks: off")
         option_row.append(Button(label, callback_data=_cb("o", game, OPTION_CODES["specials"],
                                                           0 if on else 1)))
     pace = game.options.get("pace", "standard")

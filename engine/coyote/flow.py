@@ -172,7 +172,12 @@ def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
         loser, winner = bidder, caller
     removed = loser is not None and state["lives"][loser] == 0  # the bidder has left
     data: dict[str, Any] = result.to_json()
-    data.update({"owners": owners, "bid": bid, "bidder": bidder, "caller": caller,
+    # where each owned card lay, in the order of round_cards: "own", "draw1" or "face_up"
+    sources = [kind for seat in range(state["seats"])
+               for kind in (["own"] if state["hands"][seat] is not None else [])
+               + ["draw1"] * len(state["extra"][seat]) + ["face_up"] * len(state["face_up"][seat])]
+    data.update({"owners": owners, "sources": sources, "bid": bid, "bidder": bidder,
+                 "caller": caller,
                  "loser": None if removed else loser, "removed_loser": loser if removed else None,
                  "lives_lost": lives_lost if loser is not None and not removed else 0,
                  "void": [list(v) for v in state["void"]]})

@@ -119,9 +119,12 @@ def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
         if state["lives"][target] == 0:
             raise RuleError("nothing_to_change")
     state["masks"][seat] = False
+    used: JSON = {"seat": seat, "special": name}
     if name != "reverse":  # Reverse is followed by this player's call, which may be doubled
+        if state["double"] is not None:
+            used["double_voided"] = True
         state["double"] = None
-    events.append(Event("special_used", {"seat": seat, "special": name}))
+    events.append(Event("special_used", used))
     if name == "pass":
         state["pass_blocked"] = True
         pass_turn(state, next_active(state, seat))

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine import GAMES
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.i18n import _
+from telegram_app.i18n import _, n_
 from telegram_app.render.common import (
     card_label,
     hearts,
@@ -41,8 +41,12 @@ def options_line(game: GameSnapshot) -> str:
     else:
         specials = _("special actions off")
     pace = PACE_NAMES.get(game.options.get("pace", "standard"), lambda: "")()
-    line = _("{edition} · {lives} lives · {specials} · {pace}").format(
-        edition=edition, lives=lives, specials=specials, pace=pace)
+    if edition == "poker-deck":  # its rules count penalty cards
+        lives_text = _("the {n}th penalty card loses").format(n=lives)
+    else:
+        lives_text = n_("{n} life", "{n} lives", lives).format(n=lives)
+    line = _("{edition} · {lives} · {specials} · {pace}").format(
+        edition=edition, lives=lives_text, specials=specials, pace=pace)
     if game.options.get("after_elimination") == "next":
         line += " · " + _("the next player starts after a knock-out")
     return line

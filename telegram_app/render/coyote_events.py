@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import GAMES
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.i18n import _
+from telegram_app.i18n import _, n_
 from telegram_app.render.common import (
     card_label,
     hearts,
@@ -22,8 +22,8 @@ def _bid_line(game: GameSnapshot, event: dict[str, Any]) -> str:
     name = name_html(game.at_seat(event["seat"]))
     special = event.get("special")
     if special == "double":
-        return _("{name} bids <b>{amount}</b> with 🎭 Double: a Coyote call on it costs two "
-                 "lives!").format(name=name, amount=event["amount"])
+        return _("{name} bids <b>{amount}</b> with 🎭 Double (a call on it costs two "
+                 "lives).").format(name=name, amount=event["amount"])
     if special == "draw1":
         return _("{name} bids <b>{amount}</b> with 🎭 Draw 1: {target} takes an extra card.") \
             .format(name=name, amount=event["amount"],
@@ -47,19 +47,21 @@ def _special_line(game: GameSnapshot, event: dict[str, Any]) -> str:
         return _("🪙 {name} guesses <b>{guess}</b>, but it is <b>{card}</b>: they lose a life "
                  "and the round ends.").format(name=name, guess=card_label(event["guess"]),
                                                card=card_label(event["card"]))
+    voided = (" " + _("The Double on the last bid no longer counts.")
+              if event.get("double_voided") else "")
     if special == "change":
         state = game.state or {}
         bids = state.get("bids") or []
         target = name_html(game.at_seat(bids[-1][0])) if bids else "?"
         if state and GAMES[game.kind].view(state, None)["change_may_call"]:
             return _("🎭 {name} uses Change: {target} must raise their bid or call Coyote on "
-                     "the bid before it.").format(name=name, target=target)
+                     "the bid before it.").format(name=name, target=target) + voided
         return _("🎭 {name} uses Change: {target} must raise their bid.").format(
-            name=name, target=target)
+            name=name, target=target) + voided
     icon = "🪙" if special in ("skip", "swap", "extra", "guess") or (
         special == "reverse" and game.options.get("edition") == "feathers") else "🎭"
     return _("{icon} {name} uses {special}.").format(icon=icon, name=name,
-                                                    special=special_name(special))
+                                                    special=special_name(special)) + voided
 
 
 def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
@@ -131,6 +133,12 @@ EFFECTS = {
 }
 
 
+SOURCES = {
+    "draw1": lambda: _("Draw 1"),
+    "face_up": lambda: _("face up"),
+}
+
+
 def _effect(edition: str, effect: str) -> str | None:
     if effect == "doubles" and edition == "feathers":  # "x2 on green only"
         return _("doubles the green feathers still positive")
@@ -151,13 +159,16 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     lines = [_("🐺 {caller} calls <b>Coyote!</b> on {bidder}'s bid of {bid}.").format(
         caller=name_html(caller), bidder=name_html(bidder), bid=showdown["bid"]), ""]
     owners = list(showdown["owners"])
+    sources = list(showdown.get("sources") or [])
+    edition = game.options.get("edition", "classic")
     for i, card in enumerate(showdown["cards"]):
-        who = name_html(game.at_seat(owners[i])) if i < len(owners) else _("drawn")
-        edition = game.options.get("edition", "classic")
-        effects = ", ".join(filter(None, (_effect(edition, e) for e in card["effects"])))
+        who = name_html(game.at_seat(owners[i])) if i < len(owners) else _("turned up")
+        source = SOURCES.get(sources[i] if i < len(sources) else "own")
+        notes = ([source()] if source else []) + list(
+            filter(None, (_effect(edition, e) for e in card["effects"])))
         changed = card["face"] is not None and card["value"] != card["face"]
         value = f" → {number(card['value'])}" if changed else ""
-        note = f" ({effects})" if effects else ""
+        note = f" ({', '.join(notes)})" if notes else ""
         lines.append(f"{who}: <b>{card_label(card['card'])}</b>{value}{note}")
     for seat, cards in enumerate(showdown.get("void") or []):
         for card in cards:
@@ -232,5 +243,6 @@ def game_over_text(game: GameSnapshot) -> str:
         mark = medals.get(place, "💀" if places.count(1) > 1 else f"{place}.")
         lines.append(f"{mark} {name_html(player)}")
     winners = [mention_html(p) for p in order if places[p.seat or 0] == 1]
-    lines += ["", _("🏆 Winner: {names}").format(names=", ".join(winners))]
+    lines += ["", n_("🏆 Winner: {names}", "🏆 Winners: {names}", len(winners)).format(
+        names=", ".join(winners))]
     return "\n".join(lines)

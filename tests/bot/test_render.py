@@ -262,3 +262,47 @@ def test_showdown_text_per_edition() -> None:
     assert "doubles the green feathers still positive" in text
     assert "Total: <b>−10</b>" in text and "((" not in text.replace(" ", "")
     assert "counts 0 (MAX→0)" not in text
+
+
+def test_showdown_labels_extra_cards_and_change_says_the_double_is_void() -> None:
+    from engine.coyote import get_edition
+
+    rules = CoyoteGame()
+    state = rules.new_state(3, 7, {"edition": "classic", "specials": True})
+    deck = list(get_edition("classic").deck)
+    for card in ("5", "10", "3", "?", "4"):
+        deck.remove(card)
+    state.update(hands=["5", "10", "3"], draw=["?", "4", *deck], discard=[], turn=0,
+                 starter=0, bids=[])
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+                    for i in range(3))
+
+    def snap(s):
+        return GameSnapshot(1, -100, 0, "coyote", {"edition": "classic", "specials": True},
+                            "running", 12, s, 1000, 5, 6, players)
+
+    lines = []
+    for seat, action in [(0, Action("bid", 3, special="draw1", target=1)),
+                         (1, Action("bid", 4, special="double")),
+                         (2, Action("special", special="change")),
+                         (1, Action("bid", 30)), (2, Action("call"))]:
+        state, events = rules.apply(state, seat, action)
+        data = [e.to_json() for e in events]
+        lines += events_text.step_lines(snap(state), data)
+        showdown = next((e for e in data if e["type"] == "showdown"), None)
+    assert any("uses Change" in line and "The Double on the last bid no longer counts." in line
+               for line in lines)
+    text = events_text.showdown_text(snap(state), showdown)
+    parse_html(text)
+    assert "P1\u2069: <b>?</b> (Draw 1, turns up the top card)" in text
+    assert "turned up: <b>4</b>" in text
+
+
+def test_game_over_names_every_winner() -> None:
+    state = CoyoteGame().new_state(3, 7, {"edition": "poker-deck"})
+    state.update(over=True, out=[1], lives=[2, 0, 3])
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+                    for i in range(3))
+    game = GameSnapshot(1, -100, 0, "coyote", {"edition": "poker-deck"}, "finished", 12,
+                        state, 1000, 5, 6, players)
+    assert "🏆 Winners: " in events_text.game_over_text(game)

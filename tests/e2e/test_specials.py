@@ -52,9 +52,9 @@ async def test_classic_masks(table) -> None:
     api, players = table
     lobby = await open_lobby(api, players, GROUP)
     ann = players[0]
-    answer = await players[1].press_and_settle(lobby, "🎭 Specials: off")
+    answer = await players[1].press_and_settle(lobby, "🎭 Masks: off")
     assert answer["show_alert"]  # only the opener sets options
-    await ann.press_and_settle(lobby, "🎭 Specials: off")
+    await ann.press_and_settle(lobby, "🎭 Masks: off")
     await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "❤️ Lives: 3")
     assert "4 lives · special actions on" in api.get_message(GROUP, lobby.message_id).text
     await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
@@ -114,7 +114,7 @@ async def test_feathers_coins(table) -> None:
     api, players = table
     lobby = await open_lobby(api, players, GROUP, "/newgame feathers")
     ann = players[0]
-    await ann.press_and_settle(lobby, "🎭 Specials: off")
+    await ann.press_and_settle(lobby, "🪙 Coins: off")
     assert "feathers · 3 lives · special actions on" in \
         api.get_message(GROUP, lobby.message_id).text
     await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
@@ -155,8 +155,9 @@ async def test_poker_deck_game(table) -> None:
     api, players = table
     lobby = await open_lobby(api, players, GROUP, "/newgame poker-deck")
     text = api.get_message(GROUP, lobby.message_id).text
-    assert "poker-deck · 4 lives · no special actions" in text
-    assert "🎭 Specials: off" not in labels(api, api.get_message(GROUP, lobby.message_id))
+    assert "poker-deck · the 4th penalty card loses · no special actions" in text
+    assert not [t for t in labels(api, api.get_message(GROUP, lobby.message_id))
+                if "Masks" in t or "Coins" in t]
     await players[0].press_and_settle(lobby, "▶️ Start")
     final = await finish(api, players)
     assert final.count("🥇") == 3  # one loser, everyone else shares first place
@@ -241,7 +242,7 @@ async def test_the_highest_bid_can_only_be_called(table) -> None:
     only: no higher bid, and no special action (Change would demand a higher bid)."""
     api, players = table
     lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "🎭 Specials: off")
+    await players[0].press_and_settle(lobby, "🎭 Masks: off")
     await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
     first = await mover(api, players)
     await first.send(first.id, "99999999999")
