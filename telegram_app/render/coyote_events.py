@@ -139,9 +139,17 @@ SOURCES = {
 }
 
 
+FEATHER_EFFECTS = {
+    "doubles": lambda: _("doubles the green feathers still positive"),  # x2 on green only
+    "draws": lambda: _("turns up the top feather"),
+    "draws_nothing": lambda: _("finds no feather to turn up (counts 0)"),
+    "reshuffles": lambda: _("counts 0; all feathers are reshuffled after this round"),
+}
+
+
 def _effect(edition: str, effect: str) -> str | None:
-    if effect == "doubles" and edition == "feathers":  # "x2 on green only"
-        return _("doubles the green feathers still positive")
+    if edition == "feathers" and effect in FEATHER_EFFECTS:
+        return FEATHER_EFFECTS[effect]()
     label = EFFECTS.get(effect)
     return label() if label else None
 
