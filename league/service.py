@@ -197,16 +197,22 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                      first: tuple[int, Action] | None = None) -> list[Planned]:
         """The moves that follow from ``state`` without a human: ``first`` (a seat and its
         action, or ``None`` for the computer's choice), then computer players while it is
-        their turn. Pure: nothing is stored, so an engine error changes nothing."""
+        their turn. When the computer plays for ``first``'s seat (a timed-out turn), it
+        finishes that turn: a special after which the same player still acts (an Extra
+        feather, say) is followed by their bid or call. Pure: nothing is stored, so an engine
+        error changes nothing."""
         planned: list[Planned] = []
         ai_seats = {p.seat for p in row.players if p.is_ai}
         queue = [first] if first is not None else []
+        stand_in = first[0] if first is not None and first[1] is None else None
         for _ in range(MAX_AI_STEPS):
             if queue:
                 seat, action = queue.pop()
             else:
                 seat = game.current_seat(state)
-                if seat is None or seat not in ai_seats:
+                if seat != stand_in:
+                    stand_in = None  # their turn is over: a later one is theirs again
+                if seat is None or (seat not in ai_seats and seat != stand_in):
                     break
                 action = None
             if action is None:

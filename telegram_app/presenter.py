@@ -19,6 +19,7 @@ from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render.common import fit_lines
+from telegram_app.render.report import report
 
 
 class Presenter:
@@ -73,47 +74,19 @@ class Presenter:
         current state edited in place. At most two new group messages, however many moves
         the computer players made.
 
-        The report tells the moves of the round on screen; its showdown and the last one in
-        full; rounds the computer players played out meanwhile in a line each (no bids);
-        then, under a round heading, the new round's moves; and the end of the game."""
+        The report is :func:`telegram_app.render.report.report`."""
         game = outcome.game
         if _keeps_turn(outcome):
             self._held.setdefault(game.id, []).extend(
                 events_text.step_lines(game, outcome.steps[0].events))
             await self.refresh(game)
             return
-        report: list[str] = self._held.pop(game.id, [])
-        ends = [i for i, step in enumerate(outcome.steps)
-                if any(_first(step.events, kind)
-                       for kind in ("showdown", "round_ended", "game_over"))]
-        new_round = False
-        for i, step in enumerate(outcome.steps):
-            snap = replace(game, state=step.state)
-            if ends and i == ends[-1] + 1 and report:
-                report += ["", events_text.round_heading(step.state["round"])]
-            if not ends or not ends[0] < i <= ends[-1]:  # not a computer-only round
-                report += events_text.step_lines(snap, step.events)
-            showdown = _first(step.events, "showdown")
-            dealt = _first(step.events, "round_dealt")
-            if i in ends and i == ends[0]:  # the round on screen ends: close its messages
-                await self._close_round(game, dealt["round"] - 1 if dealt else
-                                        step.state["round"])
-            if showdown and i in (ends[0], ends[-1]):
-                report += ["", events_text.showdown_text(snap, showdown)]
-            elif showdown:
-                report.append(events_text.showdown_summary(snap, showdown))
-            if (note := events_text.eliminated_text(snap, step.events)) is not None:
-                report.append(note)
-            if step.state.get("over"):
-                report += ["", events_text.game_over_text(snap)]
-            new_round = (new_round or bool(dealt)) and not step.state.get("over")
-        if report and not new_round and (turn := events_text.turn_line(game)):
-            report.append(turn)
-        while report and not report[0]:
-            report.pop(0)
-        if report:
-            await self._group(game, fit_lines(report))
-        if new_round:
+        shown = report(game, outcome.steps, self._held.pop(game.id, []))
+        if shown.closed is not None:  # the round on screen ends: close its messages
+            await self._close_round(game, shown.closed)
+        if shown.lines:
+            await self._group(game, fit_lines(shown.lines))
+        if shown.new_round:
             await self._new_round(game)
         elif not (game.state or {}).get("over"):
             await self.refresh(game)  # fetched after the commit: its message ids are current

@@ -196,3 +196,36 @@ async def test_two_sweepers_never_apply_a_timeout_twice(pg_url: str, pg_db: Data
         timeouts = [row for row in await service.log(game_id)
                     if any(e["type"] == "turn_timed_out" for e in row.events)]
         assert len(timeouts) == 1
+
+
+async def test_the_computer_finishes_a_timed_out_turn(pg_db: Database, clock: Clock) -> None:
+    """When the computer plays a timed-out turn with a coin after which the same player still
+    acts (Extra feather, Reverse, Swap), it also makes their bid: the turn moves on, and the
+    player is not removed for missing one turn."""
+    import random
+
+    from engine.coyote import CoyoteGame
+    from engine.coyote.ai import choose_action
+
+    rules = CoyoteGame()
+    options = {"edition": "feathers", "specials": True}
+    for seed in range(1000):
+        state = rules.new_state(4, seed, options)
+        rng = random.Random(f"ai:{seed}:{state['step']}")
+        if choose_action(rules.view(state, state["turn"]), rng).special in (
+                "extra", "reverse", "swap"):
+            break
+    else:
+        raise AssertionError("no seed where the computer's first move is such a coin")
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: seed)
+    for key, value in (("edition", "feathers"), ("specials", True)):
+        await service.set_chat_setting(CHAT, "Group", key, value)
+    game_id = await _running(service, 4)
+    turn = (await service.get(game_id)).state["turn"]
+    clock.advance(61)
+    [timeout] = await service.sweep()
+    kinds = [e["type"] for step in timeout.steps for e in step.events]
+    assert kinds[:2] == ["turn_timed_out", "special_used"] and "bid_placed" in kinds
+    assert all(step.seat == turn for step in timeout.steps[:2])
+    game = await service.get(game_id)
+    assert game.state["turn"] != turn and game.state["lives"][turn] > 0

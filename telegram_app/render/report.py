@@ -1,0 +1,71 @@
+"""The group report of a committed change: what the steps of one outcome did, as lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from league.service import Step
+from league.snapshots import GameSnapshot
+from telegram_app.render import coyote_events as events_text
+
+
+@dataclass(frozen=True)
+class Report:
+    """``lines`` for one group message (may be empty); ``closed``: the round whose table and
+    private messages end with this change (``None`` if it goes on); ``new_round``: a round
+    was dealt and the game goes on (post its table)."""
+
+    lines: list[str]
+    closed: int | None
+    new_round: bool
+
+
+def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
+    return next((e for e in events if e["type"] == kind), None)
+
+
+def _wrong_guesses(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == "special_used" and e["special"] == "guess"
+            and not e.get("right")]
+
+
+def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None) -> Report:
+    """Compose the report of ``steps`` (``game``: as committed after them; ``held``: lines of
+    an earlier special after which the same player acted again, told first).
+
+    The moves of the round on screen; its showdown and the last one in full; a round the
+    computer players played out in between in one line (its showdown summary, or the wrong
+    Guess that ended it), without its bids; then, under a round heading, the new round's
+    moves; eliminations; the end of the game; and the mention of the next player."""
+    lines = list(held or [])
+    ends = [i for i, step in enumerate(steps)
+            if any(_first(step.events, kind) for kind in ("showdown", "round_ended",
+                                                          "game_over"))]
+    closed = None
+    new_round = False
+    for i, step in enumerate(steps):
+        snap = replace(game, state=step.state)
+        if ends and i == ends[-1] + 1 and lines:
+            lines += ["", events_text.round_heading(step.state["round"])]
+        between = bool(ends) and ends[0] < i <= ends[-1]  # a computer-only round
+        shown = _wrong_guesses(step.events) if between else step.events
+        lines += events_text.step_lines(snap, shown)
+        showdown = _first(step.events, "showdown")
+        dealt = _first(step.events, "round_dealt")
+        if ends and i == ends[0]:
+            closed = dealt["round"] - 1 if dealt else step.state["round"]
+        if showdown and i in (ends[0], ends[-1]):
+            lines += ["", events_text.showdown_text(snap, showdown)]
+        elif showdown:
+            lines.append(events_text.showdown_summary(snap, showdown))
+        if (note := events_text.eliminated_text(snap, step.events)) is not None:
+            lines.append(note)
+        if step.state.get("over"):
+            lines += ["", events_text.game_over_text(snap)]
+        new_round = (new_round or bool(dealt)) and not step.state.get("over")
+    if lines and not new_round and (turn := events_text.turn_line(game)):
+        lines.append(turn)
+    while lines and not lines[0]:
+        lines.pop(0)
+    return Report(lines, closed, new_round)

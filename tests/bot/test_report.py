@@ -1,0 +1,64 @@
+"""The group report of an outcome, composed from engine-made steps (no network)."""
+
+from __future__ import annotations
+
+from engine import GAMES
+from engine.core import Action
+from league.service import Step
+from league.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.render.report import report
+from tests.fakebot import parse_html
+
+G = GAMES["coyote"]
+OPTIONS = {"edition": "feathers", "specials": True}
+PLAYERS = tuple(PlayerInfo(1001 if i == 0 else None, ["Ann", "Wile", "Road", "Runner"][i], i,
+                           i != 0, 3, None, 1, 1) for i in range(4))
+
+
+def snap(state: dict) -> GameSnapshot:
+    return GameSnapshot(1, -100, 0, "coyote", OPTIONS, "running", 9, state, 1001, 5, 6,
+                        PLAYERS)
+
+
+def apply(state: dict, seat: int, action: Action, steps: list[Step]) -> dict:
+    state, events = G.apply(state, seat, action)
+    steps.append(Step(seat, seat != 0, [e.to_json() for e in events], state))
+    return state
+
+
+def plain(lines: list[str]) -> str:
+    text, _ = parse_html("\n".join(lines))
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
+def test_a_computer_round_ended_by_a_wrong_guess_is_told() -> None:
+    """Ann (a human) calls and ends round 1; a computer player starts round 2 with a wrong
+    Guess (it loses a life; the round ends); round 3 starts with a computer's bid. The report
+    tells Ann's showdown in full, the wrong Guess in one line, round 3's bid under its
+    heading, and mentions Ann."""
+    for seed in range(500):
+        state, _ = G.new_game(4, seed, OPTIONS)
+        while not (state["turn"] == 0 and state["bids"] and state["bids"][-1][0] != 0):
+            state = apply(state, state["turn"], Action("bid", G.min_bid(state)), [])
+        steps: list[Step] = []
+        state = apply(state, 0, Action("call"), steps)
+        guesser = state["turn"]
+        if guesser == 0:
+            continue
+        wrong = next(c for c in ("1", "2", "3") if c != state["hands"][guesser])
+        state = apply(state, guesser, Action("special", special="guess", guess=wrong), steps)
+        while not state["over"] and state["turn"] != 0:
+            state = apply(state, state["turn"], Action("bid", G.min_bid(state)), steps)
+        if not state["over"] and state["round"] == 3 and len(steps) >= 3:
+            break
+    else:
+        raise AssertionError("no seed gives the scenario")
+    shown = report(snap(state), steps)
+    text = plain(shown.lines)
+    name = PLAYERS[guesser].name
+    assert shown.closed == 1 and shown.new_round
+    assert "Ann calls Coyote!" in text and "Total:" in text  # in full
+    assert f"{name} guesses {wrong}, but it is" in text
+    before, after = text.split("🔹 Round 3")
+    assert " bids " not in before.split("Total:")[-1]  # no bids of the rounds in between
+    assert " bids 1." in after
