@@ -12,9 +12,10 @@ its own possible card by what the other players' bids suggest (they can see it),
 - uses a special when it helps ("Mask actions": Pass or Change on a coin-flip decision, Double
   on a bid that is very likely good, Draw 1 on the next player when one more card makes a risky
   bid clearly safer; "Variant coins": Skip on a coin flip, Extra feather as Draw 1, Guess when
-  its own card is (nearly) certain). It does not use Reverse or Swap (no rule for them yet), nor
-  Shot: sending the turn to the player likeliest to misjudge the bid (the one whose own card
-  is highest, or lowest) did not win more often against the naive players in the bench.
+  its own card is (nearly) certain). It does not use Reverse (no rule for it yet), Shot or Swap:
+  in the bench, sending the turn to the player likeliest to misjudge the bid (Shot) did not
+  win more often against the naive players, and swapping a feather that the others' bids
+  make look poor for a fresh one never made its bid clearly safer (the rule never fired).
 
 The decision is a function of ``(view, rng)`` only and is always a legal action.
 """
