@@ -158,6 +158,12 @@ class ServiceBase:
                 await session.execute(update(GameRow).where(GameRow.id == game_id)
                                       .values(**values))
 
+    async def set_reminder(self, game_id: int, message_id: int, version: int) -> None:
+        """Remember the group reminder sent for the turn at game ``version``."""
+        async with self.db.sessions.begin() as session:
+            await session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                reminder_message_id=message_id, reminder_version=version))
+
     async def claim_private(self, game_id: int, user_id: int, round_no: int) -> bool:
         """Claim the sending of a player's private message for ``round_no``: ``True`` for
         one caller only, until :meth:`set_private_message` records the message (or ``None``

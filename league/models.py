@@ -125,6 +125,11 @@ class Game(Base):
     creator_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The group reminder of the turn at ``reminder_version``: if that turn times out and its
+    # report would be followed by a new round's table, the report replaces the reminder (at
+    # most two new group messages a turn).
+    reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    reminder_version: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

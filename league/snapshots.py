@@ -61,6 +61,8 @@ class GameSnapshot:
     players: tuple[PlayerInfo, ...]
     deadline_at: datetime | None = None
     paused: bool = False
+    reminder_message_id: int | None = None
+    reminder_version: int | None = None
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -89,6 +91,7 @@ def snapshot(game: Game) -> GameSnapshot:
         table_message_id=game.table_message_id,
         deadline_at=aware(game.deadline_at) if game.deadline_at else None,
         paused=game.paused_left is not None,
+        reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
                        p.private_message_id, p.private_round)

@@ -84,7 +84,8 @@ class Presenter:
         shown = report(game, outcome.steps, self._held.pop(game.id, []))
         if shown.closed is not None:  # the round on screen ends: close its messages
             await self._close_round(game, shown.closed)
-        if shown.lines:
+        if shown.lines and not (shown.new_round and await self._into_reminder(
+                game, outcome, fit_lines(shown.lines))):
             await self._group(game, fit_lines(shown.lines))
         if shown.new_round:
             await self._new_round(game)
@@ -185,6 +186,18 @@ class Presenter:
         if message_id is not None or not again:  # a failed claimed send may be tried again
             await self.service.set_private_message(game.id, player.user_id, message_id,
                                                    round_no)
+
+    async def _into_reminder(self, game: GameSnapshot, outcome: Outcome, text: str) -> bool:
+        """Write a timed-out turn's report over that turn's group reminder (when a new
+        round's table follows, the one new message that mentions the next player), so the
+        turn makes two new group messages, not three. ``False`` if there is no such reminder
+        or the edit failed (then the report is sent)."""
+        first = outcome.steps[0].events if outcome.steps else []
+        if (game.reminder_message_id is None or game.reminder_version != game.version - 1
+                or not any(e["type"] == "turn_timed_out" for e in first)):
+            return False
+        return await self.messenger.edit_result(
+            game.chat_id, game.reminder_message_id, text) == "ok"
 
     async def _group(self, game: GameSnapshot, text: str) -> None:
         await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)

@@ -82,7 +82,9 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
     if result.kind == "reminder" and result.seat is not None:
         player = game.at_seat(result.seat)
         text = events_text.reminder_text(game, player, removal=result.removed)
-        await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+        sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+        if sent is not None:
+            await bot.service.set_reminder(game.id, sent, game.version)
         if player.user_id is not None:
             await bot.messenger.send(player.user_id, text)
         return

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.clock import Clock
-from tests.e2e.harness import bot_table, labels, open_lobby, wait_for
+from tests.e2e.harness import bot_table, labels, mover, open_lobby, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100999
@@ -129,3 +129,28 @@ async def test_a_removal_that_ends_the_game_closes_its_messages(bot) -> None:
     assert "is over" in table.text and not api.buttons(table)
     for user in players:
         assert not api.buttons(api.bot_messages(user.id)[-1])  # no stale move buttons
+
+
+async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot) -> None:
+    """Reminder, then a timeout whose computer move ends the round: the report is written
+    over the reminder, so the turn adds two group messages (the reminder and the new round's
+    table), not three."""
+    api, players, clock, runner = bot
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    first = await mover(api, players)
+    await first.send(first.id, "500")  # impossible: the computer will call it
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
+    await api.settle()
+    before = len(api.bot_messages(GROUP))
+    clock.advance(2701)  # three quarters of an hour
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    clock.advance(900)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    new = api.bot_messages(GROUP)[before:]
+    assert len(new) == 2 and new[0].message_id == reminder.message_id
+    report = api.get_message(GROUP, reminder.message_id).text
+    assert "ran out of time" in report and "calls Coyote!" in report
+    assert "it is your turn in game" not in report
