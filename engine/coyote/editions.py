@@ -114,13 +114,13 @@ MASKS = ("pass", "double", "reverse", "draw1", "change", "shot")
 COINS = ("extra", "reverse", "skip", "swap", "guess")
 """Feathers variant coins, the default pool (``shared/rules/coyote.md``, "Variant coins")."""
 BID_SPECIALS = frozenset({"double", "draw1", "shot"})
+"""Masks used together with a bid (after bidding, per the rules)."""
 MAX_BID = 99_999_999_999
 """The highest bid (a house limit: the rules set none; a chat button's data carries at most 12
 digits). It closes the bidding: the players after it may only call Coyote on it (no special
 action: each would pass the turn on, demand a higher bid, or be followed by one), and its
 bidder, who may not call their own bid, is never given the turn again
 (:func:`engine.coyote.flow.next_active`)."""
-"""Masks used together with a bid (after bidding, per the rules)."""
 
 EDITIONS: dict[str, Edition] = {e.name: e for e in (CLASSIC, FEATHERS, POKER_DECK)}
 
