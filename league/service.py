@@ -220,6 +220,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 action = game.ai_action(game.view(state, seat), rng)
             state, events = game.apply(state, seat, action)
             planned.append((seat, action, state, events))
+            if any(e.type in ("showdown", "round_ended", "round_dealt") for e in events):
+                stand_in = None  # the timed-out turn ended with the round
         return planned
 
 

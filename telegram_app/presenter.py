@@ -193,7 +193,8 @@ class Presenter:
         turn makes two new group messages, not three. ``False`` if there is no such reminder
         or the edit failed (then the report is sent)."""
         first = outcome.steps[0].events if outcome.steps else []
-        if (game.reminder_message_id is None or game.reminder_version != game.version - 1
+        before = game.version - len(outcome.steps)  # each step raised the version by one
+        if (game.reminder_message_id is None or game.reminder_version != before
                 or not any(e["type"] == "turn_timed_out" for e in first)):
             return False
         return await self.messenger.edit_result(

@@ -154,3 +154,64 @@ async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot
     report = api.get_message(GROUP, reminder.message_id).text
     assert "ran out of time" in report and "calls Coyote!" in report
     assert "it is your turn in game" not in report
+
+
+async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot) -> None:
+    """As above, but the computer plays the timed-out turn with a bid and a computer player
+    then calls, ending the round: still two new group messages (seed 4: Bob opens, Cat
+    follows, then the computer player)."""
+    from telegram_app.context import KEY
+
+    api, players, clock, runner = bot
+    runner.app.bot_data[KEY].service.new_seed = lambda: 4
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "🤖 Add AI")
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    assert (await mover(api, players)) is players[1]
+    await players[1].send(players[1].id, "1")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 1")))
+    await api.settle()
+    assert (await mover(api, players)) is players[2]
+    before = len(api.bot_messages(GROUP))
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    clock.advance(900)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    new = api.bot_messages(GROUP)[before:]
+    assert len(new) == 2 and new[0].message_id == reminder.message_id
+    assert "ran out of time" in api.get_message(GROUP, reminder.message_id).text
+
+
+async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None:
+    """The reminder was sent in a basic group that then became a supergroup, whose message
+    ids start again: the timeout's report is sent, not written over the supergroup's
+    message that has the old reminder's id."""
+    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    old, new_id = -5001, -100777
+    async with bot_table(pg_url, old, "Basic group", ["Ann", "Bob", "Cat"], clock=clock,
+                         sweep_interval=0.05) as (api, players, runner):
+        lobby = await open_lobby(api, players, old)
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        first = await mover(api, players)
+        await first.send(first.id, "500")
+        await wait_for(lambda: bool(api.find_messages(old, "bids 500")))
+        await api.settle()
+        clock.advance(2701)
+        await wait_for(lambda: bool(api.find_messages(old, "it is your turn in game")))
+        reminder = api.find_messages(old, "it is your turn in game")[-1]
+        api.migrate_group(old, new_id)
+        await wait_for(lambda: bool(api.bot_messages(new_id)))  # the table is posted again
+        await api.settle()
+        while api.chats[new_id].next_message_id < reminder.message_id - 1:
+            await players[1].send(new_id, "gg")
+        await players[1].send(new_id, "/rules")
+        await wait_for(lambda: any(m.message_id == reminder.message_id
+                                   for m in api.bot_messages(new_id)))
+        await api.settle()
+        rules = api.get_message(new_id, reminder.message_id).text
+        clock.advance(900)
+        await wait_for(lambda: bool(api.find_messages(new_id, "ran out of time")))
+        await api.settle()
+        assert api.get_message(new_id, reminder.message_id).text == rules

@@ -229,3 +229,42 @@ async def test_the_computer_finishes_a_timed_out_turn(pg_db: Database, clock: Cl
     assert all(step.seat == turn for step in timeout.steps[:2])
     game = await service.get(game_id)
     assert game.state["turn"] != turn and game.state["lives"][turn] > 0
+
+
+def _stand_in_ends_the_round() -> tuple[int, int]:
+    """A classic 3-player seed and an opening bid after which the next player's computer
+    stand-in calls Coyote, loses, and so starts the next round."""
+    import random
+
+    from engine.coyote import CoyoteGame
+
+    rules = CoyoteGame()
+    for seed in range(2000):
+        state = rules.new_state(3, seed, {})
+        for amount in range(1, 7):
+            after, _ = rules.apply(state, state["turn"], Action("bid", amount))
+            seat = after["turn"]
+            action = rules.ai_action(rules.view(after, seat),
+                                     random.Random(f"ai:{seed}:{after['step']}"))
+            if action.kind == "call" and rules.apply(after, seat, action)[0]["turn"] == seat:
+                return seed, amount
+    raise AssertionError("no seed")
+
+
+async def test_the_stand_in_leaves_the_next_round_to_the_player(pg_db: Database,
+                                                                 clock: Clock) -> None:
+    """The computer plays only the timed-out turn: when its call ends the round and the same
+    player starts the next one, that turn is theirs again, with a fresh clock."""
+    seed, amount = _stand_in_ends_the_round()
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: seed)
+    game_id = await _running(service)
+    game = await service.get(game_id)
+    bidder = game.at_seat(game.state["turn"])
+    after = await service.act(game_id, bidder.user_id, game.version, Action("bid", amount))
+    late = after.game.state["turn"]
+    clock.advance(61)
+    [timeout] = await service.sweep()
+    assert timeout.seat == late and len(timeout.steps) == 1  # the call, nothing more
+    game = await service.get(game_id)
+    assert game.state["round"] == 2 and game.state["turn"] == late and not game.state["bids"]
+    assert game.deadline_at is not None and game.deadline_at > clock()
