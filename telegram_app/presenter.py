@@ -19,7 +19,7 @@ from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render.common import fit_lines
-from telegram_app.render.report import report
+from telegram_app.render.report import keeps_turn, report
 
 
 class Presenter:
@@ -76,9 +76,10 @@ class Presenter:
 
         The report is :func:`telegram_app.render.report.report`."""
         game = outcome.game
-        if _keeps_turn(outcome):
+        if keeps_turn(game, outcome.steps):
             self._held.setdefault(game.id, []).extend(
-                events_text.step_lines(game, outcome.steps[0].events))
+                line for step in outcome.steps
+                for line in events_text.step_lines(replace(game, state=step.state), step.events))
             await self.refresh(game)
             return
         shown = report(game, outcome.steps, self._held.pop(game.id, []))
@@ -188,14 +189,13 @@ class Presenter:
                                                    round_no)
 
     async def _into_reminder(self, game: GameSnapshot, outcome: Outcome, text: str) -> bool:
-        """Write a timed-out turn's report over that turn's group reminder (when a new
-        round's table follows, the one new message that mentions the next player), so the
-        turn makes two new group messages, not three. ``False`` if there is no such reminder
-        or the edit failed (then the report is sent)."""
-        first = outcome.steps[0].events if outcome.steps else []
+        """Write the report of a reminded turn (played by the player, or by the computer
+        after a timeout) over that turn's group reminder when a new round's table follows
+        (the one new message that mentions the next player), so the turn makes two new
+        group messages, not three. ``False`` if there is no such reminder or the edit
+        failed (then the report is sent)."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
-        if (game.reminder_message_id is None or game.reminder_version != before
-                or not any(e["type"] == "turn_timed_out" for e in first)):
+        if game.reminder_message_id is None or game.reminder_version != before:
             return False
         return await self.messenger.edit_result(
             game.chat_id, game.reminder_message_id, text) == "ok"
@@ -234,17 +234,6 @@ class Presenter:
         await self.messenger.edit(player.user_id, player.private_message_id,
                                   render.private_text(game, player.seat),
                                   markup=private_keyboard(game, player.seat))
-
-
-def _keeps_turn(outcome: Outcome) -> bool:
-    """Whether the change is one special after which the same player still acts."""
-    if len(outcome.steps) != 1:
-        return False
-    events = outcome.steps[0].events
-    used = _first(events, "special_used")
-    state = outcome.game.state or {}
-    return (used is not None and not state.get("over") and state.get("turn") == used["seat"]
-            and all(e["type"] in ("special_used", "reshuffled") for e in events))
 
 
 def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:

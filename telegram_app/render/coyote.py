@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import GAMES
+from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import _, n_
 from telegram_app.render.common import (
@@ -197,7 +198,9 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     lines += _seat_lines(game, view, seat)
     lines += ["", _bids_line(game, state)] + _status_lines(game, view)
     if view["turn"] == seat:
-        if view["change"] and view["change"]["target"] == seat and view["can_call"]:
+        if view["min_bid"] > MAX_BID:  # the highest bid closes the bidding
+            lines += ["", _("<b>Your turn:</b> nobody may bid higher: call Coyote!")]
+        elif view["change"] and view["change"]["target"] == seat and view["can_call"]:
             lines += ["", _("<b>Your turn:</b> raise your bid to {min} or more, or call Coyote "
                             "on the bid before it.").format(min=view["min_bid"])]
         elif view["change"] and view["change"]["target"] == seat:

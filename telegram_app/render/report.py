@@ -30,6 +30,26 @@ def _wrong_guesses(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             and not e.get("right")]
 
 
+KEEPS_TURN = frozenset({"reverse", "extra", "swap", "change"})
+"""Specials after which the same player acts again within the same turn (Change: once the
+last bidder has answered)."""
+
+
+def keeps_turn(game: GameSnapshot, steps: list[Step]) -> bool:
+    """Whether ``steps`` are a special of :data:`KEEPS_TURN` (and, after a Change, a computer
+    player's answer) that leave the same player to act in the same round (``game``: as
+    committed after them). Its report then waits for that player's next move."""
+    if not steps:
+        return False
+    used = _first(steps[0].events, "special_used")
+    state = game.state or {}
+    return (used is not None and used["special"] in KEEPS_TURN
+            and not state.get("over") and state.get("turn") == used["seat"]
+            and not any(_first(step.events, kind) for step in steps
+                        for kind in ("showdown", "round_ended", "turn_timed_out",
+                                     "player_removed")))
+
+
 def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None) -> Report:
     """Compose the report of ``steps`` (``game``: as committed after them; ``held``: lines of
     an earlier special after which the same player acted again, told first).

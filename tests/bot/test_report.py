@@ -62,3 +62,31 @@ def test_a_computer_round_ended_by_a_wrong_guess_is_told() -> None:
     before, after = text.split("🔹 Round 3")
     assert " bids " not in before.split("Total:")[-1]  # no bids of the rounds in between
     assert " bids 1." in after
+
+
+def test_a_change_answered_by_a_computer_keeps_the_turn() -> None:
+    """Change on a computer player's bid: it answers at once and the turn comes back to the
+    human who used Change, so the note waits for their next move; a Change on a human's bid,
+    a Pass or a plain bid passes the turn on and is reported at once."""
+    from telegram_app.render.report import keeps_turn
+
+    options = {"edition": "classic", "specials": True}
+    state, _ = G.new_game(3, 5, options)
+    state["turn"] = 0
+    state = apply(state, 0, Action("bid", 2), [])
+    state = apply(state, 1, Action("bid", 3), [])  # seat 1: a computer player
+    steps: list[Step] = []
+    changed = apply(state, 2, Action("special", special="change"), steps)
+    answered = apply(changed, 1, Action("bid", 4), steps)
+
+    def game(s: dict) -> GameSnapshot:
+        return GameSnapshot(1, -100, 0, "coyote", options, "running", 9, s, 1001, 5, 6,
+                            PLAYERS[:3])
+
+    assert answered["turn"] == 2 and keeps_turn(game(answered), steps)
+    assert not keeps_turn(game(changed), steps[:1])  # a human must answer: mention them
+    passed: list[Step] = []
+    after_pass = apply(state, 2, Action("special", special="pass"), passed)
+    assert not keeps_turn(game(after_pass), passed)
+    bid: list[Step] = []
+    assert not keeps_turn(game(apply(state, 2, Action("bid", 9), bid)), bid)

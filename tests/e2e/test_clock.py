@@ -215,3 +215,29 @@ async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None
         await wait_for(lambda: bool(api.find_messages(new_id, "ran out of time")))
         await api.settle()
         assert api.get_message(new_id, reminder.message_id).text == rules
+
+
+async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messages(
+        bot) -> None:
+    """The reminded player calls Coyote themself: the showdown is written over their
+    reminder, so the turn adds the reminder and the new round's table only."""
+    api, players, clock, runner = bot
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    first = await mover(api, players)
+    await first.send(first.id, "500")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
+    await api.settle()
+    second = await mover(api, players)
+    keyboard = api.bot_messages(second.id)[-1]
+    before = len(api.bot_messages(GROUP))
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    await second.press_and_settle(keyboard, "🐺 Coyote!")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    new = api.bot_messages(GROUP)[before:]
+    assert len(new) == 2 and new[0].message_id == reminder.message_id
+    assert "calls Coyote!" in api.get_message(GROUP, reminder.message_id).text

@@ -251,6 +251,7 @@ async def test_the_highest_bid_can_only_be_called(table) -> None:
     second = await mover(api, players)
     assert second is not first
     keyboard = private_turn_message(api, second)
+    assert "nobody may bid higher: call Coyote!" in keyboard.text
     offered = labels(api, keyboard)
     assert "🐺 Coyote!" in offered and not [t for t in offered if t.startswith("🎭")]
     assert not [t for t in offered if t.isdigit() or t == "Higher ▶"]
