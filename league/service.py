@@ -118,8 +118,10 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 steps = [self._record(session, row, game, state, events, player.seat,
                                       user_id, action)]
                 steps += self._advance(session, row, game)
-                if player.seat != to_act and game.current_seat(row.state or {}) == to_act:
-                    # An off-turn move (leaving the game) leaves the turn's clock running.
+                if player.seat != to_act and len(steps) == 1 and \
+                        game.current_seat(row.state or {}) == to_act:
+                    # An off-turn move (leaving the game) that left the same turn waiting
+                    # leaves its clock running (after other moves the turn is a new one).
                     row.deadline_at, row.remind_at, row.due_at, row.paused_left = clock
                 await rate_if_finished(session, row, self.clock())
         except (StaleDataError, IntegrityError):
@@ -210,7 +212,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 seat, action = queue.pop()
             else:
                 seat = game.current_seat(state)
-                if seat != stand_in:
+                change = state.get("change")
+                if seat != stand_in and not (change and change["by"] == stand_in):
                     stand_in = None  # their turn is over: a later one is theirs again
                 if seat is None or (seat not in ai_seats and seat != stand_in):
                     break

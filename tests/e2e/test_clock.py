@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.clock import Clock
-from tests.e2e.harness import bot_table, labels, mover, open_lobby, wait_for
+from tests.e2e.harness import bot_table, labels, mover, open_lobby, press, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100999
@@ -241,3 +241,68 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     new = api.bot_messages(GROUP)[before:]
     assert len(new) == 2 and new[0].message_id == reminder.message_id
     assert "calls Coyote!" in api.get_message(GROUP, reminder.message_id).text
+
+
+async def test_another_players_leave_keeps_the_reminder(bot) -> None:
+    """Bob must answer Cat's Change and is reminded; Cat leaves (off-turn): the Change ends
+    and the computer player calls, ending the round. Bob's reminder is not overwritten by
+    Cat's report (it was not Bob's move)."""
+    from telegram_app.context import KEY
+
+    api, players, clock, runner = bot
+    ann, bob, cat = players
+    runner.app.bot_data[KEY].service.new_seed = lambda: 4
+    lobby = await open_lobby(api, players, GROUP)
+    await ann.press_and_settle(lobby, "🎭 Masks: off")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    assert (await mover(api, players)) is bob
+    await bob.send(bob.id, "500")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
+    await api.settle()
+    assert (await mover(api, players)) is cat
+    await press(api, cat, "🎭 Change", GROUP)
+    await api.settle()
+    assert (await mover(api, players)) is bob  # Bob must answer the Change
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    assert "Bob" in reminder.text
+    await cat.send(GROUP, "/leave")  # off-turn: the Change ends, the turn goes on to the AI
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    text = api.get_message(GROUP, reminder.message_id).text
+    # Bob's reminder belongs to Bob's turn, which Cat's leave did not play
+    assert "it is your turn in game" in text, "Cat's /leave report overwrote Bob's reminder"
+
+
+async def test_a_leave_that_ends_the_round_gives_the_next_turn_a_fresh_clock(bot) -> None:
+    """As above: Bob lost the showdown and starts round 2 with a whole new turn's clock (the
+    reminded turn's deadline is not carried over)."""
+    from telegram_app.context import KEY
+
+    api, players, clock, runner = bot
+    ann, bob, cat = players
+    runner.app.bot_data[KEY].service.new_seed = lambda: 4
+    lobby = await open_lobby(api, players, GROUP)
+    await ann.press_and_settle(lobby, "🎭 Masks: off")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    assert (await mover(api, players)) is bob
+    await bob.send(bob.id, "500")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
+    await api.settle()
+    await press(api, cat, "🎭 Change", GROUP)
+    await api.settle()
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    await cat.send(GROUP, "/leave")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    assert (await mover(api, players)) is bob  # Bob lost the showdown and starts round 2
+    clock.advance(901)  # a quarter hour into a fresh one-hour turn
+    await api.settle(quiet=0.3)
+    assert not api.find_messages(GROUP, "ran out of time"), \
+        "Bob timed out 15 minutes into round 2 (the old turn's deadline was kept)"

@@ -268,3 +268,31 @@ async def test_the_stand_in_leaves_the_next_round_to_the_player(pg_db: Database,
     game = await service.get(game_id)
     assert game.state["round"] == 2 and game.state["turn"] == late and not game.state["bids"]
     assert game.deadline_at is not None and game.deadline_at > clock()
+
+
+async def test_the_stand_in_finishes_a_turn_after_its_change(pg_db: Database,
+                                                             clock: Clock) -> None:
+    """Seed 531 (classic, masks; Ann and Bob, then two computer players): on Ann's first turn
+    the computer standing in for her uses Change on a computer player's bid, which answers at
+    once; the turn comes back to Ann's stand-in, which finishes it."""
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 531)
+    for key, value in (("pace", "quick"), ("specials", True)):
+        await service.set_chat_setting(CHAT, "Group", key, value)
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    await service.join(lobby.id, USERS[1])
+    await service.add_ai(lobby.id, USERS[0].id)
+    await service.add_ai(lobby.id, USERS[0].id)
+    game = (await service.start(lobby.id, USERS[0].id)).game
+    while game.state["turn"] != 0:
+        assert game.state["turn"] == 1  # Bob bids the minimum until Ann is to act
+        game = (await service.act(game.id, USERS[1].id, game.version,
+                                  Action("bid", game.state["bids"][-1][1] + 1
+                                         if game.state["bids"] else 1))).game
+    clock.advance(61)
+    [timeout] = await service.sweep()
+    events = [e for step in timeout.steps for e in step.events]
+    assert {"type": "special_used", "seat": 0, "special": "change"} in events
+    answered = next(i for i, e in enumerate(events) if e["type"] == "bid_changed")
+    assert any(e["type"] in ("bid_placed", "coyote_called") and e["seat"] == 0
+               for e in events[answered:])  # then Ann's stand-in bid or called
+    assert timeout.steps[-1].state["turn"] != 0 or timeout.steps[-1].state["round"] > 1
