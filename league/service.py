@@ -51,6 +51,8 @@ class Outcome:
 
     game: GameSnapshot
     steps: list[Step] = field(default_factory=list)
+    turn_before: int | None = None
+    """The seat whose turn it was before the change (``None`` when not known)."""
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -109,6 +111,7 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     raise ServiceError("not_a_player")
                 game = self._game(row.kind)
                 to_act = game.current_seat(row.state)
+                round_before = row.state.get("round")
                 clock = (row.deadline_at, row.remind_at, row.due_at, row.paused_left)
                 try:
                     state, events = game.apply(row.state, player.seat, action)
@@ -118,15 +121,14 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 steps = [self._record(session, row, game, state, events, player.seat,
                                       user_id, action)]
                 steps += self._advance(session, row, game)
-                if player.seat != to_act and len(steps) == 1 and \
-                        game.current_seat(row.state or {}) == to_act:
-                    # An off-turn move (leaving the game) that left the same turn waiting
-                    # leaves its clock running (after other moves the turn is a new one).
+                if _same_turn(game, row.state or {}, to_act, round_before, player.seat, steps):
                     row.deadline_at, row.remind_at, row.due_at, row.paused_left = clock
+                    if row.reminder_version == version:  # its reminder is still this turn's
+                        row.reminder_version = row.version
                 await rate_if_finished(session, row, self.clock())
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
-        return Outcome(await self.get(game_id), steps)
+        return Outcome(await self.get(game_id), steps, to_act)
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
         """Cancel an open game: its creator or a chat admin only. Raises ``not_allowed``,
@@ -201,8 +203,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
         action, or ``None`` for the computer's choice), then computer players while it is
         their turn. When the computer plays for ``first``'s seat (a timed-out turn), it
         finishes that turn: a special after which the same player still acts (an Extra
-        feather, say) is followed by their bid or call. Pure: nothing is stored, so an engine
-        error changes nothing."""
+        feather, say) is followed by their bid or call; it does not use their mask. Pure:
+        nothing is stored, so an engine error changes nothing."""
         planned: list[Planned] = []
         ai_seats = {p.seat for p in row.players if p.is_ai}
         queue = [first] if first is not None else []
@@ -212,20 +214,37 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 seat, action = queue.pop()
             else:
                 seat = game.current_seat(state)
-                change = state.get("change")
-                if seat != stand_in and not (change and change["by"] == stand_in):
+                if seat != stand_in:
                     stand_in = None  # their turn is over: a later one is theirs again
                 if seat is None or (seat not in ai_seats and seat != stand_in):
                     break
                 action = None
             if action is None:
                 rng = random.Random(f"ai:{row.seed}:{state['step']}")
-                action = game.ai_action(game.view(state, seat), rng)
+                view = game.view(state, seat)
+                if seat == stand_in and view.get("masks"):
+                    # Playing for an absent player, the computer leaves their mask alone: a
+                    # Change would hand their turn to another player and back, unfinished.
+                    view["masks"] = [m and s != seat for s, m in enumerate(view["masks"])]
+                action = game.ai_action(view, rng)
             state, events = game.apply(state, seat, action)
             planned.append((seat, action, state, events))
             if any(e.type in ("showdown", "round_ended", "round_dealt") for e in events):
                 stand_in = None  # the timed-out turn ended with the round
         return planned
+
+
+def _same_turn(game: Game, state: dict[str, Any], to_act: int | None, round_before: Any,
+               seat: int, steps: list[Step]) -> bool:
+    """Whether the turn that was ``to_act``'s goes on after ``seat``'s move: the same seat
+    acts in the same round and nobody else played meanwhile (a Change's answer aside). Then
+    its clock keeps running: a leave by another player, or a special after which the player
+    still acts (Reverse, Extra feather, Swap, a Change a computer answered), gives no extra
+    time and no second reminder."""
+    return (to_act is not None and game.current_seat(state) == to_act
+            and state.get("round") == round_before
+            and all(step.seat == seat or any(e["type"] == "bid_changed" for e in step.events)
+                    for step in steps))
 
 
 Planned = tuple[int, Action, dict[str, Any], list[Any]]

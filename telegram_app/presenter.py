@@ -197,10 +197,10 @@ class Presenter:
         before = game.version - len(outcome.steps)  # each step raised the version by one
         if game.reminder_message_id is None or game.reminder_version != before:
             return False
-        first = outcome.steps[0].events
-        if any(e["type"] == "player_removed" for e in first) and \
-                not any(e["type"] == "turn_timed_out" for e in first):
-            return False  # a leave (maybe another player's): the reminded turn may go on
+        first = outcome.steps[0]
+        timed_out = any(e["type"] == "turn_timed_out" for e in first.events)
+        if not timed_out and (outcome.turn_before is None or first.seat != outcome.turn_before):
+            return False  # another player's leave: the reminded turn is not over
         return await self.messenger.edit_result(
             game.chat_id, game.reminder_message_id, text) == "ok"
 

@@ -306,3 +306,103 @@ async def test_a_leave_that_ends_the_round_gives_the_next_turn_a_fresh_clock(bot
     await api.settle(quiet=0.3)
     assert not api.find_messages(GROUP, "ran out of time"), \
         "Bob timed out 15 minutes into round 2 (the old turn's deadline was kept)"
+
+
+# --- a reminded turn goes on: specials that keep it, leaves -----------------------------------
+
+async def _masks_and_a_computer(api, players, runner) -> None:
+    """Seed 4, masks on, Ann, Bob, Cat and a computer player: Bob opens, then Cat."""
+    from telegram_app.context import KEY
+
+    runner.app.bot_data[KEY].service.new_seed = lambda: 4
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "🎭 Masks: off")
+    await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+
+
+async def _tap(api, user, label: str) -> None:
+    """Press ``label`` on the user's latest message with move buttons (a private reminder
+    may have come after it)."""
+    from tests.e2e.harness import move_version
+
+    message = next(m for m in reversed(api.bot_messages(user.id))
+                   if move_version(api, m) is not None)
+    await user.press_and_settle(message, label, quiet=0.1)
+    await api.settle(quiet=0.1)
+
+
+async def _bob_bids(api, players, amount: str) -> None:
+    bob, cat = players[1], players[2]
+    assert (await mover(api, players)) is bob
+    await bob.send(bob.id, amount)
+    await wait_for(lambda: bool(api.find_messages(GROUP, f"bids {amount}")))
+    await api.settle()
+    assert (await mover(api, players)) is cat
+
+
+async def test_reverse_keeps_the_turns_clock_and_its_one_reminder(bot) -> None:
+    api, players, clock, runner = bot
+    await _masks_and_a_computer(api, players, runner)
+    await _bob_bids(api, players, "1")
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    clock.advance(800)  # 58 minutes into Cat's turn
+    await _tap(api, players[2], "🎭 Reverse")
+    clock.advance(300)  # 63 minutes: past the turn's one hour
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+    await api.settle()
+    assert len(api.find_messages(GROUP, "it is your turn in game")) == 1
+
+
+async def test_reverse_then_a_call_after_the_reminder_makes_two_group_messages(bot) -> None:
+    api, players, clock, runner = bot
+    await _masks_and_a_computer(api, players, runner)
+    await _bob_bids(api, players, "500")
+    before = len(api.bot_messages(GROUP))
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    await _tap(api, players[2], "🎭 Reverse")
+    await _tap(api, players[2], "🐺 Coyote!")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    assert len(api.bot_messages(GROUP)[before:]) == 2
+    report = api.get_message(GROUP, reminder.message_id).text
+    assert "uses Reverse" in report and "calls Coyote!" in report
+
+
+async def test_the_reminded_players_own_leave_is_written_over_the_reminder(bot) -> None:
+    api, players, clock, runner = bot
+    await _masks_and_a_computer(api, players, runner)
+    await _bob_bids(api, players, "500")
+    before = len(api.bot_messages(GROUP))
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    await players[2].send(GROUP, "/leave")  # the computer player then calls: round 2
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    assert len(api.bot_messages(GROUP)[before:]) == 2
+
+
+async def test_after_another_players_leave_the_reminded_call_replaces_the_reminder(
+        bot) -> None:
+    api, players, clock, runner = bot
+    await _masks_and_a_computer(api, players, runner)
+    await _bob_bids(api, players, "500")
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    await players[0].send(GROUP, "/leave")  # off-turn: Cat's turn and clock go on
+    await wait_for(lambda: bool(api.find_messages(GROUP, "leaves the game")))
+    await api.settle()
+    before = len(api.bot_messages(GROUP))
+    await _tap(api, players[2], "🐺 Coyote!")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
+    await api.settle()
+    assert len(api.bot_messages(GROUP)[before:]) == 1  # only the new table
+    assert "calls Coyote!" in api.get_message(GROUP, reminder.message_id).text
