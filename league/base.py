@@ -161,10 +161,13 @@ class ServiceBase:
                                       .values(**values))
 
     async def set_reminder(self, game_id: int, message_id: int, version: int) -> None:
-        """Remember the group reminder sent for the turn at game ``version``."""
+        """Remember the message of the group reminder the sweep claimed at game ``version``.
+        The same turn may have gone on meanwhile (a Reverse, say, moves the claim to the
+        new version), so any later claim without a message yet is this reminder's."""
         async with self.db.sessions.begin() as session:
-            await session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                reminder_message_id=message_id, reminder_version=version))
+            await session.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.reminder_version >= version,
+                GameRow.reminder_message_id.is_(None)).values(reminder_message_id=message_id))
 
     async def claim_private(self, game_id: int, user_id: int, round_no: int) -> bool:
         """Claim the sending of a player's private message for ``round_no``: ``True`` for

@@ -117,12 +117,15 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     state, events = game.apply(row.state, player.seat, action)
                 except RuleError as exc:
                     raise ServiceError(exc.code, **exc.detail) from None
+                timeouts = player.timeouts_in_row
                 player.timeouts_in_row = 0
                 steps = [self._record(session, row, game, state, events, player.seat,
                                       user_id, action)]
                 steps += self._advance(session, row, game)
                 if _same_turn(game, row.state or {}, to_act, round_before, player.seat, steps):
                     row.deadline_at, row.remind_at, row.due_at, row.paused_left = clock
+                    if player.seat == to_act:  # as the turn's reminder said it would count
+                        player.timeouts_in_row = timeouts
                     if row.reminder_version == version:  # its reminder is still this turn's
                         row.reminder_version = row.version
                 await rate_if_finished(session, row, self.clock())

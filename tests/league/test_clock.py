@@ -295,3 +295,75 @@ async def test_the_stand_in_leaves_the_absent_players_mask_alone(pg_db: Database
     assert first.seat == 0 and [e["type"] for e in first.events][1] in ("bid_placed",
                                                                        "coyote_called")
     assert game.state["masks"][0] and timeout.steps[0].state["masks"][0]
+
+
+async def _masks_game(service: MatchService, players: int = 3) -> int:
+    """A quick classic game with masks on and the "ai" timeout policy."""
+    for key, value in (("pace", "quick"), ("specials", True), ("timeout_policy", "ai")):
+        await service.set_chat_setting(CHAT, "Group", key, value)
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    for user in USERS[1:players]:
+        await service.join(lobby.id, user)
+    await service.start(lobby.id, USERS[0].id)
+    return lobby.id
+
+
+async def _bid_min(service: MatchService, game):
+    bids = game.state["bids"]
+    seat = game.state["turn"]
+    return (await service.act(game.id, game.at_seat(seat).user_id, game.version,
+                              Action("bid", bids[-1][1] + 1 if bids else 1))).game
+
+
+async def test_a_move_that_keeps_the_turn_keeps_what_its_reminder_said(pg_db: Database,
+                                                                        clock: Clock) -> None:
+    """A timed out once; on A's next turn the reminder warns that the coming timeout removes
+    A. A then uses Reverse (the turn and its clock go on) and lets the clock run out: A is
+    removed, as the turn's one reminder said."""
+    for seed in range(1, 60):
+        service = MatchService(pg_db, clock=clock, new_seed=lambda s=seed: s)
+        game_id = await _masks_game(service)
+        game = await service.get(game_id)
+        a = game.state["turn"]
+        clock.advance(61)
+        await service.sweep()  # A's first timeout (the stand-in leaves the mask alone)
+        game = await service.get(game_id)
+        while game.state["turn"] != a and game.state["round"] == 1:
+            game = await _bid_min(service, game)
+        if game.state["round"] != 1 or not game.state["masks"][a] or \
+                (game.state["bids"] and game.state["bids"][-1][1] >= 30):
+            continue
+        clock.advance(46)
+        [reminder] = await service.sweep()
+        assert reminder.kind == "reminder" and reminder.seat == a
+        game = await service.get(game_id)
+        outcome = await service.act(game_id, game.at_seat(a).user_id, game.version,
+                                    Action("special", special="reverse"))
+        assert outcome.game.state["turn"] == a
+        assert outcome.game.deadline_at == game.deadline_at  # clock kept, no new reminder
+        clock.advance(15)
+        results = await service.sweep()
+        assert [r.kind for r in results] == ["timeout"]
+        assert reminder.removed == results[0].removed, (
+            f"seed {seed}: the one reminder said removed={reminder.removed}, "
+            f"the timeout removed={results[0].removed}")
+        return
+    raise AssertionError("no seed")
+
+
+async def test_a_reminder_sent_while_its_turn_goes_on_stays_the_turns(pg_db: Database,
+                                                                       clock: Clock) -> None:
+    """The reminded player's Reverse commits while the reminder is still being sent (its
+    message id is recorded after the send): the reminder still counts as this turn's."""
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 4)
+    game_id = await _masks_game(service)
+    clock.advance(46)
+    [reminder] = await service.sweep()
+    game = await service.get(game_id)
+    a = game.state["turn"]
+    await service.act(game_id, game.at_seat(a).user_id, game.version,
+                      Action("special", special="reverse"))
+    await service.set_reminder(game_id, 777, reminder.game.version)  # the send returns late
+    game = await service.get(game_id)
+    assert game.state["turn"] == a
+    assert game.reminder_version == game.version and game.reminder_message_id == 777
