@@ -143,9 +143,7 @@ async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot
     await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
     await api.settle()
     before = len(api.bot_messages(GROUP))
-    clock.advance(2701)  # three quarters of an hour
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    reminder = await _remind(api, clock)
     clock.advance(900)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
@@ -173,9 +171,7 @@ async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot
     await api.settle()
     assert (await mover(api, players)) is players[2]
     before = len(api.bot_messages(GROUP))
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    reminder = await _remind(api, clock)
     clock.advance(900)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
@@ -231,10 +227,7 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     second = await mover(api, players)
     keyboard = api.bot_messages(second.id)[-1]
     before = len(api.bot_messages(GROUP))
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
-    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    reminder = await _remind(api, clock)
     await second.press_and_settle(keyboard, "🐺 Coyote!")
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
@@ -243,69 +236,28 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     assert "calls Coyote!" in api.get_message(GROUP, reminder.message_id).text
 
 
-async def test_another_players_leave_keeps_the_reminder(bot) -> None:
+async def test_another_players_leave_that_ends_the_round(bot) -> None:
     """Bob must answer Cat's Change and is reminded; Cat leaves (off-turn): the Change ends
     and the computer player calls, ending the round. Bob's reminder is not overwritten by
-    Cat's report (it was not Bob's move)."""
-    from telegram_app.context import KEY
-
+    Cat's report (it was not Bob's move), and Bob, who lost the showdown and starts round 2,
+    gets a whole new turn's clock (the reminded turn's deadline is not carried over)."""
     api, players, clock, runner = bot
-    ann, bob, cat = players
-    runner.app.bot_data[KEY].service.new_seed = lambda: 4
-    lobby = await open_lobby(api, players, GROUP)
-    await ann.press_and_settle(lobby, "🎭 Masks: off")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
-    assert (await mover(api, players)) is bob
-    await bob.send(bob.id, "500")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
-    await api.settle()
-    assert (await mover(api, players)) is cat
+    bob, cat = players[1], players[2]
+    await _masks_and_a_computer(api, players, runner)
+    await _bob_bids(api, players, "500")
     await press(api, cat, "🎭 Change", GROUP)
     await api.settle()
     assert (await mover(api, players)) is bob  # Bob must answer the Change
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
-    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    reminder = await _remind(api, clock)
     assert "Bob" in reminder.text
     await cat.send(GROUP, "/leave")  # off-turn: the Change ends, the turn goes on to the AI
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
-    text = api.get_message(GROUP, reminder.message_id).text
-    # Bob's reminder belongs to Bob's turn, which Cat's leave did not play
-    assert "it is your turn in game" in text, "Cat's /leave report overwrote Bob's reminder"
-
-
-async def test_a_leave_that_ends_the_round_gives_the_next_turn_a_fresh_clock(bot) -> None:
-    """As above: Bob lost the showdown and starts round 2 with a whole new turn's clock (the
-    reminded turn's deadline is not carried over)."""
-    from telegram_app.context import KEY
-
-    api, players, clock, runner = bot
-    ann, bob, cat = players
-    runner.app.bot_data[KEY].service.new_seed = lambda: 4
-    lobby = await open_lobby(api, players, GROUP)
-    await ann.press_and_settle(lobby, "🎭 Masks: off")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
-    assert (await mover(api, players)) is bob
-    await bob.send(bob.id, "500")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
-    await api.settle()
-    await press(api, cat, "🎭 Change", GROUP)
-    await api.settle()
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
-    await cat.send(GROUP, "/leave")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
-    await api.settle()
+    assert "it is your turn in game" in api.get_message(GROUP, reminder.message_id).text
     assert (await mover(api, players)) is bob  # Bob lost the showdown and starts round 2
     clock.advance(901)  # a quarter hour into a fresh one-hour turn
     await api.settle(quiet=0.3)
-    assert not api.find_messages(GROUP, "ran out of time"), \
-        "Bob timed out 15 minutes into round 2 (the old turn's deadline was kept)"
+    assert not api.find_messages(GROUP, "ran out of time")
 
 
 # --- a reminded turn goes on: specials that keep it, leaves -----------------------------------
@@ -319,6 +271,14 @@ async def _masks_and_a_computer(api, players, runner) -> None:
     await players[0].press_and_settle(lobby, "🎭 Masks: off")
     await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
     await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+
+
+async def _remind(api, clock):
+    """Three quarters of the standard hour: the turn's group reminder, returned."""
+    clock.advance(2701)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
+    await api.settle()
+    return api.find_messages(GROUP, "it is your turn in game")[-1]
 
 
 async def _tap(api, user, label: str) -> None:
@@ -345,9 +305,7 @@ async def test_reverse_keeps_the_turns_clock_and_its_one_reminder(bot) -> None:
     api, players, clock, runner = bot
     await _masks_and_a_computer(api, players, runner)
     await _bob_bids(api, players, "1")
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
+    await _remind(api, clock)
     clock.advance(800)  # 58 minutes into Cat's turn
     await _tap(api, players[2], "🎭 Reverse")
     clock.advance(300)  # 63 minutes: past the turn's one hour
@@ -361,10 +319,7 @@ async def test_reverse_then_a_call_after_the_reminder_makes_two_group_messages(b
     await _masks_and_a_computer(api, players, runner)
     await _bob_bids(api, players, "500")
     before = len(api.bot_messages(GROUP))
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
-    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    reminder = await _remind(api, clock)
     await _tap(api, players[2], "🎭 Reverse")
     await _tap(api, players[2], "🐺 Coyote!")
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
@@ -379,9 +334,7 @@ async def test_the_reminded_players_own_leave_is_written_over_the_reminder(bot) 
     await _masks_and_a_computer(api, players, runner)
     await _bob_bids(api, players, "500")
     before = len(api.bot_messages(GROUP))
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
+    await _remind(api, clock)
     await players[2].send(GROUP, "/leave")  # the computer player then calls: round 2
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
@@ -393,10 +346,7 @@ async def test_after_another_players_leave_the_reminded_call_replaces_the_remind
     api, players, clock, runner = bot
     await _masks_and_a_computer(api, players, runner)
     await _bob_bids(api, players, "500")
-    clock.advance(2701)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
-    await api.settle()
-    reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
+    reminder = await _remind(api, clock)
     await players[0].send(GROUP, "/leave")  # off-turn: Cat's turn and clock go on
     await wait_for(lambda: bool(api.find_messages(GROUP, "leaves the game")))
     await api.settle()
