@@ -7,6 +7,7 @@ second keyboard, with a way back.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -187,7 +188,7 @@ def target_rows(game: GameSnapshot, special: str) -> list[list[Button]]:
     names = {p.seat: plain_name(p.name, 20) for p in game.seated}
     # players whose names look alike get their place in the table's list (no card: this
     # keyboard may be drawn on the group's table, where everyone sees it)
-    alike = {n for n in names.values() if list(names.values()).count(n) > 1}
+    alike = {n for n, count in Counter(names.values()).items() if count > 1}
     buttons = [Button(names[t] + (f" ({t + 1})" if names[t] in alike else ""),
                       callback_data=_cb("m", game, game.version, low, mod_of(special, t)))
                for t in targets]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any
 
 from engine import GAMES
 from league.service import MatchService, Outcome
@@ -238,10 +237,6 @@ class Presenter:
         await self.messenger.edit(player.user_id, player.private_message_id,
                                   render.private_text(game, player.seat),
                                   markup=private_keyboard(game, player.seat))
-
-
-def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
-    return next((e for e in events if e["type"] == kind), None)
 
 
 def _in_round(game: GameSnapshot, player: PlayerInfo) -> bool:

@@ -65,17 +65,21 @@ def take_from_draw(state: JSON, rng: random.Random, events: list[Event]) -> str 
     return state["draw"].pop(0) if state["draw"] else None
 
 
-def round_cards(state: JSON) -> tuple[list[str], list[int]]:
-    """The cards that count this round and their owners, in seat order: each seat's own card,
-    then its extra cards (Draw 1), then its face-up cards (Extra feather)."""
+def round_cards(state: JSON) -> tuple[list[str], list[int], list[str]]:
+    """The cards that count this round, their owners and where each lay (``"own"``,
+    ``"draw1"`` or ``"face_up"``), in seat order: each seat's own card, then its extra cards
+    (Draw 1), then its face-up cards (Extra feather)."""
     cards: list[str] = []
     owners: list[int] = []
+    sources: list[str] = []
     for seat in range(state["seats"]):
-        mine = ([state["hands"][seat]] if state["hands"][seat] is not None else []) + \
-            state["extra"][seat] + state["face_up"][seat]
-        cards += mine
-        owners += [seat] * len(mine)
-    return cards, owners
+        own = [state["hands"][seat]] if state["hands"][seat] is not None else []
+        for kind, mine in (("own", own), ("draw1", state["extra"][seat]),
+                           ("face_up", state["face_up"][seat])):
+            cards += mine
+            owners += [seat] * len(mine)
+            sources += [kind] * len(mine)
+    return cards, owners, sources
 
 
 def reset_round(state: JSON, edition: Edition) -> None:
@@ -122,7 +126,7 @@ def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: in
     ends without a showdown (a wrong Guess) passes ``winner=None`` and the loser as caller.
     """
     edition = get_edition(state["edition"])
-    cards, _ = round_cards(state)
+    cards, _, _ = round_cards(state)
     used = cards + [c for void in state["void"] for c in void] + extra_discards
     state["discard"].extend(used)
     state["hands"] = [None] * state["seats"]
@@ -156,7 +160,7 @@ def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
     Our ruling for a bid whose bidder was removed meanwhile: the bid stands; if it held, the
     caller loses; if it was too high, nobody loses a life (the bidder has none left)."""
     edition = get_edition(state["edition"])
-    cards, owners = round_cards(state)
+    cards, owners, sources = round_cards(state)
     if DRAWING_CARDS[edition.name] in cards and not state["draw"] and state["discard"]:
         state["draw"] = shuffled(state["discard"], rng)
         state["discard"] = []
@@ -172,10 +176,6 @@ def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
         loser, winner = bidder, caller
     removed = loser is not None and state["lives"][loser] == 0  # the bidder has left
     data: dict[str, Any] = result.to_json()
-    # where each owned card lay, in the order of round_cards: "own", "draw1" or "face_up"
-    sources = [kind for seat in range(state["seats"])
-               for kind in (["own"] if state["hands"][seat] is not None else [])
-               + ["draw1"] * len(state["extra"][seat]) + ["face_up"] * len(state["face_up"][seat])]
     data.update({"owners": owners, "sources": sources, "bid": bid, "bidder": bidder,
                  "caller": caller,
                  "loser": None if removed else loser, "removed_loser": loser if removed else None,

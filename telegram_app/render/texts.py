@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape as _escape
 from typing import Any
 
-from engine.coyote import get_edition
+from engine.coyote import EDITIONS, get_edition
 from telegram_app.i18n import _
 
 
@@ -46,7 +46,7 @@ def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
     tells that game's numbers; without them, the edition's defaults. Unknown editions fall
     back to classic."""
     options = options or {}
-    if edition not in ("classic", "feathers", "poker-deck"):
+    if edition not in EDITIONS:
         edition = "classic"
     lives = options.get("lives", get_edition(edition).lives)
     parts = [_("<b>Coyote</b> — everyone sees every card but their own.\n\n"

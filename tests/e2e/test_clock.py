@@ -131,24 +131,35 @@ async def test_a_removal_that_ends_the_game_closes_its_messages(bot) -> None:
         assert not api.buttons(api.bot_messages(user.id)[-1])  # no stale move buttons
 
 
-async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot) -> None:
-    """Reminder, then a timeout whose computer move ends the round: the report is written
-    over the reminder, so the turn adds two group messages (the reminder and the new round's
-    table), not three."""
-    api, players, clock, runner = bot
-    lobby = await open_lobby(api, players, GROUP)
+async def _opens_with_an_impossible_bid(api, players, chat: int = GROUP) -> None:
+    """Start the lobby's game; its first player bids 500, which the next will call."""
+    lobby = await open_lobby(api, players, chat)
     await players[0].press_and_settle(lobby, "▶️ Start")
     first = await mover(api, players)
-    await first.send(first.id, "500")  # impossible: the computer will call it
-    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
+    await first.send(first.id, "500")
+    await wait_for(lambda: bool(api.find_messages(chat, "bids 500")))
     await api.settle()
-    before = len(api.bot_messages(GROUP))
-    reminder = await _remind(api, clock)
+
+
+async def _times_out_into_round_2(api, clock, before: int, reminder) -> None:
+    """The reminded turn times out and its computer move leads to round 2: the turn added
+    two group messages, the first being the reminder (now the report)."""
     clock.advance(900)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
     assert len(new) == 2 and new[0].message_id == reminder.message_id
+
+
+async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot) -> None:
+    """Reminder, then a timeout whose computer move ends the round: the report is written
+    over the reminder, so the turn adds two group messages (the reminder and the new round's
+    table), not three."""
+    api, players, clock, runner = bot
+    await _opens_with_an_impossible_bid(api, players)
+    before = len(api.bot_messages(GROUP))
+    reminder = await _remind(api, clock)
+    await _times_out_into_round_2(api, clock, before, reminder)
     report = api.get_message(GROUP, reminder.message_id).text
     assert "ran out of time" in report and "calls Coyote!" in report
     assert "it is your turn in game" not in report
@@ -172,11 +183,7 @@ async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot
     assert (await mover(api, players)) is players[2]
     before = len(api.bot_messages(GROUP))
     reminder = await _remind(api, clock)
-    clock.advance(900)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
-    await api.settle()
-    new = api.bot_messages(GROUP)[before:]
-    assert len(new) == 2 and new[0].message_id == reminder.message_id
+    await _times_out_into_round_2(api, clock, before, reminder)
     assert "ran out of time" in api.get_message(GROUP, reminder.message_id).text
 
 
@@ -188,12 +195,7 @@ async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None
     old, new_id = -5001, -100777
     async with bot_table(pg_url, old, "Basic group", ["Ann", "Bob", "Cat"], clock=clock,
                          sweep_interval=0.05) as (api, players, runner):
-        lobby = await open_lobby(api, players, old)
-        await players[0].press_and_settle(lobby, "▶️ Start")
-        first = await mover(api, players)
-        await first.send(first.id, "500")
-        await wait_for(lambda: bool(api.find_messages(old, "bids 500")))
-        await api.settle()
+        await _opens_with_an_impossible_bid(api, players, old)
         clock.advance(2701)
         await wait_for(lambda: bool(api.find_messages(old, "it is your turn in game")))
         reminder = api.find_messages(old, "it is your turn in game")[-1]
@@ -218,12 +220,7 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     """The reminded player calls Coyote themself: the showdown is written over their
     reminder, so the turn adds the reminder and the new round's table only."""
     api, players, clock, runner = bot
-    lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    first = await mover(api, players)
-    await first.send(first.id, "500")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
-    await api.settle()
+    await _opens_with_an_impossible_bid(api, players)
     second = await mover(api, players)
     keyboard = api.bot_messages(second.id)[-1]
     before = len(api.bot_messages(GROUP))
