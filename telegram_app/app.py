@@ -31,7 +31,7 @@ from telegram_app.handlers import admin, buttons, commands, league
 from telegram_app.i18n import _
 from telegram_app.messenger import Messenger
 from telegram_app.presenter import Presenter
-from telegram_app.scheduler import schedule
+from telegram_app.scheduler import finish_jobs, schedule
 from telegram_app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         .base_url(settings.telegram_base_url)
         .rate_limiter(limiter)
         .post_init(post_init)
+        .post_stop(finish_jobs)
         .post_shutdown(post_shutdown)
         .build()
     )

@@ -4,11 +4,18 @@ Deadlines live in the database, so the JobQueue is only a ticker: after a restar
 tick handles every overdue game at once, and several bot processes may tick against one
 PostgreSQL database (the sweep claims games with SKIP LOCKED). Messages go out after the
 sweep's commit.
+
+A job's work runs in a task of its own that stopping the bot does not cancel: PTB's JobQueue
+waits for the jobs running when it stops, but APScheduler cancels one that starts during that
+wait, and a sweep cancelled after its commit would lose its reminder or timeout report.
+:func:`finish_jobs` (the Application's ``post_stop``) waits for that work instead.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram.ext import Application, ContextTypes
 
@@ -21,6 +28,38 @@ from telegram_app.render import league as league_text
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
+IN_FLIGHT = "jobs_in_flight"  # bot_data key: the set of job tasks not yet finished
+FINISH_TIMEOUT = 30.0  # seconds post_stop waits for them; a hung Bot API call must not hang a stop
+
+Job = Callable[[ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+
+
+def uncancelled(work: Job) -> Job:
+    """``work`` as a JobQueue callback whose body survives the job's cancellation: it runs in
+    its own task, kept in ``bot_data[IN_FLIGHT]`` until it ends, for :func:`finish_jobs`."""
+
+    async def job(context: ContextTypes.DEFAULT_TYPE) -> None:
+        running: set[asyncio.Task] = context.application.bot_data.setdefault(IN_FLIGHT, set())
+        task = asyncio.get_running_loop().create_task(work(context))
+        running.add(task)
+        task.add_done_callback(running.discard)
+        await asyncio.shield(task)
+
+    job.__name__ = work.__name__
+    job.__doc__ = work.__doc__
+    return job
+
+
+async def finish_jobs(app: Application) -> None:
+    """Wait (up to :data:`FINISH_TIMEOUT` seconds) for job work a stop interrupted; meant for
+    ``post_stop``, while the bot and the database are still open."""
+    running: set[asyncio.Task] = app.bot_data.get(IN_FLIGHT, set())
+    if running:
+        _, late = await asyncio.wait(set(running), timeout=FINISH_TIMEOUT)
+        for task in late:
+            log.warning("a job still ran %s s after the bot stopped; cancelling it",
+                        FINISH_TIMEOUT)
+            task.cancel()
 
 
 def schedule(app: Application, interval: float, league_interval: float) -> None:
@@ -29,9 +68,9 @@ def schedule(app: Application, interval: float, league_interval: float) -> None:
     if app.job_queue is None:  # the job-queue extra is a dependency; this is a safeguard
         raise RuntimeError("python-telegram-bot's JobQueue is not available")
     once = {"max_instances": 1, "coalesce": True}
-    app.job_queue.run_repeating(sweep_job, interval=interval, first=0.1, name=JOB_NAME,
+    app.job_queue.run_repeating(uncancelled(sweep_job), interval=interval, first=0.1, name=JOB_NAME,
                                 job_kwargs=once)
-    app.job_queue.run_repeating(league_job, interval=league_interval, first=0.2,
+    app.job_queue.run_repeating(uncancelled(league_job), interval=league_interval, first=0.2,
                                 name="league", job_kwargs=once)
 
 

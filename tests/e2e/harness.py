@@ -79,6 +79,8 @@ class BotRunner:
             await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
+            if self.app.post_stop:
+                await self.app.post_stop(self.app)
         await self.app.shutdown()
         if self.app.post_shutdown:
             await self.app.post_shutdown(self.app)
