@@ -41,6 +41,17 @@ def next_active(state: JSON, seat: int) -> int:
     return seat
 
 
+def may_call(state: JSON, seat: int) -> bool:
+    """Whether ``seat`` may call Coyote now: on the last bid, not their own; answering a
+    Change, on the bid before theirs (coyote.md, masks: Change); never while a bid is owed."""
+    if state["must_bid"] or not state["bids"]:
+        return False
+    change = state["change"]
+    if change is not None and change["target"] == seat:
+        return len(state["bids"]) >= 2 and state["bids"][-2][0] != seat
+    return state["bids"][-1][0] != seat
+
+
 def pass_turn(state: JSON, to: int) -> None:
     """Give the turn to ``to``; per-turn flags end with the turn."""
     state["turn"] = to

@@ -142,13 +142,8 @@ class CoyoteGame:
         return state["bids"][-1][1] + 1 if state["bids"] else 1
 
     def can_call(self, state: JSON, seat: int) -> bool:
-        """Whether ``seat`` may call Coyote now."""
-        if state["must_bid"] or not state["bids"]:
-            return False
-        change = state["change"]
-        if change is not None and change["target"] == seat:
-            return len(state["bids"]) >= 2 and state["bids"][-2][0] != seat
-        return state["bids"][-1][0] != seat
+        """Whether ``seat`` may call Coyote now (:func:`engine.coyote.flow.may_call`)."""
+        return flow.may_call(state, seat)
 
     def legal_actions(self, state: JSON, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (empty off-turn), with bids limited to

@@ -29,7 +29,14 @@ import random
 
 from engine.core import JSON, Action, Event, RuleError
 from engine.coyote.editions import BID_SPECIALS, MAX_BID, Edition
-from engine.coyote.flow import alive, end_round, next_active, pass_turn, take_from_draw
+from engine.coyote.flow import (
+    alive,
+    end_round,
+    may_call,
+    next_active,
+    pass_turn,
+    take_from_draw,
+)
 
 STANDALONE_MASKS = ("pass", "reverse", "change")
 
@@ -124,7 +131,6 @@ def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
         if state["double"] is not None:
             used["double_voided"] = True
         state["double"] = None
-    events.append(Event("special_used", used))
     if name == "pass":
         state["pass_blocked"] = True
         pass_turn(state, next_active(state, seat))
@@ -135,6 +141,9 @@ def _use_mask(state: JSON, seat: int, name: str, events: list[Event]) -> None:
         state["change"] = {"by": seat, "target": target}
         state["pass_blocked"] = False
         pass_turn(state, target)
+        # The event tells the whole Change, so a report written later needs no state.
+        used.update(target=target, may_call=may_call(state, target))
+    events.append(Event("special_used", used))
 
 
 def _use_coin(state: JSON, seat: int, edition: Edition, action: Action, rng: random.Random,

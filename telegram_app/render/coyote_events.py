@@ -51,9 +51,13 @@ def _special_line(game: GameSnapshot, event: dict[str, Any]) -> str:
               if event.get("double_voided") else "")
     if special == "change":
         state = game.state or {}
-        bids = state.get("bids") or []
-        target = name_html(game.at_seat(bids[-1][0])) if bids else "?"
-        if state and GAMES[game.kind].view(state, None)["change_may_call"]:
+        if "target" in event:
+            target, may_call = name_html(game.at_seat(event["target"])), event["may_call"]
+        else:  # logged before the event said it: the state right after the Change does
+            bids = state.get("bids") or []
+            target = name_html(game.at_seat(bids[-1][0])) if bids else "?"
+            may_call = bool(state) and GAMES[game.kind].view(state, None)["change_may_call"]
+        if may_call:
             return _("🎭 {name} uses Change: {target} must raise their bid or call Coyote on "
                      "the bid before it.").format(name=name, target=target) + voided
         return _("🎭 {name} uses Change: {target} must raise their bid.").format(

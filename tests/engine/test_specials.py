@@ -471,7 +471,8 @@ def test_change_makes_last_bidder_rebid_then_turn_returns():
     new, events = play(state, (2, mask("change")))
     assert new["change"] == {"by": 2, "target": 1}
     assert new["turn"] == 1 and new["masks"][2] is False
-    assert events[0].data == {"seat": 2, "special": "change"}
+    # the event tells whom it targets and whether they may call on the bid before theirs
+    assert events[0].data == {"seat": 2, "special": "change", "target": 1, "may_call": True}
     rejects(new, 1, bid(6), "bid_too_low")
     after, events = play(new, (1, bid(9)))
     assert after["bids"] == [[0, 4], [1, 9]]  # replaced, not appended
@@ -498,7 +499,9 @@ def test_change_target_may_call_the_bid_before_theirs():
 
 
 def test_change_target_with_single_bid_must_rebid():
-    state, _ = play(make("classic", ["5", "10", "3"]), (0, bid(4)), (1, mask("change")))
+    state, _ = play(make("classic", ["5", "10", "3"]), (0, bid(4)))
+    state, events = play(state, (1, mask("change")))
+    assert events[0].data == {"seat": 1, "special": "change", "target": 0, "may_call": False}
     assert state["turn"] == 0
     rejects(state, 0, CALL, "no_bid_to_call")
     legal = GAME.legal_actions(state, 0)
