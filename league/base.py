@@ -169,6 +169,24 @@ class ServiceBase:
                 GameRow.id == game_id, GameRow.reminder_version >= version,
                 GameRow.reminder_message_id.is_(None)).values(reminder_message_id=message_id))
 
+    async def set_told(self, game_id: int, version: int) -> None:
+        """Record that the group has been told the game's moves up to ``version`` (never
+        moves back: a slower report of an earlier version may finish last)."""
+        async with self.db.sessions.begin() as session:
+            await session.execute(update(GameRow).where(
+                GameRow.id == game_id,
+                or_(GameRow.told_version.is_(None), GameRow.told_version < version))
+                .values(told_version=version))
+
+    async def untold(self, game_id: int, after: int, upto: int) -> list[list[dict[str, Any]]]:
+        """The events of each logged move with a version in ``(after, upto]``, in order: the
+        moves the group has not been told (see ``Game.told_version``)."""
+        async with self.db.sessions() as session:
+            rows = await session.scalars(select(GameEvent.events).where(
+                GameEvent.game_id == game_id, GameEvent.version > after,
+                GameEvent.version <= upto).order_by(GameEvent.seq))
+            return list(rows)
+
     async def claim_private(self, game_id: int, user_id: int, round_no: int) -> bool:
         """Claim the sending of a player's private message for ``round_no``: ``True`` for
         one caller only, until :meth:`set_private_message` records the message (or ``None``

@@ -16,9 +16,8 @@ from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
-from telegram_app.render import coyote_events as events_text
 from telegram_app.render.common import fit_lines
-from telegram_app.render.report import keeps_turn, report
+from telegram_app.render.report import keeps_turn, report, untold_lines
 
 
 class Presenter:
@@ -27,11 +26,6 @@ class Presenter:
     def __init__(self, messenger: Messenger, service: MatchService) -> None:
         self.messenger = messenger
         self.service = service
-        # game id -> the note of a special after which the same player still acts (Reverse,
-        # Extra feather, Swap): sent with their next move, so that a turn makes at most two
-        # group messages and never mentions the player who is still acting. Kept in memory:
-        # after a restart the table still shows the special's effect.
-        self._held: dict[int, list[str]] = {}
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -58,7 +52,6 @@ class Presenter:
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
-        self._held.pop(game.id, None)
         if game.table_message_id is None:
             await self.close_lobby(game)
             return
@@ -73,20 +66,24 @@ class Presenter:
         current state edited in place. At most two new group messages, however many moves
         the computer players made.
 
-        The report is :func:`telegram_app.render.report.report`."""
+        The report is :func:`telegram_app.render.report.report`. A special after which the
+        same player still acts (Reverse, Extra feather, Swap) is told with their next move,
+        so that a turn makes at most two group messages and never mentions the player who is
+        still acting; a report that could not be sent is told with the next move of its
+        round. Both come from the log (``told_version``), so a restart loses neither."""
         game = outcome.game
         if keeps_turn(game, outcome.steps):
-            self._held.setdefault(game.id, []).extend(
-                line for step in outcome.steps
-                for line in events_text.step_lines(replace(game, state=step.state), step.events))
             await self.refresh(game)
             return
-        shown = report(game, outcome.steps, self._held.pop(game.id, []))
+        shown = report(game, outcome.steps, await self._untold(game, outcome))
         if shown.closed is not None:  # the round on screen ends: close its messages
             await self._close_round(game, shown.closed)
+        told = True
         if shown.lines and not (shown.new_round and await self._into_reminder(
                 game, outcome, fit_lines(shown.lines))):
-            await self._group(game, fit_lines(shown.lines))
+            told = await self._group(game, fit_lines(shown.lines)) is not None
+        if told:
+            await self.service.set_told(game.id, game.version)
         if shown.new_round:
             await self._new_round(game)
         elif not (game.state or {}).get("over"):
@@ -203,8 +200,14 @@ class Presenter:
         return await self.messenger.edit_result(
             game.chat_id, game.reminder_message_id, text) == "ok"
 
-    async def _group(self, game: GameSnapshot, text: str) -> None:
-        await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+    async def _untold(self, game: GameSnapshot, outcome: Outcome) -> list[str]:
+        before = game.version - len(outcome.steps)  # each step raised the version by one
+        if game.told_version is None or game.told_version >= before:
+            return []
+        return untold_lines(game, await self.service.untold(game.id, game.told_version, before))
+
+    async def _group(self, game: GameSnapshot, text: str) -> int | None:
+        return await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
 
     async def _post_table(self, game: GameSnapshot) -> None:
         table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),

@@ -50,9 +50,22 @@ def keeps_turn(game: GameSnapshot, steps: list[Step]) -> bool:
                                      "player_removed")))
 
 
+ROUND_BOUNDARY = ("showdown", "round_ended", "round_dealt", "game_over")
+
+
+def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
+    """The lines of logged moves the group was not told (``logged``: each move's events, in
+    order): a special after which the same player acted again, or a report that could not
+    be sent. Only the moves since the last round boundary: an older round is over, and its
+    table says how it ended."""
+    start = next((i + 1 for i in range(len(logged) - 1, -1, -1)
+                  if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
+    return [line for events in logged[start:] for line in events_text.step_lines(game, events)]
+
+
 def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None) -> Report:
     """Compose the report of ``steps`` (``game``: as committed after them; ``held``: lines of
-    an earlier special after which the same player acted again, told first).
+    earlier moves of this round the group was not told (:func:`untold_lines`), told first).
 
     The moves of the round on screen; its showdown and the last one in full; a round the
     computer players played out in between in one line (its showdown summary, or the wrong

@@ -6,7 +6,7 @@ from engine import GAMES
 from engine.core import Action
 from league.service import Step
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.render.report import report
+from telegram_app.render.report import report, untold_lines
 from tests.fakebot import parse_html
 
 G = GAMES["coyote"]
@@ -90,3 +90,19 @@ def test_a_change_answered_by_a_computer_keeps_the_turn() -> None:
     assert not keeps_turn(game(after_pass), passed)
     bid: list[Step] = []
     assert not keeps_turn(game(apply(state, 2, Action("bid", 9), bid)), bid)
+
+
+def test_untold_lines_are_those_since_the_last_round_boundary() -> None:
+    """Moves the group was not told: only those of the round still on the table."""
+    bid = {"type": "bid_placed", "seat": 1, "amount": 4}
+    end = [{"type": "coyote_called", "seat": 2, "bidder": 1, "bid": 4, "double": False},
+           {"type": "showdown"}, {"type": "round_ended"}, {"type": "round_dealt", "round": 2}]
+    reverse = {"type": "special_used", "seat": 3, "special": "reverse"}
+    change = {"type": "special_used", "seat": 0, "special": "change", "target": 3,
+              "may_call": False}
+    game = snap({})  # no state: the events alone must tell the moves
+    lines = untold_lines(game, [[bid], end, [reverse], [change]])
+    assert plain(lines) == ("🪙 Runner uses Reverse.\n"
+                            "🎭 Ann uses Change: Runner must raise their bid.")
+    assert untold_lines(game, [[bid], end]) == []
+    assert plain(untold_lines(game, [[bid]])) == "Wile bids 4."
