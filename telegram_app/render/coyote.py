@@ -146,7 +146,8 @@ def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
         else:
             lines.append(_("🎭 Change: {name} must raise their bid.").format(name=target))
     if view["double"] is not None:
-        lines.append(_("🎭 The last bid is doubled: a Coyote call on it costs two lives."))
+        lines.append(_("🎭 The last bid is doubled: if the next player calls Coyote on it, "
+                       "the loser loses two lives."))
     if view["specials"] == "coins" and view["coins"] and view["coins_usable"]:
         lines.append(_("🪙 Coins left: {coins}").format(coins=", ".join(
             special_name(c) for c in view["coins"])))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import GAMES
+from engine.coyote.editions import get_edition
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import _, n_
 from telegram_app.render.common import (
@@ -22,8 +23,9 @@ def _bid_line(game: GameSnapshot, event: dict[str, Any]) -> str:
     name = name_html(game.at_seat(event["seat"]))
     special = event.get("special")
     if special == "double":
-        return _("{name} bids <b>{amount}</b> with 🎭 Double (a call on it costs two "
-                 "lives).").format(name=name, amount=event["amount"])
+        return _("{name} bids <b>{amount}</b> with 🎭 Double: if the next player calls "
+                 "Coyote on it, the loser loses two lives.").format(name=name,
+                                                                   amount=event["amount"])
     if special == "draw1":
         return _("{name} bids <b>{amount}</b> with 🎭 Draw 1: {target} takes an extra card.") \
             .format(name=name, amount=event["amount"],
@@ -182,10 +184,13 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
         value = f" → {number(card['value'])}" if changed else ""
         note = f" ({', '.join(notes)})" if notes else ""
         lines.append(f"{who}: <b>{card_label(card['card'])}</b>{value}{note}")
+    reshuffling = get_edition(edition).full_reshuffle_cards
     for seat, cards in enumerate(showdown.get("void") or []):
         for card in cards:
-            lines.append(_("{name}: {card} (swapped away, does not count)").format(
-                name=name_html(game.at_seat(seat)), card=card_label(card)))
+            text = (_("{name}: {card} (swapped away, does not count; all feathers are reshuffled "
+                      "after this round)") if card in reshuffling
+                    else _("{name}: {card} (swapped away, does not count)"))
+            lines.append(text.format(name=name_html(game.at_seat(seat)), card=card_label(card)))
     lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(
         total=number(showdown["total"]), bid=showdown["bid"])]
     if showdown.get("removed_loser") is not None:

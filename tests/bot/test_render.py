@@ -306,3 +306,27 @@ def test_game_over_names_every_winner() -> None:
     game = GameSnapshot(1, -100, 0, "coyote", {"edition": "poker-deck"}, "finished", 12,
                         state, 1000, 5, 6, players)
     assert "🏆 Winners: " in events_text.game_over_text(game)
+
+
+def test_a_swapped_away_blue_zero_still_says_the_feathers_are_reshuffled() -> None:
+    from engine.coyote import get_edition
+
+    rules = CoyoteGame()
+    options = {"edition": "feathers", "specials": True}
+    state = rules.new_state(3, 7, options)
+    deck = list(get_edition("feathers").deck)
+    for card in ("0b", "5", "10", "3"):
+        deck.remove(card)
+    state.update(hands=["0b", "5", "10"], draw=["3", *deck], discard=[], turn=0, starter=0,
+                 bids=[])
+    for seat, action in [(0, Action("special", special="swap")), (0, Action("bid", 4)),
+                         (1, Action("call"))]:
+        state, events = rules.apply(state, seat, action)
+    showdown = next(e.data for e in events if e.type == "showdown")
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+                    for i in range(3))
+    game = GameSnapshot(1, -100, 0, "coyote", options, "running", 12, state, 1000, 5, 6,
+                        players)
+    text = events_text.showdown_text(game, showdown)
+    parse_html(text)
+    assert "(swapped away, does not count; all feathers are reshuffled after this round)" in text

@@ -67,7 +67,7 @@ async def test_classic_masks(table) -> None:
     await press(api, second, "🎭 Double…", GROUP)
     assert "🎭 Double: choose your bid" in labels(api, private_turn_message(api, second))
     await press(api, second, "1", GROUP)
-    assert api.find_messages(GROUP, "costs two lives")
+    assert api.find_messages(GROUP, "the loser loses two lives")
     third = await mover(api, players)
     await press(api, third, "🐺 Coyote!", GROUP)
     showdown = api.find_messages(GROUP, "calls Coyote!")[-1].text
