@@ -94,8 +94,8 @@ def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
                        "and start the next round."))
     else:
         parts.append(_("<b>Poker deck</b> (23 cards: A=1 to 5 of each suit, one J, Q, K): Q "
-                       "becomes a random undealt card, K removes the highest card, J doubles "
-                       "the total.\n\n"
+                       "becomes a random undealt card (a J or K it turns up takes effect), "
+                       "then K removes the highest card, then J doubles the total.\n\n"
                        "If the total is above the bid, the caller takes a penalty card; below "
                        "it, the bidder does; equal, nobody. Each penalty card costs one of your "
                        "{lives} ❤️. The penalised player starts the next round (on a draw, the "
