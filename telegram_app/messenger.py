@@ -24,6 +24,7 @@ from telegram.error import (
     ChatMigrated,
     Forbidden,
     NetworkError,
+    RetryAfter,
     TelegramError,
     TimedOut,
 )
@@ -38,6 +39,7 @@ RETRY_DELAY = 0.3
 or no connection). Short, and only once: PTB handles updates one after the other, so a
 handler that waits holds up every chat."""
 EditResult = Literal["ok", "gone", "failed"]
+SendFailure = Literal["lost", "refused"]
 T = TypeVar("T")
 
 
@@ -97,6 +99,17 @@ class Messenger:
                    markup: InlineKeyboardMarkup | None = None,
                    reply_to: int | None = None) -> int | None:
         """Send a message; return its id, or ``None`` if it could not be sent."""
+        result = await self.send_result(chat_id, text, thread_id=thread_id, markup=markup,
+                                        reply_to=reply_to)
+        return result if isinstance(result, int) else None
+
+    async def send_result(self, chat_id: int, text: str, *, thread_id: int = 0,
+                          markup: InlineKeyboardMarkup | None = None,
+                          reply_to: int | None = None) -> int | SendFailure:
+        """Send a message: its id, ``"lost"`` (it did not arrive, for a passing reason: a
+        5xx answer or no connection after the retry, or flood control; worth telling again
+        later) or ``"refused"`` (Telegram will not take it, or it may have arrived: a bad
+        request, a blocked or removed bot, a timeout)."""
         for _attempt in range(2):
             try:
                 message = await self._retrying(lambda chat_id=chat_id: self.bot.send_message(
@@ -114,11 +127,13 @@ class Messenger:
                 if chat_id > 0:
                     await self.service.set_can_message(chat_id, False)
                 log.info("cannot message %s: %s", chat_id, exc.message)
-                return None
+                return "refused"
             except TelegramError as exc:
                 log.warning("sendMessage to %s failed: %s", chat_id, exc)
-                return None
-        return None
+                lost = isinstance(exc, RetryAfter) or (
+                    isinstance(exc, NetworkError) and not isinstance(exc, (BadRequest, TimedOut)))
+                return "lost" if lost else "refused"
+        return "refused"  # migrated twice: not a passing fault
 
     async def send_photo(self, chat_id: int, png: bytes, caption: str, *,
                          thread_id: int = 0) -> int | None:

@@ -81,7 +81,10 @@ class Presenter:
         told = True
         if shown.lines and not (shown.new_round and await self._into_reminder(
                 game, outcome, fit_lines(shown.lines))):
-            told = await self._group(game, fit_lines(shown.lines)) is not None
+            # A note that did not arrive is told with the next move of its round; one Telegram
+            # refused (or that may have arrived) is not repeated.
+            told = await self.messenger.send_result(
+                game.chat_id, fit_lines(shown.lines), thread_id=game.thread_id) != "lost"
         if told:
             await self.service.set_told(game.id, game.version)
         if shown.new_round:
@@ -206,8 +209,6 @@ class Presenter:
             return []
         return untold_lines(game, await self.service.untold(game.id, game.told_version, before))
 
-    async def _group(self, game: GameSnapshot, text: str) -> int | None:
-        return await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
 
     async def _post_table(self, game: GameSnapshot) -> None:
         table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),

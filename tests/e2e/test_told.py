@@ -52,3 +52,20 @@ async def test_a_lost_note_is_told_with_the_next_move(pg_db, pg_url) -> None:
         await press(api, third, "3", GROUP)
         await api.settle()
         assert not [m for m in api.bot_messages(GROUP)[before:] if "bids 1." in m.text]
+
+
+async def test_a_refused_note_is_not_told_again(pg_db, pg_url) -> None:
+    """A note Telegram refused (a bad request) would be refused again: it is not repeated,
+    so it cannot spoil the notes after it."""
+    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"]) as (api, players, _):
+        lobby = await open_lobby(api, players, GROUP)
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        first = await mover(api, players)
+        api.fail_next("sendMessage", 400, "Bad Request: can't parse entities", chat_id=GROUP)
+        await press(api, first, "1", GROUP)
+        await api.settle()
+        second = await mover(api, players)
+        await press(api, second, "2", GROUP)
+        await api.settle()
+        assert not api.find_messages(GROUP, "bids 1.")
+        assert api.find_messages(GROUP, "bids 2.")
