@@ -127,8 +127,9 @@ class ServiceBase:
                 GameRow.chat_id == chat_id, GameRow.status.in_(OPEN_STATUSES)))
             return [snapshot(await load_game(session, game_id)) for game_id in ids.all()]
 
-    async def game_on_turn(self, user_id: int) -> GameSnapshot | None:
-        """The running game in which it is ``user_id``'s turn (the oldest if several)."""
+    async def games_on_turn(self, user_id: int) -> list[GameSnapshot]:
+        """The running games in which it is ``user_id``'s turn, oldest first."""
+        found = []
         async with self.db.sessions() as session:
             ids = await session.scalars(
                 select(GameRow.id).join(GamePlayer)
@@ -139,8 +140,19 @@ class ServiceBase:
                 player = game.player(user_id)
                 if player is not None and self._game(game.kind).current_seat(
                         game.state or {}) == player.seat:
-                    return game
-        return None
+                    found.append(game)
+        return found
+
+    async def game_of_private_message(self, user_id: int,
+                                      message_id: int) -> GameSnapshot | None:
+        """The running game whose current private message to ``user_id`` is ``message_id``
+        (what a reply in the private chat answers), or ``None``."""
+        async with self.db.sessions() as session:
+            game_id = await session.scalar(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running",
+                       GamePlayer.private_message_id == message_id).limit(1))
+            return None if game_id is None else snapshot(await load_game(session, game_id))
 
     async def log(self, game_id: int) -> list[GameEvent]:
         """The game's event log in order (detached rows)."""

@@ -152,11 +152,13 @@ class LobbyService(ServiceBase):
             row.options = {**row.options, key: value}  # a new dict: JSON changes are seen
         return await self.get(game_id)
 
-    async def add_ai(self, game_id: int, user_id: int) -> GameSnapshot:
-        """Seat a computer player in the lobby (the creator only). Raises ``not_in_lobby``,
-        ``not_creator``, ``game_full``."""
+    async def add_ai(self, game_id: int, user_id: int, *,
+                     version: int | None = None) -> GameSnapshot:
+        """Seat a computer player in the lobby (the creator only), if it is still at
+        ``version`` (when given: a second tap on the same lobby adds no second player).
+        Raises ``not_in_lobby``, ``not_creator``, ``stale``, ``game_full``."""
         async with self.db.sessions.begin() as session:
-            row = await lobby_row(session, game_id, host=user_id)
+            row = await lobby_row(session, game_id, host=user_id, version=version)
             _, high = self._game(row.kind).player_limits(row.options)
             if len(row.players) >= high:
                 raise ServiceError("game_full", max=high)
@@ -167,11 +169,13 @@ class LobbyService(ServiceBase):
             touch(row)
         return await self.get(game_id)
 
-    async def remove_ai(self, game_id: int, user_id: int) -> GameSnapshot:
-        """Remove the last computer player from the lobby (the creator only). Raises
-        ``not_in_lobby``, ``not_creator``, ``no_ai``."""
+    async def remove_ai(self, game_id: int, user_id: int, *,
+                        version: int | None = None) -> GameSnapshot:
+        """Remove the last computer player from the lobby (the creator only), if it is still
+        at ``version`` (when given). Raises ``not_in_lobby``, ``not_creator``, ``stale``,
+        ``no_ai``."""
         async with self.db.sessions.begin() as session:
-            row = await lobby_row(session, game_id, host=user_id)
+            row = await lobby_row(session, game_id, host=user_id, version=version)
             bots = [p for p in row.players if p.is_ai]
             if not bots:
                 raise ServiceError("no_ai")
@@ -184,14 +188,18 @@ AI_NAMES = ["Wile", "Howler", "Dusty", "Luna", "Sage", "Mesa", "Pico", "Rio", "N
 """Names of computer players, in the order they join a lobby."""
 
 
-async def lobby_row(session: AsyncSession, game_id: int, *, host: int | None = None) -> GameRow:
-    """Load a lobby (locked) for a change; with ``host``, only its creator may change it.
-    Raises ``game_not_found``, ``not_in_lobby``, ``not_creator``."""
+async def lobby_row(session: AsyncSession, game_id: int, *, host: int | None = None,
+                    version: int | None = None) -> GameRow:
+    """Load a lobby (locked) for a change; with ``host``, only its creator may change it;
+    with ``version``, only if nothing changed it since. Raises ``game_not_found``,
+    ``not_in_lobby``, ``not_creator``, ``stale``."""
     row = await load_game(session, game_id, lock=True)
     if row.status != "lobby":
         raise ServiceError("not_in_lobby")
     if host is not None and row.creator_id != host:
         raise ServiceError("not_creator")
+    if version is not None and row.version != version:
+        raise ServiceError("stale")
     return row
 
 

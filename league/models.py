@@ -175,6 +175,10 @@ class GamePlayer(Base):
     private_message_id: Mapped[int | None] = mapped_column(BigInteger)
     private_round: Mapped[int | None] = mapped_column(Integer)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The private-chat message id of the last bid this player typed that was applied: a
+    # message delivered again (Telegram repeats updates whose offset was not confirmed) is
+    # not applied twice.
+    last_typed_id: Mapped[int | None] = mapped_column(BigInteger)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="players")

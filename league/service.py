@@ -23,7 +23,7 @@ from league.base import load_game, store_state
 from league.clock import arm_turn, pause, resume
 from league.errors import ServiceError
 from league.lobby import LobbyService, lobby_row
-from league.models import OPEN_STATUSES, GameEvent
+from league.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.models import Game as GameRow
 from league.queries import LeagueQueries
 from league.rated import rate_if_finished
@@ -92,12 +92,17 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
             await rate_if_finished(session, row, self.clock())
         return Outcome(await self.get(game_id), steps)
 
-    async def act(self, game_id: int, user_id: int, version: int, action: Action) -> Outcome:
+    async def act(self, game_id: int, user_id: int, version: int, action: Action, *,
+                  typed: int | None = None) -> Outcome:
         """Apply ``user_id``'s action if the game is still at ``version``, then let computer
-        players answer.
+        players answer. ``typed``: the id of the private-chat message the action was typed in
+        (a bid typed as a number rather than pressed, which carries no version).
 
         Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
-        concurrent action won), ``not_a_player``, or a rule code from the engine.
+        concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
+        message, or a later one, was applied already), ``typed_too_early`` (``typed``: sent
+        before this round's private message, so meant for an earlier turn), or a rule code
+        from the engine.
         """
         try:
             async with self.db.sessions.begin() as session:
@@ -109,6 +114,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 player = next((p for p in row.players if p.user_id == user_id), None)
                 if player is None or player.seat is None:
                     raise ServiceError("not_a_player")
+                if typed is not None:
+                    _check_typed(player, row.state.get("round"), typed)
                 game = self._game(row.kind)
                 to_act = game.current_seat(row.state)
                 round_before = row.state.get("round")
@@ -119,6 +126,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     raise ServiceError(exc.code, **exc.detail) from None
                 timeouts = player.timeouts_in_row
                 player.timeouts_in_row = 0
+                if typed is not None:
+                    player.last_typed_id = typed
                 steps = [self._record(session, row, game, state, events, player.seat,
                                       user_id, action)]
                 steps += self._advance(session, row, game)
@@ -252,3 +261,13 @@ def _same_turn(game: Game, state: dict[str, Any], to_act: int | None, round_befo
 
 Planned = tuple[int, Action, dict[str, Any], list[Any]]
 """A move worked out but not stored yet: seat, action, the state after it, its events."""
+
+
+def _check_typed(player: GamePlayer, round_no: int | None, message_id: int) -> None:
+    """Refuse a typed bid that was applied already, or that was typed before this round's
+    private message was sent (message ids in one private chat only grow)."""
+    if player.last_typed_id is not None and message_id <= player.last_typed_id:
+        raise ServiceError("already_handled")
+    shown = player.private_message_id
+    if player.private_round == round_no and shown and message_id < shown:
+        raise ServiceError("typed_too_early")

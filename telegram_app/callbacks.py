@@ -7,7 +7,7 @@ the match service instead of being applied twice.
 | verb | meaning | numbers after the game id |
 | --- | --- | --- |
 | ``j`` ``l`` ``s`` | join, leave, start the lobby | – |
-| ``a`` ``r`` | add, remove a computer player | – |
+| ``a`` ``r`` | add, remove a computer player | version (absent on lobbies drawn before) |
 | ``o`` | set a lobby option | option code, value |
 | ``p`` | peek (the 👀 alert) | – |
 | ``b`` | bid | version, amount[, mod] |
@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 ARITY: dict[str, tuple[int, ...]] = {
-    "j": (0,), "l": (0,), "s": (0,), "a": (0,), "r": (0,), "p": (0,), "o": (2,),
+    "j": (0,), "l": (0,), "s": (0,), "a": (0, 1), "r": (0, 1), "p": (0,), "o": (2,),
     "b": (2, 3), "c": (1,), "m": (2, 3), "k": (2,), "x": (2,), "q": (2,), "g": (1,),
     "z": (2,),
 }

@@ -107,8 +107,9 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
         rows.append([Button(label, callback_data=_cb(
             "o", game, OPTION_CODES["after_elimination"],
             choices["after_elimination"].index(following)))])
-    rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game)),
-                 Button(_("➖ Remove AI"), callback_data=_cb("r", game))])
+    # With the version: a double tap adds (or removes) one computer player, not two.
+    rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game, game.version)),
+                 Button(_("➖ Remove AI"), callback_data=_cb("r", game, game.version))])
     last = [Button(_("▶️ Start"), callback_data=_cb("s", game))]
     if bot_username:
         last.append(Button(_("💬 Private chat"), url=deep_link(bot_username, game.id)))

@@ -133,6 +133,8 @@ class Presenter:
         elif game.status == "running" and (player := game.player(chat_id)) is not None and \
                 player.private_message_id == message_id:
             await self._edit_private(game, player)
+        elif chat_id > 0 and game.status == "cancelled":
+            await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
         elif chat_id > 0 and game.status != "running":
             await self.messenger.edit(chat_id, message_id, render.private_closed_text(
                 game, (game.state or {}).get("round", 0)))

@@ -116,10 +116,11 @@ async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: 
 async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot,
                         bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = query.from_user.id
+    seen = data.args[0] if data.args else None  # the lobby's version when it was drawn
     if data.verb == "a":
-        game = await bot.service.add_ai(game.id, user)
+        game = await bot.service.add_ai(game.id, user, version=seen)
     elif data.verb == "r":
-        game = await bot.service.remove_ai(game.id, user)
+        game = await bot.service.remove_ai(game.id, user, version=seen)
     else:
         key = OPTION_NAMES.get(data.args[0])
         if key is None:

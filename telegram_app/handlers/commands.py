@@ -133,9 +133,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await bot.service.touch_user(user_ref(user), can_message=True)
     payload = (context.args or [""])[0]
     game = None
-    if payload.startswith("g") and payload[1:].isdigit() and len(payload) <= 13:
+    number = payload[1:]
+    if payload.startswith("g") and number.isascii() and number.isdigit() and len(payload) <= 13:
         try:
-            game = await bot.service.get(int(payload[1:]))
+            game = await bot.service.get(int(number))
         except ServiceError:
             game = None
     player = game.player(user.id) if game else None
@@ -164,13 +165,26 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A number typed in the private chat is a bid in the game where it is the sender's turn;
-    any other text there gets a hint."""
+    """A number typed in the private chat is a bid in the game where it is the sender's turn
+    (the game of the message it replies to, when it is a reply; if it is their turn in several
+    games and it is not, they are asked to reply); any other text there gets a hint. The same
+    message delivered again is not applied again."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or not message.text:
         return
     bot = services(context)
-    game = await bot.service.game_on_turn(user.id)
+    replied = message.reply_to_message
+    game = None if replied is None else await bot.service.game_of_private_message(
+        user.id, replied.message_id)
+    if game is None:
+        games = await bot.service.games_on_turn(user.id)
+        if len(games) > 1:
+            await reply(update, context, _(
+                "It is your turn in games {ids}: to bid, reply to that game's message with "
+                "the number (or use its buttons).").format(
+                    ids=", ".join(f"#{g.id}" for g in games)))
+            return
+        game = games[0] if games else None
     if game is None:
         await reply(update, context, _("It is not your turn in any game right now. /help "
                                        "explains how to play."))
@@ -183,9 +197,10 @@ async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         outcome = await bot.service.act(game.id, user.id, game.version,
-                                        Action("bid", int(text)))
+                                        Action("bid", int(text)), typed=message.message_id)
     except ServiceError as exc:
-        await reply(update, context, error_text(exc.code, exc.detail))
+        if exc.code != "already_handled":  # a repeated update: answered the first time
+            await reply(update, context, error_text(exc.code, exc.detail))
         return
     await bot.presenter.moved(outcome)
 

@@ -13,9 +13,15 @@ FSI, PDI = "\u2068", "\u2069"  # isolate a name so right-to-left text cannot reo
 MAX_NAME = 48
 
 
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+"""Embeddings, overrides and isolates: inside a name they could close its isolate early and
+reorder the rest of the line (a bid of 12 shown as 21)."""
+
+
 def plain_name(name: str, limit: int = MAX_NAME) -> str:
-    """A display name cut to ``limit`` characters and isolated for bidi; not escaped."""
-    name = " ".join(name.split()) or "?"
+    """A display name cut to ``limit`` characters and isolated for bidi (its own bidi
+    controls dropped); not escaped."""
+    name = " ".join(name.translate(BIDI_CONTROLS).split()) or "?"
     if len(name) > limit:
         name = name[: max(1, limit - 1)] + "…"
     return f"{FSI}{name}{PDI}"
@@ -101,6 +107,9 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
                                           max=detail.get("max", "")),
         "not_a_player": _("You are not playing in this game."),
         "stale": _("That button is out of date — the game has moved on."),
+        "typed_too_early": _("That number was sent before this round began, so I did not "
+                             "bid it. Type it again if you still mean it."),
+        "already_handled": _("That was done already."),
         "not_allowed": _("Only the host or a chat admin can do that."),
         "special_not_available": _("That special action is not available."),
         "mask_used": _("You have already used your mask this round."),

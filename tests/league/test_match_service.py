@@ -141,3 +141,23 @@ async def test_a_rounds_private_message_is_claimed_once(pg_db: Database) -> None
     await service.set_private_message(game_id, user, 555, 1)  # sent
     assert not await service.claim_private(game_id, user, 1)
     assert await service.claim_private(game_id, user, 2)  # the next round's
+
+
+async def test_a_typed_bid_is_applied_once_and_only_in_its_round(pg_db: Database) -> None:
+    """A typed bid carries its message id: a message delivered again is refused
+    (``already_handled``), and so is one sent before this round's private message."""
+    service = MatchService(pg_db)
+    game_id = await _running(service)
+    game = await service.get(game_id)
+    first = _user_at(game, game.state["turn"])
+    await service.set_private_message(game_id, first, 50, game.state["round"])
+    with pytest.raises(ServiceError, match="typed_too_early"):
+        await service.act(game_id, first, game.version, Action("bid", 3), typed=40)
+    await service.act(game_id, first, game.version, Action("bid", 3), typed=60)
+    game = await service.get(game_id)
+    while _user_at(game, game.state["turn"]) != first:  # round the table, back to the bidder
+        game = (await service.act(game_id, _user_at(game, game.state["turn"]), game.version,
+                                  Action("bid", game.state["bids"][-1][1] + 1))).game
+    with pytest.raises(ServiceError, match="already_handled"):
+        await service.act(game_id, first, game.version, Action("bid", 20), typed=60)
+    await service.act(game_id, first, game.version, Action("bid", 20), typed=61)

@@ -1,4 +1,5 @@
-"""game told version: the moves the group has been told, so held and lost notes survive
+"""told version and typed bids: the moves the group has been told (held and lost notes
+survive a restart), and each player's last applied typed bid (no bid applied twice)
 
 Revision ID: 0006
 Revises: 0005
@@ -19,8 +20,12 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.add_column(sa.Column('told_version', sa.Integer(), nullable=True))
+    with op.batch_alter_table('game_players', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('last_typed_id', sa.BigInteger(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('game_players', schema=None) as batch_op:
+        batch_op.drop_column('last_typed_id')
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.drop_column('told_version')

@@ -1,0 +1,177 @@
+"""Forged, repeated and ambiguous input from a review that tried to break the bot: each test
+describes what once went wrong."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.e2e.harness import bot_table, mover, open_lobby, private_turn_message, wait_for
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100424242
+
+
+def said(api: FakeBotAPI, chat_id: int, text: str) -> list:
+    return [m for m in api.bot_messages(chat_id) if text in (m.text or "")]
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def twice(api: FakeBotAPI, payload: dict) -> None:
+    """Deliver one update twice with the same update_id (as Telegram does when the bot's
+    offset was not confirmed before a crash)."""
+    update = api.enqueue_update(payload)
+    api._updates.append(dict(update))
+    api._updates_event.set()
+
+
+async def test_start_with_a_superscript_digit_in_the_game_link_is_answered(
+        pg_db, pg_url, caplog) -> None:
+    """``/start g²`` typed in the private chat: ``"²".isdigit()`` is true but ``int("²")``
+    raises; the handler crashed and the user got no answer at all."""
+    caplog.set_level(logging.INFO)
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
+        await api.settle()
+        before = len(api.bot_messages(ann.id))
+        await ann.send(ann.id, "/start g²")
+        await api.settle()
+        assert len(api.bot_messages(ann.id)) > before, "no answer to /start g²"
+    assert not failures(caplog)
+
+
+async def test_a_typed_bid_delivered_twice_is_applied_once(pg_db, pg_url) -> None:
+    """Telegram delivers a typed bid twice (same update_id: the bot's offset was not
+    confirmed before a restart). Buttons carry the game version, typed bids do not: the copy
+    was applied as a second bid once the turn was the sender's again (here: the computers call
+    the too-high bid, the sender loses and opens the next round, and the copy became their
+    opening bid there, costing a second life)."""
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
+        await ann.send(GROUP, "/newgame")
+        await wait_for(lambda: bool(said(api, GROUP, "new game #")))
+        await api.settle()
+        lobby = said(api, GROUP, "new game #")[-1]
+        await ann.press_and_settle(lobby, "🤖 Add AI")
+        await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+        await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+        await wait_for(lambda: private_turn_message(api, ann) is not None)
+        msg = api.store_message(api.private_chat(ann), from_bot=False, sender_id=ann.id,
+                                text="500", entities=[])
+        twice(api, {"message": api.message_dict(msg)})
+        await api.settle()
+        group_text = "\n".join(m.text or "" for m in api.bot_messages(GROUP))
+        assert group_text.count("bids 500") == 1, group_text
+
+
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+async def test_a_name_cannot_break_out_of_its_bidi_isolation(pg_db, pg_url) -> None:
+    """Names are wrapped in FSI…PDI so that right-to-left text cannot reorder the line
+    (DEVELOPERS.md). A name that itself contained a PDI (U+2069) closed that isolate early; a
+    right-to-left override (U+202E) after it then reversed the rest of the line, e.g. the
+    bid numbers in "Eve bids 12." (shown as 21). Bidi controls inside a name are dropped."""
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob"]) as (api, (ann, bob), _):
+        bob.first_name = "Bob\u2069\u202e"
+        await ann.send(GROUP, "/newgame")
+        await wait_for(lambda: bool(said(api, GROUP, "new game #")))
+        await api.settle()
+        lobby = said(api, GROUP, "new game #")[-1]
+        await bob.press_and_settle(lobby, "✋ Join")
+        text = api.get_message(GROUP, lobby.message_id).text
+        line = next(line for line in text.splitlines() if "Bob" in line)
+        inner = line.split("\u2068", 1)[1].rsplit("\u2069", 1)[0]
+        assert not any(c in BIDI_CONTROLS for c in inner), repr(line)
+
+
+async def _game_with_two_ais(api: FakeBotAPI, host, group_id: int) -> None:
+    await host.send(group_id, "/newgame")
+    await wait_for(lambda: bool(said(api, group_id, "new game #")))
+    await api.settle()
+    lobby = said(api, group_id, "new game #")[-1]
+    for label in ("🤖 Add AI", "🤖 Add AI", "▶️ Start"):
+        await host.press_and_settle(api.get_message(group_id, lobby.message_id), label)
+
+
+async def test_a_typed_bid_goes_to_the_game_whose_message_it_answers(pg_db, pg_url) -> None:
+    """Ann plays in two groups and it is her turn in both. Her private message of game #2
+    says "you can also type any number here"; she types 7 as a reply to that very message.
+    The bid was placed in game #1 instead (the oldest game where it was her turn), a move she
+    never meant in a game she was not looking at."""
+    other = -100434343
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
+        api.add_group(other, "H", admins=[1])
+        await _game_with_two_ais(api, ann, GROUP)
+        await _game_with_two_ais(api, ann, other)
+        await api.settle()
+        second = next(m for m in reversed(api.bot_messages(ann.id))
+                      if "Game #2 · round 1" in (m.text or ""))
+        assert "Your turn" in second.text
+        first = next(m for m in api.bot_messages(ann.id) if "Game #1 · round 1" in (m.text or ""))
+        assert "Your turn" in api.get_message(ann.id, first.message_id).text
+        msg = api.store_message(api.private_chat(ann), from_bot=False, sender_id=ann.id,
+                                text="7", entities=[], reply_to=second.message_id)
+        api.enqueue_update({"message": api.message_dict(msg)})
+        await api.settle()
+        assert not said(api, GROUP, "Ann\u2069 bids 7"), [m.text for m in api.bot_messages(GROUP)]
+        assert said(api, other, "Ann\u2069 bids 7")
+
+
+async def test_a_double_tap_on_add_ai_adds_one_computer_player(pg_db, pg_url) -> None:
+    """The host double-taps 🤖 Add AI (two callback queries from one lobby message, as a
+    quick double tap sends). callbacks.py says every button that changes the game carries its
+    version "so a press on an old message (or a second tap) is refused"; the lobby's Add AI /
+    Remove AI buttons carried none, so both taps were applied and two computer players joined.
+    (The option buttons are safe: they carry the value to set.)"""
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
+        await ann.send(GROUP, "/newgame")
+        await wait_for(lambda: bool(said(api, GROUP, "new game #")))
+        await api.settle()
+        lobby = said(api, GROUP, "new game #")[-1]
+        first = await ann.press(lobby, "🤖 Add AI")
+        second = await ann.press(lobby, "🤖 Add AI")  # the same picture, tapped twice
+        await api.wait_answer(first)
+        await api.wait_answer(second)
+        await api.settle()
+        text = api.get_message(GROUP, lobby.message_id).text
+        assert text.count("🤖") == 1, text
+
+
+async def test_a_press_on_a_cancelled_games_private_message_keeps_saying_cancelled(
+        pg_db, pg_url) -> None:
+    """The host cancels a running game; every private message now reads "Game #1 was
+    cancelled." A player presses a bid button their client still shows (an old picture):
+    the alert says the game is not running, and ``Presenter.redraw`` rewrote the message to
+    "round 1 is over (see the group)", as if the game went on to another round."""
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"]) as (api, players, _):
+        lobby = await open_lobby(api, players, GROUP)
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        turn = await mover(api, players)
+        message = private_turn_message(api, turn)
+        bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+        await players[0].send(GROUP, "/cancel")
+        await wait_for(lambda: "cancelled" in api.get_message(turn.id, message.message_id).text)
+        await api.settle()
+        answer = await api.wait_answer(await turn.press_raw(turn.id, message.message_id, bid))
+        assert answer["show_alert"]
+        await api.settle()
+        assert "cancelled" in api.get_message(turn.id, message.message_id).text, \
+            api.get_message(turn.id, message.message_id).text
+
+
+async def test_a_typed_bid_with_turns_in_two_games_asks_which(pg_db, pg_url) -> None:
+    """Not a reply, and it is her turn in two games: she is asked to reply to the game's
+    message, and no bid is placed."""
+    other = -100434343
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
+        api.add_group(other, "H", admins=[1])
+        await _game_with_two_ais(api, ann, GROUP)
+        await _game_with_two_ais(api, ann, other)
+        await api.settle()
+        await ann.send(ann.id, "7")
+        await api.settle()
+        assert said(api, ann.id, "It is your turn in games #1, #2")
+        assert not said(api, GROUP, "bids 7") and not said(api, other, "bids 7")
