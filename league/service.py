@@ -143,7 +143,10 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
         return Outcome(await self.get(game_id), steps, to_act)
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
-        """Cancel an open game: its creator or a chat admin only. Raises ``not_allowed``,
+        """Cancel an open game: a lobby by its creator or a chat admin; a running game by a
+        chat admin, or by its creator once no other human is still playing (a cancelled game
+        is not rated: a host about to lose must not be able to wipe it). Raises
+        ``not_allowed``, ``cancel_running`` (the creator, with others still playing),
         ``not_running`` (already over), ``stale``."""
         try:
             async with self.db.sessions.begin() as session:
@@ -152,6 +155,10 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     raise ServiceError("not_running")
                 if row.creator_id != user_id and not is_admin:
                     raise ServiceError("not_allowed")
+                if row.status == "running" and not is_admin and any(
+                        p.user_id not in (None, user_id) and p.seat is not None and p.lives != 0
+                        for p in row.players):  # lives mirror the state's; 0: out of the game
+                    raise ServiceError("cancel_running")
                 row.status = "cancelled"
                 row.finished_at = self.clock()
                 row.due_at = row.deadline_at = row.remind_at = None

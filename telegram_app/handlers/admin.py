@@ -63,7 +63,7 @@ async def on_setting(query: CallbackQuery, data: Callback,
         return
     key = SETTING_NAMES.get(data.args[0])
     values = CHAT_SETTINGS.get(key or "", ())
-    if key is None or data.args[1] >= len(values):
+    if key is None or data.args[1] >= len(values) or not _settings_message(message):
         await _answer(query, error_text("bad_button"))
         return
     bot = services(context)
@@ -117,3 +117,12 @@ async def _answer(query: CallbackQuery, text: str | None) -> None:
         await query.answer(text, show_alert=text is not None)
     except TelegramError:
         pass
+
+
+def _settings_message(message: object) -> bool:
+    """Whether the pressed message is a /settings message (its keyboard sets chat defaults):
+    forged ``z`` data on a lobby or table must not turn it into one."""
+    markup = getattr(message, "reply_markup", None)
+    return markup is not None and any(
+        str(button.callback_data or "").startswith("z:")
+        for row in markup.inline_keyboard for button in row)

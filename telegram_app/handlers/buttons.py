@@ -176,6 +176,9 @@ def _action(data: Callback, game: GameSnapshot) -> Action:
 
 async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
+    player = game.player(query.from_user.id)
+    if player is None or player.seat is None:  # before reading the button's move
+        raise ServiceError("not_a_player")
     outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0,
                                     _action(data, game))
     await _answer(query)

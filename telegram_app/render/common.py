@@ -111,6 +111,8 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
                              "bid it. Type it again if you still mean it."),
         "already_handled": _("That was done already."),
         "not_allowed": _("Only the host or a chat admin can do that."),
+        "cancel_running": _("Once a game is running, only a chat admin can cancel it, so that "
+                            "it still counts for the league. To quit, send /leave."),
         "special_not_available": _("That special action is not available."),
         "mask_used": _("You have already used your mask this round."),
         "draw1_used": _("Draw 1 has already been used this round."),

@@ -175,3 +175,25 @@ async def test_a_typed_bid_with_turns_in_two_games_asks_which(pg_db, pg_url) -> 
         await api.settle()
         assert said(api, ann.id, "It is your turn in games #1, #2")
         assert not said(api, GROUP, "bids 7") and not said(api, other, "bids 7")
+
+
+async def test_forged_presses_get_the_answer_that_fits(pg_db, pg_url) -> None:
+    """A settings press forged on the lobby changed the chat's setting and turned the lobby's
+    keyboard into the settings keyboard; a forged bid of a non-player was told the bid limit
+    instead of that they do not play."""
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat", "Eve"]) as (
+            api, (ann, bob, cat, eve), _):
+        lobby = await open_lobby(api, [ann, bob, cat], GROUP)
+        before = api.buttons(api.get_message(GROUP, lobby.message_id))
+        answer = await api.wait_answer(await ann.press_raw(GROUP, lobby.message_id, "z:0:0"))
+        await api.settle()
+        assert answer["text"] and api.buttons(api.get_message(GROUP, lobby.message_id)) == before
+        await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+        turn = await mover(api, [ann, bob, cat])
+        message = private_turn_message(api, turn)
+        version = next(d for _, d in api.buttons(message) if d and d.startswith("b:")).split(":")[2]
+        table = api.find_messages(GROUP, "round 1")[-1]
+        answer = await api.wait_answer(await eve.press_raw(
+            GROUP, table.message_id, f"b:1:{version}:999999999999"))
+        assert "not playing" in answer["text"].lower() or "not in this game" in \
+            answer["text"].lower(), answer["text"]

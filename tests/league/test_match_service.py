@@ -161,3 +161,25 @@ async def test_a_typed_bid_is_applied_once_and_only_in_its_round(pg_db: Database
     with pytest.raises(ServiceError, match="already_handled"):
         await service.act(game_id, first, game.version, Action("bid", 20), typed=60)
     await service.act(game_id, first, game.version, Action("bid", 20), typed=61)
+
+
+async def test_a_running_game_is_cancelled_by_an_admin_not_by_its_host(pg_db: Database) -> None:
+    """A cancelled game is not rated, so the host may not wipe a running game others still
+    play; an admin may, and so may the host once nobody else is left."""
+    service = MatchService(pg_db)
+    game_id = await _running(service, players=3)
+    with pytest.raises(ServiceError, match="cancel_running"):
+        await service.cancel(game_id, USERS[0].id, is_admin=False)
+    with pytest.raises(ServiceError, match="not_allowed"):
+        await service.cancel(game_id, USERS[1].id, is_admin=False)
+    assert (await service.cancel(game_id, USERS[1].id, is_admin=True)).status == "cancelled"
+
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    await service.join(lobby.id, USERS[1])
+    await service.add_ai(lobby.id, USERS[0].id)
+    await service.add_ai(lobby.id, USERS[0].id)
+    await service.start(lobby.id, USERS[0].id)
+    game = await service.get(lobby.id)
+    await service.act(lobby.id, USERS[1].id, game.version, Action("resign"))
+    assert (await service.get(lobby.id)).status == "running"  # the host and two computers
+    assert (await service.cancel(lobby.id, USERS[0].id, is_admin=False)).status == "cancelled"
