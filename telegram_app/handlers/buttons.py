@@ -189,7 +189,9 @@ async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bo
                     context: ContextTypes.DEFAULT_TYPE) -> None:
     """Show another keyboard on the pressed message (more bids, targets, guesses); only the
     player to act may, and only while their buttons are current."""
-    if game.version != data.version or game.status != "running":
+    if game.status != "running":
+        raise ServiceError("not_running")
+    if game.version != data.version:
         raise ServiceError("stale")
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:
