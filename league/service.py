@@ -27,7 +27,7 @@ from league.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.models import Game as GameRow
 from league.queries import LeagueQueries
 from league.rated import rate_if_finished
-from league.snapshots import GameSnapshot
+from league.snapshots import GameSnapshot, snapshot
 from league.sweeper import SweepMixin
 
 MAX_AI_STEPS = 1000
@@ -90,7 +90,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
             steps = [self._record(session, row, game, state, events, None, user_id, None)]
             steps += self._advance(session, row, game)
             await rate_if_finished(session, row, self.clock())
-        return Outcome(await self.get(game_id), steps)
+            after = snapshot(row)  # the game right after these steps, whatever commits next
+        return Outcome(after, steps)
 
     async def act(self, game_id: int, user_id: int, version: int, action: Action, *,
                   typed: int | None = None) -> Outcome:
@@ -138,9 +139,10 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     if row.reminder_version == version:  # its reminder is still this turn's
                         row.reminder_version = row.version
                 await rate_if_finished(session, row, self.clock())
+                after = snapshot(row)  # the game right after these steps, whatever commits next
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
-        return Outcome(await self.get(game_id), steps, to_act)
+        return Outcome(after, steps, to_act)
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
         """Cancel an open game: a lobby by its creator or a chat admin; a running game by a
@@ -162,6 +164,7 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 row.status = "cancelled"
                 row.finished_at = self.clock()
                 row.due_at = row.deadline_at = row.remind_at = None
+                row.version += 1  # a move read before this must not land after it
         except StaleDataError:
             raise ServiceError("stale") from None
         return await self.get(game_id)
@@ -186,6 +189,7 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     change(row, self.clock())
                 except ValueError:
                     raise ServiceError(refusal) from None
+                row.version += 1  # a move read before this must not re-arm the old clock
         except StaleDataError:
             raise ServiceError("stale") from None
         return await self.get(game_id)

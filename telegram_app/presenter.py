@@ -19,6 +19,9 @@ from telegram_app.render import coyote as render
 from telegram_app.render.common import fit_lines
 from telegram_app.render.report import keeps_turn, report, untold_lines
 
+MAX_LOCKS = 1000
+"""Per-game locks kept before the idle ones are forgotten."""
+
 
 class Presenter:
     """Shows lobbies and games in their group and in each player's private chat."""
@@ -26,6 +29,7 @@ class Presenter:
     def __init__(self, messenger: Messenger, service: MatchService) -> None:
         self.messenger = messenger
         self.service = service
+        self._locks: dict[int, asyncio.Lock] = {}  # game id -> one report at a time
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -52,6 +56,10 @@ class Presenter:
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
+        async with self._lock(game.id):
+            await self._cancelled(game)
+
+    async def _cancelled(self, game: GameSnapshot) -> None:
         if game.table_message_id is None:
             await self.close_lobby(game)
             return
@@ -70,33 +78,67 @@ class Presenter:
         same player still acts (Reverse, Extra feather, Swap) is told with their next move,
         so that a turn makes at most two group messages and never mentions the player who is
         still acting; a report that could not be sent is told with the next move of its
-        round. Both come from the log (``told_version``), so a restart loses neither."""
-        game = outcome.game
+        round. Both come from the log: the range of moves a report tells is claimed in the
+        database (``told_version``) before it is sent, so a restart loses neither, and two
+        reports running at once (the sweeper's and a player's) never tell a move twice.
+
+        The reports of one game are shown one at a time, and messages are drawn from the game
+        as it is now (read here), never from an older picture."""
+        async with self._lock(outcome.game.id):
+            await self._moved(outcome)
+
+    async def _moved(self, outcome: Outcome) -> None:
+        game = outcome.game  # as committed right after the steps
+        fresh = await self.service.get(game.id)  # now: current message ids and state
+        if fresh.status == "cancelled":
+            return  # cancelled since: its messages say so
         if keeps_turn(game, outcome.steps):
-            await self.refresh(game)
+            await self._refresh(fresh)
             return
-        shown = report(game, outcome.steps, await self._untold(game, outcome))
+        told = await self.service.claim_told(game.id, game.version)
+        if told is not None and told >= game.version:
+            return  # a later report told these moves; it drew the game too
+        before = game.version - len(outcome.steps)  # each step raised the version by one
+        held = [] if told is None or told >= before else untold_lines(
+            game, await self.service.untold(game.id, told, before))
+        # If the game moved on meanwhile, a later report names the player to act.
+        shown = report(game, outcome.steps, held, mention=fresh.version == game.version)
         if shown.closed is not None:  # the round on screen ends: close its messages
-            await self._close_round(game, shown.closed)
-        told = True
+            await self._close_round(fresh, shown.closed)
+        text = fit_lines(shown.lines)
         if shown.lines and not (shown.new_round and await self._into_reminder(
-                game, outcome, fit_lines(shown.lines))):
+                fresh, before, outcome, text)):
             # A note that did not arrive is told with the next move of its round; one Telegram
             # refused (or that may have arrived) is not repeated.
-            told = await self.messenger.send_result(
-                game.chat_id, fit_lines(shown.lines), thread_id=game.thread_id) != "lost"
-        if told:
-            await self.service.set_told(game.id, game.version)
+            if await self.messenger.send_result(
+                    fresh.chat_id, text, thread_id=fresh.thread_id) == "lost":
+                await self.service.unclaim_told(game.id, game.version, told)
+        if (fresh.state or {}).get("over"):
+            return
         if shown.new_round:
-            await self._new_round(game)
-        elif not (game.state or {}).get("over"):
-            await self.refresh(game)  # fetched after the commit: its message ids are current
+            await self._new_round(fresh)
+        else:
+            await self._refresh(fresh)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            if len(self._locks) > MAX_LOCKS:  # forget the idle ones
+                self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def refresh(self, game: GameSnapshot) -> None:
-        """Edit the table and every private message to the current state. A table that is
-        gone (never sent, deleted, or in a migrated group) is posted again, and so is a
-        private message of this round that never arrived; a passing failure is left for the
-        next refresh (the old message keeps working: its presses are redrawn)."""
+        """Edit the table and every private message to the game's current state (read
+        again, after any report of it being shown): see :meth:`_refresh`."""
+        async with self._lock(game.id):
+            await self._refresh(await self.service.get(game.id))
+
+    async def _refresh(self, game: GameSnapshot) -> None:
+        """Edit the table and every private message to ``game``. A table that is gone (never
+        sent, deleted, or in a migrated group) is posted again, and so is a private message
+        of this round that never arrived; a passing failure is left for the next refresh
+        (the old message keeps working: its presses are redrawn)."""
         result = await self.messenger.edit_result(
             game.chat_id, game.table_message_id, render.table_text(game),
             markup=table_keyboard(game))
@@ -189,13 +231,14 @@ class Presenter:
             await self.service.set_private_message(game.id, player.user_id, message_id,
                                                    round_no)
 
-    async def _into_reminder(self, game: GameSnapshot, outcome: Outcome, text: str) -> bool:
+    async def _into_reminder(self, game: GameSnapshot, before: int, outcome: Outcome,
+                             text: str) -> bool:
         """Write the report of a reminded turn (played by the player, or by the computer
         after a timeout) over that turn's group reminder when a new round's table follows
         (the one new message that mentions the next player), so the turn makes two new
-        group messages, not three. ``False`` if there is no such reminder or the edit
-        failed (then the report is sent)."""
-        before = game.version - len(outcome.steps)  # each step raised the version by one
+        group messages, not three. ``game``: as it is now; ``before``: its version before
+        the outcome. ``False`` if there is no such reminder or the edit failed (then the
+        report is sent)."""
         if game.reminder_message_id is None or game.reminder_version != before:
             return False
         first = outcome.steps[0]
@@ -204,13 +247,6 @@ class Presenter:
             return False  # another player's leave: the reminded turn is not over
         return await self.messenger.edit_result(
             game.chat_id, game.reminder_message_id, text) == "ok"
-
-    async def _untold(self, game: GameSnapshot, outcome: Outcome) -> list[str]:
-        before = game.version - len(outcome.steps)  # each step raised the version by one
-        if game.told_version is None or game.told_version >= before:
-            return []
-        return untold_lines(game, await self.service.untold(game.id, game.told_version, before))
-
 
     async def _post_table(self, game: GameSnapshot) -> None:
         table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),

@@ -104,11 +104,16 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     except Exception:  # a database outage must not kill the ticker; the next tick retries
         log.exception("sweep failed")
         return
-    for result in results:
+
+    async def show_one(result: SweepResult) -> None:
         try:
             await show(bot, result, context.bot.username)
         except Exception:
             log.exception("showing the sweep of game %s failed", result.game.id)
+
+    # Each game's report at once: one game's slow sends must not let a player's later move
+    # in another be reported first.
+    await asyncio.gather(*(show_one(result) for result in results))
 
 
 async def show(bot: BotServices, result: SweepResult, bot_username: str | None) -> None:

@@ -59,14 +59,21 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, _("Send /cancel in the group where the game is."))
         return
     bot = services(context)
-    game = await bot.service.open_game(chat.id, thread_of(message))
-    if game is None:
-        await reply(update, context, _("There is no open game here."))
-        return
-    try:
-        game = await bot.service.cancel(game.id, user.id, is_admin=await is_admin(update, context))
-    except ServiceError as exc:
-        await reply(update, context, error_text(exc.code, exc.detail))
+    admin = await is_admin(update, context)
+    for _attempt in range(3):  # a move may land first: cancel the game as it is then
+        game = await bot.service.open_game(chat.id, thread_of(message))
+        if game is None:
+            await reply(update, context, _("There is no open game here."))
+            return
+        try:
+            game = await bot.service.cancel(game.id, user.id, is_admin=admin)
+            break
+        except ServiceError as exc:
+            if exc.code != "stale":
+                await reply(update, context, error_text(exc.code, exc.detail))
+                return
+    else:
+        await reply(update, context, error_text("stale"))
         return
     await bot.presenter.cancelled(game)
     await reply(update, context, _("Game #{id} was cancelled.").format(id=game.id))

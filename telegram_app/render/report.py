@@ -63,9 +63,11 @@ def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list
     return [line for events in logged[start:] for line in events_text.step_lines(game, events)]
 
 
-def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None) -> Report:
+def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None, *,
+           mention: bool = True) -> Report:
     """Compose the report of ``steps`` (``game``: as committed after them; ``held``: lines of
-    earlier moves of this round the group was not told (:func:`untold_lines`), told first).
+    earlier moves of this round the group was not told (:func:`untold_lines`), told first;
+    ``mention``: end with the player to act, unless the game has moved on since).
 
     The moves of the round on screen; its showdown and the last one in full; a round the
     computer players played out in between in one line (its showdown summary, or the wrong
@@ -97,7 +99,7 @@ def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None)
         if step.state.get("over"):
             lines += ["", events_text.game_over_text(snap)]
         new_round = (new_round or bool(dealt)) and not step.state.get("over")
-    if lines and not new_round and (turn := events_text.turn_line(game)):
+    if lines and not new_round and mention and (turn := events_text.turn_line(game)):
         lines.append(turn)
     while lines and not lines[0]:
         lines.pop(0)
