@@ -87,6 +87,7 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
             row.status = "running"
             row.started_at = self.clock()
             row.paused_left = None
+            row.told_version = row.version  # the group knows the lobby; the moves follow
             steps = [self._record(session, row, game, state, events, None, user_id, None)]
             steps += self._advance(session, row, game)
             await rate_if_finished(session, row, self.clock())
@@ -148,19 +149,19 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
         """Cancel an open game: a lobby by its creator or a chat admin; a running game by a
         chat admin, or by its creator once no other human is still playing (a cancelled game
         is not rated: a host about to lose must not be able to wipe it). Raises
-        ``not_allowed``, ``cancel_running`` (the creator, with others still playing),
-        ``not_running`` (already over), ``stale``."""
+        ``cancel_running`` (a running game others still play: admins only), ``not_allowed``
+        (not the creator), ``not_running`` (already over), ``stale``."""
         try:
             async with self.db.sessions.begin() as session:
                 row = await load_game(session, game_id)
                 if row.status not in OPEN_STATUSES:
                     raise ServiceError("not_running")
-                if row.creator_id != user_id and not is_admin:
-                    raise ServiceError("not_allowed")
                 if row.status == "running" and not is_admin and any(
                         p.user_id not in (None, user_id) and p.seat is not None and p.lives != 0
                         for p in row.players):  # lives mirror the state's; 0: out of the game
                     raise ServiceError("cancel_running")
+                if row.creator_id != user_id and not is_admin:
+                    raise ServiceError("not_allowed")
                 row.status = "cancelled"
                 row.finished_at = self.clock()
                 row.due_at = row.deadline_at = row.remind_at = None
@@ -189,6 +190,8 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                     change(row, self.clock())
                 except ValueError:
                     raise ServiceError(refusal) from None
+                if row.reminder_version == row.version:  # the turn and its reminder go on
+                    row.reminder_version += 1
                 row.version += 1  # a move read before this must not re-arm the old clock
         except StaleDataError:
             raise ServiceError("stale") from None

@@ -8,6 +8,8 @@ mention of the next player); a showdown adds the reveal and the next round's tab
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from engine import GAMES
@@ -17,10 +19,7 @@ from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keybo
 from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
 from telegram_app.render.common import fit_lines
-from telegram_app.render.report import keeps_turn, report, untold_lines
-
-MAX_LOCKS = 1000
-"""Per-game locks kept before the idle ones are forgotten."""
+from telegram_app.render.report import Report, keeps_turn, report, untold_lines
 
 
 class Presenter:
@@ -29,7 +28,8 @@ class Presenter:
     def __init__(self, messenger: Messenger, service: MatchService) -> None:
         self.messenger = messenger
         self.service = service
-        self._locks: dict[int, asyncio.Lock] = {}  # game id -> one report at a time
+        # game id -> (its lock: one report at a time, the number holding or waiting for it)
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -56,8 +56,8 @@ class Presenter:
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
-        async with self._lock(game.id):
-            await self._cancelled(game)
+        async with self._lock(game.id):  # after any report being shown: close what it drew
+            await self._cancelled(await self.service.get(game.id))
 
     async def _cancelled(self, game: GameSnapshot) -> None:
         if game.table_message_id is None:
@@ -98,21 +98,11 @@ class Presenter:
         told = await self.service.claim_told(game.id, game.version)
         if told is not None and told >= game.version:
             return  # a later report told these moves; it drew the game too
-        before = game.version - len(outcome.steps)  # each step raised the version by one
-        held = [] if told is None or told >= before else untold_lines(
-            game, await self.service.untold(game.id, told, before))
-        # If the game moved on meanwhile, a later report names the player to act.
-        shown = report(game, outcome.steps, held, mention=fresh.version == game.version)
-        if shown.closed is not None:  # the round on screen ends: close its messages
-            await self._close_round(fresh, shown.closed)
-        text = fit_lines(shown.lines)
-        if shown.lines and not (shown.new_round and await self._into_reminder(
-                fresh, before, outcome, text)):
-            # A note that did not arrive is told with the next move of its round; one Telegram
-            # refused (or that may have arrived) is not repeated.
-            if await self.messenger.send_result(
-                    fresh.chat_id, text, thread_id=fresh.thread_id) == "lost":
-                await self.service.unclaim_told(game.id, game.version, told)
+        try:
+            shown = await self._tell(game, fresh, outcome, told)
+        except BaseException:  # not told: give the claim back for the next report
+            await asyncio.shield(self.service.unclaim_told(game.id, game.version, told))
+            raise
         if (fresh.state or {}).get("over"):
             return
         if shown.new_round:
@@ -120,13 +110,43 @@ class Presenter:
         else:
             await self._refresh(fresh)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            if len(self._locks) > MAX_LOCKS:  # forget the idle ones
-                self._locks = {k: v for k, v in self._locks.items() if v.locked()}
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+    async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
+                    told: int | None) -> Report:
+        """Send the report of ``outcome`` (moves after ``told`` not yet told first) and close
+        the round it ends; ``fresh``: the game now. A note that did not arrive gives its
+        claim back, so it is told with the next move of its round; one Telegram refused (or
+        that may have arrived) is not repeated."""
+        before = game.version - len(outcome.steps)  # each step raised the version by one
+        held = [] if told is None or told >= before else untold_lines(
+            game, await self.service.untold(game.id, told, before))
+        # If another player is to act by now, a later report names them.
+        state, now = game.state or {}, fresh.state or {}
+        mention = (state.get("turn"), state.get("round")) == (now.get("turn"), now.get("round"))
+        shown = report(game, outcome.steps, held, mention=mention)
+        if shown.closed is not None:  # the round on screen ends: close its messages
+            await self._close_round(fresh, shown.closed)
+        text = fit_lines(shown.lines)
+        if shown.lines and not (shown.new_round and await self._into_reminder(
+                fresh, before, outcome, text)):
+            if await self.messenger.send_result(
+                    fresh.chat_id, text, thread_id=fresh.thread_id) == "lost":
+                await self.service.unclaim_told(game.id, game.version, told)
+        return shown
+
+    @asynccontextmanager
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock; it is forgotten once nobody holds or waits for it."""
+        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Edit the table and every private message to the game's current state (read

@@ -53,18 +53,21 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/cancel``: end this topic's open game (the opener or a chat admin)."""
+    """``/cancel``: end this topic's open game (a lobby: its opener or a chat admin; a
+    running game: a chat admin, or its opener once no other human still plays)."""
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if not in_group(chat) or user is None:
         await reply(update, context, _("Send /cancel in the group where the game is."))
         return
     bot = services(context)
-    admin = await is_admin(update, context)
+    admin: bool | None = None
     for _attempt in range(3):  # a move may land first: cancel the game as it is then
         game = await bot.service.open_game(chat.id, thread_of(message))
         if game is None:
             await reply(update, context, _("There is no open game here."))
             return
+        if admin is None:  # asked of Telegram once, and only when there is a game
+            admin = await is_admin(update, context)
         try:
             game = await bot.service.cancel(game.id, user.id, is_admin=admin)
             break
