@@ -342,3 +342,51 @@ def test_extra_feather_when_one_more_card_makes_its_bid_safer():
     follow = choose_action(GAME.view(state, 2), random.Random(0))
     assert follow.kind == "bid" and follow.special is None  # "then bid"
     GAME.apply(state, 2, follow)
+
+
+def test_reverse_mask_when_the_previous_player_serves_its_bid_better():
+    """Classic, masks ("Mask actions": Reverse). Cards 5 (own, hidden), 20, 3, -10; the bid
+    is 16, so its minimum bid 17 holds unless its own card is low. The next player (seat 1)
+    cannot see their 20 and sees -2 plus its card: they would call at once, and the AI loses
+    whenever its card is low. The previous player (seat 3) cannot see their -10, sees 28 plus
+    its card and bids on instead, passing the risk on: the AI reverses, then bids. With the
+    two cards swapped the next player is already the better one, and it bids plainly."""
+    state = state_with("classic", ["5", "20", "3", "-10"], [[2, 16]], 0, specials=True,
+                       draw1_used=True)
+    action = choose_action(GAME.view(state, 0), random.Random(0))
+    assert action == Action("special", special="reverse")
+    state, _ = GAME.apply(state, 0, action)
+    assert state["direction"] == -1 and state["turn"] == 0
+    follow = choose_action(GAME.view(state, 0), random.Random(0))
+    assert follow.special is None  # the mask is used
+    state, _ = GAME.apply(state, 0, follow)
+    if follow.kind == "bid":
+        assert state["turn"] == 3
+    mirrored = state_with("classic", ["5", "-10", "3", "20"], [[2, 16]], 0, specials=True,
+                          draw1_used=True)
+    assert choose_action(GAME.view(mirrored, 0), random.Random(0)).special != "reverse"
+
+
+def test_reverse_coin_when_the_previous_player_serves_its_bid_better():
+    """Feathers, coins ("Variant coins": Reverse, then bid): the same reasoning with the
+    coin; after it the AI must bid, and the previous player answers. Never reversed without
+    the coin, or when the next player is the better one."""
+    state = state_with("feathers", ["5", "20", "3", "-10"], [[3, 12]], 0, specials=True)
+    action = choose_action(GAME.view(state, 0), random.Random(0))
+    assert action == Action("special", special="reverse")
+    state, _ = GAME.apply(state, 0, action)
+    follow = choose_action(GAME.view(state, 0), random.Random(0))
+    assert follow.kind == "bid" and follow.special is None  # "then bid"
+    state, _ = GAME.apply(state, 0, follow)
+    assert state["turn"] == 3
+    used = state_with("feathers", ["5", "20", "3", "-10"], [[3, 12]], 0, specials=True,
+                      coins=["extra", "skip", "swap", "guess"])
+    assert choose_action(GAME.view(used, 0), random.Random(0)).special != "reverse"
+    mirrored = state_with("feathers", ["5", "-10", "3", "20"], [[3, 12]], 0, specials=True)
+    assert choose_action(GAME.view(mirrored, 0), random.Random(0)).special != "reverse"
+
+
+def test_reverse_can_be_switched_off():
+    state = state_with("feathers", ["5", "20", "3", "-10"], [[3, 12]], 0, specials=True)
+    ai = CoyoteAI(reverse=9.0)
+    assert ai(GAME.view(state, 0), random.Random(0)).special != "reverse"
