@@ -1,11 +1,12 @@
 """Paired benchmark of a rule of the Coyote computer player (a script, not a test).
 
 Run from the project root: ``python -m bench.ai_rules_bench --games 4000 --new '{}' --old
-'{"reverse": 9}' --mixed`` (the default player against one that never reverses). Both players are :class:`engine.coyote.ai.CoyoteAI` with the
-given fields. Prints, per configuration, the win rate of one seat of each player against five
-naive players over the same seeds (the seat rotating), the paired difference and its standard
-error; with ``--mixed``, also the share of six-player all-AI games one ``new`` seat wins
-against five ``old`` ones (fair share 1/6).
+'{"reverse": 9}' --mixed`` (the default player against one that never reverses). Both
+players are :class:`engine.coyote.ai.CoyoteAI` with the given fields. Prints, per
+configuration, the win rate of one seat of each player against five naive players over the
+same seeds (the seat rotating), the paired difference and its standard error; with
+``--mixed``, also the share of six-player all-AI games one ``new`` seat wins against five
+``old`` ones (fair share 1/6).
 """
 
 from __future__ import annotations

@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Action
-from engine.coyote.ai_dist import TABLES, Distribution, distribution, unseen_counts
+from engine.coyote.ai_dist import (
+    TABLES,
+    Distribution,
+    distribution,
+    hold_chance,
+    unseen_counts,
+)
+from engine.coyote.ai_order import order_values, playing_after
 from engine.coyote.editions import MAX_BID, get_edition
 
 View = dict[str, Any]
@@ -151,14 +158,14 @@ class CoyoteAI:
             return Action("call")  # the highest bid may only be called (and always can be)
 
         def call_loss(bid: int) -> float:  # P(the caller is penalised)
-            return _hold(dist, weights, bid if edition.equal_total_loser == "caller"
+            return hold_chance(dist, weights, bid if edition.equal_total_loser == "caller"
                          else bid + 1)
 
         # the bid to raise to: the highest that still holds with chance >= jump
         target = self._highest(dist, weights, min_bid)
         if target > min_bid and rng.random() < 0.25:
             target -= 1  # a little variety, never below the minimum
-        bid_loss = 1.0 - _hold(dist, weights, target)
+        bid_loss = 1.0 - hold_chance(dist, weights, target)
 
         if view["can_call"]:
             called = bids[-2][1] if answering else bids[-1][1]
@@ -194,98 +201,29 @@ class CoyoteAI:
         actions" (Reverse: reverse the direction of play, then bid or call as usual) and
         "Variant coins" (Reverse: for the rest of the round; then bid).
 
-        Each order is valued by :meth:`_order_value`: the first player in it answers the bid
-        and sees every card but their own, which this player can see, so one neighbour may be
-        likelier than the other to call a good bid or to let a weak one pass. Used when the
-        reversed order is worth at least ``reverse`` more.
+        Each order is valued by :func:`engine.coyote.ai_order.order_values`: the first player
+        in it answers the bid and sees every card but their own, which this player can see, so
+        one neighbour may be likelier than the other to call a good bid or to let a weak one
+        pass. Used when the reversed order is worth at least ``reverse`` more.
         """
         masks = view["specials"] == "masks" and view["masks"][me]
         if not (masks or (self._coin_ok(view, me) and "reverse" in view["coins"])) \
                 or self.reverse > 2:
             return None
         step = view["direction"]
-        after, before = _order(view, me, step), _order(view, me, -step)
+        after, before = playing_after(view, me, step), playing_after(view, me, -step)
         if len(after) < 2:
             return None
-        values = self._order_value(view, me, dist, weights, bid, [after, before])
+        values = order_values(view, me, dist, weights, bid, [after, before],
+                              gain=self.gain, soft=self.soft)
         if values[1] < values[0] + self.reverse:
             return None
         return Action("special", special="reverse")
 
-    def _order_value(self, view: View, me: int, dist: Distribution,
-                     weights: list[float] | None, bid: int,
-                     orders: list[list[int]]) -> list[float]:
-        """Per order of the other players (who play after ``bid``, until the turn comes back),
-        the expected worth of the bid to this player: +``gain`` when another player loses a
-        life, -1 when it does, -1 times its risk when the turn comes back to it.
-
-        The model of another player: they see every counted card but their own (and their
-        Draw 1 cards), count an average card for their own, and call a bid above that
-        estimate, more surely the further above (a logistic of width ``soft``); who does not
-        call bids one more. The first caller's showdown is on ``bid`` (lost by this player
-        when its own card, weighted by ``weights``, makes the total fall short); any later
-        call costs another player a life; if nobody calls, this player must answer a bid
-        ``len(order)`` higher.
-        """
-        if weights is None or len(weights) != len(dist.own):
-            weights = [w for _, w, _, _ in dist.own]
-        table = TABLES[view["edition"]]
-        cards = view["cards"]
-        seen = 0
-        for card in cards:
-            if card is not None:
-                seen += table[card][0]
-        for group in (view["extra"], view["face_up"]):
-            for extra in group:
-                for card in extra:
-                    if card is not None:
-                        seen += table[card][0]
-        values = [table[c][0] if c is not None else 0 for c, _, _, _ in dist.own]
-        mean = sum(w * v for (_, w, _, _), v in zip(dist.own, values, strict=True))
-        seen += round(mean * sum(1 for c in view["extra"][me] if c is None))
-        by_value: dict[int, float] = {}
-        for w, v in zip(weights, values, strict=True):
-            by_value[v] = by_value.get(v, 0.0) + w
-        holds = dist.tails(bid)
-        shift = mean + 0.5
-        memo: dict[int, float] = {}
-
-        def calls(x: int) -> float:  # P(a player who sees x (before their own card) calls 0)
-            q = memo.get(x)
-            if q is None:
-                z = (x + shift) / self.soft
-                q = memo[x] = 1.0 / (1.0 + math.exp(z)) if z < 30 else 0.0
-            return q
-
-        def hidden_from(seat: int) -> int:
-            card = cards[seat]
-            return (table[card][0] if card is not None else 0) + sum(
-                table[c][0] for c in view["extra"][seat] if c is not None)
-
-        out = []
-        for order in orders:
-            first = seen - hidden_from(order[0]) - bid
-            total = 0.0
-            for w, v, hold in zip(weights, values, holds, strict=True):
-                total += w * calls(first + v) * (self.gain * hold - (1.0 - hold))
-            later = [seen - hidden_from(seat) - bid - j for j, seat in enumerate(order)][1:]
-            back = 0.0
-            for v, w in by_value.items():
-                alive = 1.0 - calls(first + v)
-                for x in later:
-                    q = calls(x + v)
-                    total += w * alive * q * self.gain
-                    alive *= 1.0 - q
-                back += w * alive
-            top = bid + len(order)
-            risk = min(1.0 - _hold(dist, weights, top + 1), _hold(dist, weights, top))
-            out.append(total - back * risk)
-        return out
-
     def _highest(self, dist: Distribution, weights: list[float] | None, low: int) -> int:
         """The highest bid from ``low`` up that holds with chance >= ``jump`` (else ``low``)."""
         bid = low
-        while _hold(dist, weights, bid + 1) >= self.jump:
+        while hold_chance(dist, weights, bid + 1) >= self.jump:
             bid += 1
         return bid
 
@@ -310,7 +248,7 @@ class CoyoteAI:
         if weights is not None and len(weights) != len(dist.own):
             weights = None
         bid = self._highest(dist, weights, view["min_bid"])
-        loss = 1.0 - _hold(dist, weights, bid)
+        loss = 1.0 - hold_chance(dist, weights, bid)
         if loss > bid_loss - self.boost:
             return None
         if nxt is None:
@@ -399,15 +337,6 @@ class CoyoteAI:
         return Action("special", special="guess", guess=card)
 
 
-def _hold(dist: Distribution, weights: list[float] | None, bid: int) -> float:
-    """P(the bid is good: total >= bid), with the own-card ``weights``."""
-    if bid <= dist.low:
-        return 1.0
-    if bid > dist.high:
-        return 0.0
-    return dist.tail(bid, weights)
-
-
 def _next_seat(view: View, me: int) -> int | None:
     """Who plays after ``me`` in the round's direction (alive and not safe), if anyone."""
     n = view["seats"]
@@ -416,14 +345,6 @@ def _next_seat(view: View, me: int) -> int | None:
         if view["lives"][seat] > 0 and not view["safe"][seat]:
             return seat
     return None
-
-
-def _order(view: View, me: int, step: int) -> list[int]:
-    """The seats that play after ``me`` in direction ``step`` (alive, not safe), in order,
-    until the turn would come back to ``me``."""
-    n = view["seats"]
-    return [seat for seat in ((me + k * step) % n for k in range(1, n))
-            if view["lives"][seat] > 0 and not view["safe"][seat]]
 
 
 DEFAULT_AI = CoyoteAI()

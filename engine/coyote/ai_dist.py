@@ -260,3 +260,12 @@ def unseen_counts(edition: str, seen: Iterable[str]) -> tuple[tuple[str, int], .
 
 __all__ = ["Distribution", "TABLES", "add", "distribution", "fast_total", "final",
            "unseen_counts"]
+
+
+def hold_chance(dist: Distribution, weights: list[float] | None, bid: int) -> float:
+    """P(the bid is good: total >= bid), with the own-card ``weights``."""
+    if bid <= dist.low:
+        return 1.0
+    if bid > dist.high:
+        return 0.0
+    return dist.tail(bid, weights)
