@@ -218,6 +218,48 @@ async def open_lobby(api: FakeBotAPI, players: list[FakeUser], group_id: int,
     return lobby
 
 
+async def start_game(api: FakeBotAPI, players: list[FakeUser], group_id: int,
+                     command: str = "/newgame", *presses: str) -> StoredMessage:
+    """Open a lobby (:func:`open_lobby`), press ``presses`` as its host (options such as
+    "🪙 Coins: off" turn them on) and start the game; returns the lobby message."""
+    lobby = await open_lobby(api, players, group_id, command)
+    for label in (*presses, "▶️ Start"):
+        await players[0].press_and_settle(api.get_message(group_id, lobby.message_id), label)
+    return lobby
+
+
+def hold(api: FakeBotAPI, method: str, when: Callable[[dict], bool]
+         ) -> tuple[asyncio.Event, asyncio.Event]:
+    """Hold the first call of ``method`` whose parameters satisfy ``when`` at the fake server
+    until the returned ``release`` is set; ``held`` is set once it arrived."""
+    held, release = asyncio.Event(), asyncio.Event()
+    name = method.lower()
+    original = api._handlers[name]
+
+    async def gated(params: dict):
+        if not held.is_set() and when(params):
+            held.set()
+            await release.wait()
+        result = original(params)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return result
+
+    api._handlers[name] = gated
+    return held, release
+
+
+async def hold_timeout_note(api: FakeBotAPI, clock, group_id: int,
+                            seconds: float = 3601) -> asyncio.Event:
+    """Advance ``clock`` past the turn's deadline (standard pace) and wait until the sweep's
+    group note of the timeout is held at the fake server; returns the event releasing it."""
+    held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == group_id
+                         and "ran out of time" in str(p.get("text")))
+    clock.advance(seconds)
+    await asyncio.wait_for(held.wait(), 30)
+    return release
+
+
 @asynccontextmanager
 async def bot_table(database_url: str, group_id: int, title: str, names: list[str], *,
                     clock: Callable[[], datetime] = utcnow, sweep_interval: float = 5.0,

@@ -4,28 +4,23 @@ review of the presenter's ordering and claims)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
-
-import pytest
 
 from telegram_app.context import KEY
-from tests.clock import Clock
-from tests.e2e.harness import bot_table, mover, open_lobby, private_turn_message, wait_for
-from tests.e2e.test_races import hold
+from tests.e2e.harness import (
+    bot_table,
+    hold_timeout_note,
+    mover,
+    open_lobby,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
 
 GROUP = -100515151
 
 
 def _plain(text: str | None) -> str:
     return (text or "").replace("\u2068", "").replace("\u2069", "")
-
-
-@pytest.fixture
-async def slow_table(pg_db, pg_url):
-    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
-    async with bot_table(pg_url, GROUP, "Review", ["Ann", "Bob", "Cat"], clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
-        yield api, players, clock, runner
 
 
 async def test_a_cancel_while_a_new_round_is_reported_leaves_no_live_table(slow_table) -> None:
@@ -48,10 +43,7 @@ async def test_a_cancel_while_a_new_round_is_reported_leaves_no_live_table(slow_
     await api.settle()
     service = runner.app.bot_data[KEY].service
     game = await service.open_game(GROUP, 0)
-    held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
-                         and "ran out of time" in str(p.get("text")))
-    clock.advance(3601)
-    await asyncio.wait_for(held.wait(), 30)
+    release = await hold_timeout_note(api, clock, GROUP)
     assert (await service.get(game.id)).state["round"] == 2  # the stand-in called
     await players[0].send(GROUP, "/cancel")  # Ann is the group's admin
     for _ in range(300):
@@ -115,9 +107,7 @@ async def test_a_report_that_fails_after_its_claim_gives_the_claim_back(pg_db, p
     from tests.e2e.harness import press
 
     async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"]) as (api, players, runner):
-        lobby = await open_lobby(api, players, GROUP, "/newgame feathers")
-        await players[0].press_and_settle(lobby, "🪙 Coins: off")
-        await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+        await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
         first = await mover(api, players)
         await press(api, first, "🪙 Extra feather", GROUP)
         service = runner.app.bot_data[KEY].service

@@ -6,14 +6,16 @@ server (``hold``) or a service call is made to wait, while another change lands.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
-
-import pytest
 
 from telegram_app.context import KEY
-from tests.clock import Clock
-from tests.e2e.harness import bot_table, move_version, mover, open_lobby, wait_for
-from tests.fakebot import FakeBotAPI
+from tests.e2e.harness import (
+    hold_timeout_note,
+    move_version,
+    mover,
+    open_lobby,
+    start_game,
+    wait_for,
+)
 
 GROUP = -100777
 
@@ -22,32 +24,15 @@ def _plain(text: str | None) -> str:
     return (text or "").replace("\u2068", "").replace("\u2069", "")
 
 
-def hold(api: FakeBotAPI, method: str, when) -> tuple[asyncio.Event, asyncio.Event]:
-    """Hold the first call of ``method`` whose parameters satisfy ``when`` at the fake server
-    until the returned ``release`` is set; ``held`` is set once it arrived."""
-    held, release = asyncio.Event(), asyncio.Event()
-    name = method.lower()
-    original = api._handlers[name]
-
-    async def gated(params: dict):
-        if not held.is_set() and when(params):
-            held.set()
-            await release.wait()
-        result = original(params)
-        if asyncio.iscoroutine(result):
-            result = await result
-        return result
-
-    api._handlers[name] = gated
-    return held, release
-
-
-@pytest.fixture
-async def slow_table(pg_db, pg_url):
-    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
-    async with bot_table(pg_url, GROUP, "Race", ["Ann", "Bob", "Cat"], clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
-        yield api, players, clock, runner
+async def _timeout_note_held(slow_table) -> asyncio.Event:
+    """Start a game and let its first turn time out; the sweep's group note is held at the
+    fake server once it arrives there (returns the event releasing it)."""
+    api, players, clock, _runner = slow_table
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    await mover(api, players)
+    await api.settle()
+    return await hold_timeout_note(api, clock, GROUP)
 
 
 async def _a_leave_lands_while_a_timeout_is_reported(slow_table):
@@ -56,14 +41,7 @@ async def _a_leave_lands_while_a_timeout_is_reported(slow_table):
     the JobQueue's sweep and the update handlers run side by side). Then the note goes out.
     Returns the api, the players, the one who left and the game as it is now."""
     api, players, clock, runner = slow_table
-    lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    await mover(api, players)
-    await api.settle()
-    held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
-                         and "ran out of time" in str(p.get("text")))
-    clock.advance(3601)  # standard pace: the turn is over; the sweep plays it and reports
-    await asyncio.wait_for(held.wait(), 30)
+    release = await _timeout_note_held(slow_table)
     service = runner.app.bot_data[KEY].service
     game = await service.open_game(GROUP, 0)
     leaver = next(u for u in players if u.id == game.at_seat(game.state["turn"]).user_id)
@@ -119,9 +97,7 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
     from tests.e2e.harness import press
 
     api, players, clock, runner = slow_table
-    lobby = await open_lobby(api, players, GROUP, "/newgame feathers")
-    await players[0].press_and_settle(lobby, "🪙 Coins: off")
-    await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
     first = await mover(api, players)
     await api.settle()
     bot = runner.app.bot_data[KEY]
@@ -175,14 +151,7 @@ async def test_stopping_while_a_sweep_sends_its_note_loses_nothing(slow_table) -
     """Held up: the bot is stopped while the sweep's committed timeout is being reported;
     the report and the next player's keyboard still go out before the stop completes."""
     api, players, clock, runner = slow_table
-    lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    await mover(api, players)
-    await api.settle()
-    held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
-                         and "ran out of time" in str(p.get("text")))
-    clock.advance(3601)
-    await asyncio.wait_for(held.wait(), 30)
+    release = await _timeout_note_held(slow_table)
     game = await runner.app.bot_data[KEY].service.open_game(GROUP, 0)
     stopping = asyncio.create_task(runner.stop())
     await asyncio.sleep(0.3)
@@ -262,10 +231,7 @@ async def test_a_press_on_a_turn_the_sweep_just_timed_out_is_refused_politely(
     first = await mover(api, players)
     await api.settle()
     message = private_turn_message(api, first)
-    held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
-                         and "ran out of time" in str(p.get("text")))
-    clock.advance(3601)
-    await asyncio.wait_for(held.wait(), 30)
+    release = await hold_timeout_note(api, clock, GROUP)
     answer = await api.wait_answer(await first.press(message, "2"))
     release.set()
     await api.settle()

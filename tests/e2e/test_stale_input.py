@@ -4,11 +4,13 @@ describes what once went wrong."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
 from tests.e2e.harness import bot_table, mover, open_lobby, private_turn_message, wait_for
-from tests.fakebot import FakeBotAPI
+from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100424242
 
@@ -87,6 +89,21 @@ async def test_a_name_cannot_break_out_of_its_bidi_isolation(pg_db, pg_url) -> N
         assert not any(c in BIDI_CONTROLS for c in inner), repr(line)
 
 
+OTHER = -100434343
+
+
+@asynccontextmanager
+async def _turns_in_two_games(pg_url: str) -> AsyncIterator[tuple[FakeBotAPI, FakeUser, int]]:
+    """Ann, alone with two computer players in this group and in another (``OTHER``): it is
+    her turn in both games. Yields the api, Ann and the other group's id."""
+    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
+        api.add_group(OTHER, "H", admins=[1])
+        await _game_with_two_ais(api, ann, GROUP)
+        await _game_with_two_ais(api, ann, OTHER)
+        await api.settle()
+        yield api, ann, OTHER
+
+
 async def _game_with_two_ais(api: FakeBotAPI, host, group_id: int) -> None:
     await host.send(group_id, "/newgame")
     await wait_for(lambda: bool(said(api, group_id, "new game #")))
@@ -101,12 +118,7 @@ async def test_a_typed_bid_goes_to_the_game_whose_message_it_answers(pg_db, pg_u
     says "you can also type any number here"; she types 7 as a reply to that very message.
     The bid was placed in game #1 instead (the oldest game where it was her turn), a move she
     never meant in a game she was not looking at."""
-    other = -100434343
-    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
-        api.add_group(other, "H", admins=[1])
-        await _game_with_two_ais(api, ann, GROUP)
-        await _game_with_two_ais(api, ann, other)
-        await api.settle()
+    async with _turns_in_two_games(pg_url) as (api, ann, other):
         second = next(m for m in reversed(api.bot_messages(ann.id))
                       if "Game #2 · round 1" in (m.text or ""))
         assert "Your turn" in second.text
@@ -165,12 +177,7 @@ async def test_a_press_on_a_cancelled_games_private_message_keeps_saying_cancell
 async def test_a_typed_bid_with_turns_in_two_games_asks_which(pg_db, pg_url) -> None:
     """Not a reply, and it is her turn in two games: she is asked to reply to the game's
     message, and no bid is placed."""
-    other = -100434343
-    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), _):
-        api.add_group(other, "H", admins=[1])
-        await _game_with_two_ais(api, ann, GROUP)
-        await _game_with_two_ais(api, ann, other)
-        await api.settle()
+    async with _turns_in_two_games(pg_url) as (api, ann, other):
         await ann.send(ann.id, "7")
         await api.settle()
         assert said(api, ann.id, "It is your turn in games #1, #2")

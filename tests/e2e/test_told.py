@@ -3,7 +3,15 @@ player still acts, across a restart; a note Telegram lost, with the next move of
 
 from __future__ import annotations
 
-from tests.e2e.harness import bot_table, labels, mover, open_lobby, press, private_turn_message
+from tests.e2e.harness import (
+    bot_table,
+    labels,
+    mover,
+    open_lobby,
+    press,
+    private_turn_message,
+    start_game,
+)
 
 GROUP = -100556
 
@@ -14,9 +22,7 @@ def _plain(text: str) -> str:
 
 async def test_a_held_special_is_told_after_a_restart(pg_db, pg_url) -> None:
     async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"]) as (api, players, runner):
-        lobby = await open_lobby(api, players, GROUP, "/newgame feathers")
-        await players[0].press_and_settle(lobby, "🪙 Coins: off")
-        await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+        await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
         first = await mover(api, players)
         await press(api, first, "🪙 Extra feather", GROUP)
         before = len(api.bot_messages(GROUP))
