@@ -132,8 +132,7 @@ class Game(Base):
     reminder_version: Mapped[int | None] = mapped_column(Integer)
     # The version up to which the group has been told the moves. A move after which the same
     # player acts again (Reverse and the like) is told with their next one, and a report that
-    # could not be sent is told with the next move of its round: both from the log, so a
-    # restart loses neither.
+    # could not be sent with the next report: both from the log, so a restart loses neither.
     told_version: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -8,6 +8,7 @@ mention of the next player); a showdown adds the reveal and the next round's tab
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -21,6 +22,10 @@ from telegram_app.render import coyote as render
 from telegram_app.render.common import fit_lines
 from telegram_app.render.report import Report, keeps_turn, report, untold_lines
 
+WAIT_EARLIER = 10.0
+"""Seconds a change's report waits for the report of an earlier change of the same game."""
+log = logging.getLogger(__name__)
+
 
 class Presenter:
     """Shows lobbies and games in their group and in each player's private chat."""
@@ -29,7 +34,9 @@ class Presenter:
         self.messenger = messenger
         self.service = service
         # game id -> (its lock: one report at a time, the number holding or waiting for it)
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._locks: dict[int, tuple[asyncio.Condition, int]] = {}
+        # game id -> versions of committed changes not shown yet (see expect)
+        self._pending: dict[int, set[int]] = {}
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -51,6 +58,7 @@ class Presenter:
 
     async def started(self, outcome: Outcome) -> None:
         """After start: close the lobby, then show the deal (and any computer moves)."""
+        self.expect(outcome)
         await self.close_lobby(outcome.game)
         await self.moved(outcome)
 
@@ -77,15 +85,33 @@ class Presenter:
         The report is :func:`telegram_app.render.report.report`. A special after which the
         same player still acts (Reverse, Extra feather, Swap) is told with their next move,
         so that a turn makes at most two group messages and never mentions the player who is
-        still acting; a report that could not be sent is told with the next move of its
-        round. Both come from the log: the range of moves a report tells is claimed in the
+        still acting; a report that could not be sent (or never ran) is told with the next
+        one (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the range of moves a report tells is claimed in the
         database (``told_version``) before it is sent, so a restart loses neither, and two
         reports running at once (the sweeper's and a player's) never tell a move twice.
 
-        The reports of one game are shown one at a time, and messages are drawn from the game
-        as it is now (read here), never from an older picture."""
-        async with self._lock(outcome.game.id):
-            await self._moved(outcome)
+        The reports of one game are shown one at a time, in the order of their commits (an
+        earlier change this process committed, see :meth:`expect`, is shown first), and
+        messages are drawn from the game as it is now (read here), never from an older
+        picture."""
+        game_id, version = outcome.game.id, outcome.game.version
+        self.expect(outcome)
+        pending = self._pending[game_id]
+        async with self._lock(game_id) as turn:
+            try:
+                await asyncio.wait_for(turn.wait_for(
+                    lambda: not any(v < version for v in pending)), WAIT_EARLIER)
+            except TimeoutError:  # its caller failed before showing it: go on without it
+                log.warning("game %s: an earlier change was not shown within %s s",
+                            game_id, WAIT_EARLIER)
+                pending.difference_update(v for v in list(pending) if v < version)
+            try:
+                await self._moved(outcome)
+            finally:
+                pending.discard(version)
+                if not pending and self._pending.get(game_id) is pending:
+                    del self._pending[game_id]
+                turn.notify_all()
 
     async def _moved(self, outcome: Outcome) -> None:
         game = outcome.game  # as committed right after the steps
@@ -114,7 +140,7 @@ class Presenter:
                     told: int | None) -> Report:
         """Send the report of ``outcome`` (moves after ``told`` not yet told first) and close
         the round it ends; ``fresh``: the game now. A note that did not arrive gives its
-        claim back, so it is told with the next move of its round; one Telegram refused (or
+        claim back, so it is told with the next report; one Telegram refused (or
         that may have arrived) is not repeated."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
         held = [] if told is None or told >= before else untold_lines(
@@ -133,20 +159,27 @@ class Presenter:
                 await self.service.unclaim_told(game.id, game.version, told)
         return shown
 
+    def expect(self, outcome: Outcome) -> None:
+        """Note a committed change that is going to be shown (call it right after the commit,
+        before anything else is awaited): a later change of the same game is shown after it
+        (:meth:`moved` waits up to :data:`WAIT_EARLIER` seconds for it)."""
+        self._pending.setdefault(outcome.game.id, set()).add(outcome.game.version)
+
     @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[None]:
-        """Hold the game's lock; it is forgotten once nobody holds or waits for it."""
-        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
-        self._locks[game_id] = (lock, users + 1)
+    async def _lock(self, game_id: int) -> AsyncIterator[asyncio.Condition]:
+        """Hold the game's lock (a condition: :meth:`moved` waits on it for earlier changes);
+        it is forgotten once nobody holds or waits for it."""
+        turn, users = self._locks.get(game_id, (asyncio.Condition(), 0))
+        self._locks[game_id] = (turn, users + 1)
         try:
-            async with lock:
-                yield
+            async with turn:
+                yield turn
         finally:
-            lock, users = self._locks[game_id]
+            turn, users = self._locks[game_id]
             if users == 1:
                 del self._locks[game_id]
             else:
-                self._locks[game_id] = (lock, users - 1)
+                self._locks[game_id] = (turn, users - 1)
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Edit the table and every private message to the game's current state (read

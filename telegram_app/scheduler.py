@@ -43,7 +43,13 @@ def uncancelled(work: Job) -> Job:
         task = asyncio.get_running_loop().create_task(work(context))
         running.add(task)
         task.add_done_callback(running.discard)
-        await asyncio.shield(task)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            # The JobQueue is stopping; the work goes on and post_stop waits for it. Not
+            # re-raised: APScheduler would log the stop as the job's error.
+            if task.cancelled():
+                raise
 
     job.__name__ = work.__name__
     job.__doc__ = work.__doc__
@@ -104,6 +110,9 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     except Exception:  # a database outage must not kill the ticker; the next tick retries
         log.exception("sweep failed")
         return
+    for result in results:  # before anything is awaited: shown before later changes
+        if result.steps:
+            bot.presenter.expect(Outcome(result.game, result.steps))
 
     async def show_one(result: SweepResult) -> None:
         try:
@@ -111,8 +120,7 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         except Exception:
             log.exception("showing the sweep of game %s failed", result.game.id)
 
-    # Each game's report at once: one game's slow sends must not let a player's later move
-    # in another be reported first.
+    # Each game's report at once: one game's slow sends must not hold up another's.
     await asyncio.gather(*(show_one(result) for result in results))
 
 

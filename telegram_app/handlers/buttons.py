@@ -140,6 +140,7 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
     outcome = await bot.service.start(game.id, query.from_user.id)
+    bot.presenter.expect(outcome)  # before anything is awaited: shown before later changes
     await _answer(query)
     await bot.presenter.started(outcome)
 
@@ -181,6 +182,7 @@ async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
         raise ServiceError("not_a_player")
     outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0,
                                     _action(data, game))
+    bot.presenter.expect(outcome)  # before anything is awaited: shown before later changes
     await _answer(query)
     await bot.presenter.moved(outcome)
 

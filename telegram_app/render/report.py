@@ -55,12 +55,24 @@ ROUND_BOUNDARY = ("showdown", "round_ended", "round_dealt", "game_over")
 
 def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The lines of logged moves the group was not told (``logged``: each move's events, in
-    order): a special after which the same player acted again, or a report that could not
-    be sent. Only the moves since the last round boundary: an older round is over, and its
-    table says how it ended."""
+    order; ``game``: as it is now): a special after which the same player acted again, a
+    report that could not be sent, or one that never ran (a crash after its commit). The
+    moves of the round still on the table in full; of rounds that ended meanwhile, as for
+    rounds the computer players play out among themselves, one line each (its showdown, or
+    the wrong Guess that ended it), then the heading of the round that followed."""
     start = next((i + 1 for i in range(len(logged) - 1, -1, -1)
                   if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
-    return [line for events in logged[start:] for line in events_text.step_lines(game, events)]
+    lines = []
+    for events in logged[:start]:
+        lines += events_text.step_lines(game, _wrong_guesses(events))
+        showdown = _first(events, "showdown")
+        if showdown:
+            lines.append(events_text.showdown_summary(game, showdown))
+    dealt = _first(logged[start - 1], "round_dealt") if start else None
+    if lines and dealt:
+        lines.append(events_text.round_heading(dealt["round"]))
+    return lines + [line for events in logged[start:]
+                    for line in events_text.step_lines(game, events)]
 
 
 def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None, *,

@@ -92,17 +92,23 @@ def test_a_change_answered_by_a_computer_keeps_the_turn() -> None:
     assert not keeps_turn(game(apply(state, 2, Action("bid", 9), bid)), bid)
 
 
-def test_untold_lines_are_those_since_the_last_round_boundary() -> None:
-    """Moves the group was not told: only those of the round still on the table."""
+def test_untold_lines_tell_a_round_that_ended_in_one_line() -> None:
+    """Moves the group was not told: those of the round still on the table in full; a round
+    that ended meanwhile in one line (its showdown), then the next round's heading."""
     bid = {"type": "bid_placed", "seat": 1, "amount": 4}
     end = [{"type": "coyote_called", "seat": 2, "bidder": 1, "bid": 4, "double": False},
-           {"type": "showdown"}, {"type": "round_ended"}, {"type": "round_dealt", "round": 2}]
+           {"type": "showdown", "caller": 2, "bidder": 1, "bid": 4, "total": 10, "loser": 2,
+            "lives_lost": 1, "cards": []},
+           {"type": "round_ended"}, {"type": "round_dealt", "round": 2}]
     reverse = {"type": "special_used", "seat": 3, "special": "reverse"}
     change = {"type": "special_used", "seat": 0, "special": "change", "target": 3,
               "may_call": False}
-    game = snap({})  # no state: the events alone must tell the moves
-    lines = untold_lines(game, [[bid], end, [reverse], [change]])
-    assert plain(lines) == ("🪙 Runner uses Reverse.\n"
-                            "🎭 Ann uses Change: Runner must raise their bid.")
-    assert untold_lines(game, [[bid], end]) == []
+    game = snap({"lives": [3, 3, 2, 3]})  # the game now: the events must tell the moves
+    lines = plain(untold_lines(game, [[bid], end, [reverse], [change]]))
+    assert "Wile bids 4." not in lines  # a finished round's bids are not told again
+    assert lines.splitlines()[0] == ("🃏 Road called Coyote on Wile's 4: total 10, Road loses "
+                                     "a life.")
+    assert "Round 2" in lines.splitlines()[1]
+    assert lines.splitlines()[2:] == ["🪙 Runner uses Reverse.",
+                                      "🎭 Ann uses Change: Runner must raise their bid."]
     assert plain(untold_lines(game, [[bid]])) == "Wile bids 4."

@@ -22,7 +22,8 @@ async def test_cancelled_job_finishes_its_work_before_the_stop_ends() -> None:
     await committed.wait()
     job.cancel()  # what APScheduler does to a job that starts while the JobQueue stops
     await asyncio.gather(job, return_exceptions=True)
-    assert job.cancelled() and reported == []
+    # the job ends quietly (APScheduler would log a cancelled job as failed); its work goes on
+    assert job.done() and not job.cancelled() and reported == []
 
     await scheduler.finish_jobs(app)
     assert reported == [True]

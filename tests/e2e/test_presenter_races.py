@@ -1,5 +1,5 @@
-"""Reports racing a cancel, a lost start report, and a failure after a report's claim (from a
-review of the presenter's ordering and claims)."""
+"""Reports racing a cancel or each other, a lost start report, and a failure after a report's
+claim (from reviews of the presenter's ordering and claims)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 from telegram_app.context import KEY
 from tests.e2e.harness import (
     bot_table,
+    hold,
     hold_timeout_note,
     mover,
     open_lobby,
@@ -68,7 +69,7 @@ async def test_a_lost_start_report_is_told_with_the_next_move(pg_db, pg_url) -> 
     the claim back to ``told_version`` = ``None`` (no report had been recorded before), and
     ``_moved`` treats ``None`` as 'nothing to tell from the log': the next report, Ann's
     bid, tells only her bid. The computers' bids of round 1 are never told, although a lost
-    note is meant to be told with the next move of its round."""
+    note is meant to be told with the next move."""
     async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), runner):
         runner.app.bot_data[KEY].service.new_seed = lambda: 1
         await ann.send(GROUP, "/newgame")
@@ -133,3 +134,43 @@ async def test_a_report_that_fails_after_its_claim_gives_the_claim_back(pg_db, p
         told = "\n".join(_plain(m.text) for m in api.bot_messages(GROUP))
         assert f"{first.first_name} bids 1." in told, told
         assert "Extra feather" in told, told
+
+
+async def test_a_showdown_overtaken_by_a_timeout_report_is_still_shown(slow_table) -> None:
+    """Bob bids 500; Cat calls Coyote (a showdown; round 2 is dealt). Between the commit of
+    the call and its report (the handler is answering the callback query), the sweep times
+    out round 2's first turn. Its report went first: it told the call's moves as 'untold'
+    but dropped the showdown (only moves after the last round boundary were told), and the
+    call's own report found its moves claimed and did nothing: the showdown Cat called was
+    never shown, round 1's messages never closed, round 2's table never posted. Now the
+    reports are shown in the order of their commits."""
+    api, players, clock, runner = slow_table
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    first = await mover(api, players)
+    await first.send(first.id, "500")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
+    await api.settle()
+    caller = await mover(api, players)
+    held, release = hold(api, "answerCallbackQuery", lambda p: True)
+    query = await caller.press(api.bot_messages(caller.id)[-1], "🐺 Coyote!")
+    await asyncio.wait_for(held.wait(), 30)  # the call is committed; its report waits
+    service = runner.app.bot_data[KEY].service
+    game = await service.open_game(GROUP, 0)
+    clock.advance(3601)  # round 2's first turn runs out: the sweep plays and reports it
+    for _ in range(300):  # the timeout is committed (its report waits for the call's)
+        if (await service.get(game.id)).version > game.version:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the sweep did not time the turn out")
+    release.set()
+    await api.wait_answer(query)
+    await api.settle()
+    texts = [_plain(m.text) for m in api.bot_messages(GROUP)]
+    assert sum("calls Coyote!" in t for t in texts) == 1, texts
+    called = next(i for i, t in enumerate(texts) if "calls Coyote!" in t)
+    timed_out = next(i for i, t in enumerate(texts) if "ran out of time" in t)
+    assert called < timed_out, texts  # told in the order they happened
+    tables = [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")]
+    assert tables, "round 2's table was not posted"

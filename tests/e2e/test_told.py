@@ -1,5 +1,5 @@
 """Moves the group was not told yet are told from the log: a special after which the same
-player still acts, across a restart; a note Telegram lost, with the next move of its round."""
+player still acts, across a restart; a note Telegram lost, with the next move."""
 
 from __future__ import annotations
 
