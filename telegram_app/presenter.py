@@ -86,9 +86,10 @@ class Presenter:
         same player still acts (Reverse, Extra feather, Swap) is told with their next move,
         so that a turn makes at most two group messages and never mentions the player who is
         still acting; a report that could not be sent (or never ran) is told with the next
-        one (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the range of moves a report tells is claimed in the
-        database (``told_version``) before it is sent, so a restart loses neither, and two
-        reports running at once (the sweeper's and a player's) never tell a move twice.
+        one (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the
+        range of moves a report tells is claimed in the database (``told_version``) before
+        it is sent, so a restart loses neither, and two reports running at once (the
+        sweeper's and a player's) never tell a move twice.
 
         The reports of one game are shown one at a time, in the order of their commits (an
         earlier change this process committed, see :meth:`expect`, is shown first), and

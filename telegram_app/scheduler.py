@@ -68,11 +68,24 @@ async def finish_jobs(app: Application) -> None:
             task.cancel()
 
 
+class _NotAnError(logging.Filter):
+    """Drops APScheduler's "Error running job" for a job cancelled because the bot stops:
+    submitted just before, it is cancelled before it starts, so nothing was lost."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+
+
+_EXECUTOR_LOG = logging.getLogger("apscheduler.executors.default")
+
+
 def schedule(app: Application, interval: float, league_interval: float) -> None:
     """Run :func:`sweep_job` every ``interval`` seconds and :func:`league_job` every
     ``league_interval`` seconds, the first time right away."""
     if app.job_queue is None:  # the job-queue extra is a dependency; this is a safeguard
         raise RuntimeError("python-telegram-bot's JobQueue is not available")
+    if not any(isinstance(f, _NotAnError) for f in _EXECUTOR_LOG.filters):
+        _EXECUTOR_LOG.addFilter(_NotAnError())
     once = {"max_instances": 1, "coalesce": True}
     app.job_queue.run_repeating(uncancelled(sweep_job), interval=interval, first=0.1, name=JOB_NAME,
                                 job_kwargs=once)

@@ -45,3 +45,25 @@ async def test_finish_jobs_gives_up_on_work_that_hangs(monkeypatch) -> None:
     await asyncio.wait_for(asyncio.gather(job, return_exceptions=True), 1)
     assert job.cancelled()
     assert not app.bot_data[scheduler.IN_FLIGHT]
+
+
+def test_a_job_cancelled_by_a_stop_is_not_logged_as_an_error(caplog) -> None:
+    """APScheduler cancels a job submitted just before the JobQueue stops (before it runs)
+    and logs that as an error; nothing was lost, so the line is dropped."""
+    import logging
+
+    from telegram_app.scheduler import schedule
+
+    app = ApplicationBuilder().token("1:fake").build()
+    schedule(app, 5, 60)
+    executor_log = logging.getLogger("apscheduler.executors.default")
+    with caplog.at_level(logging.ERROR):
+        try:
+            raise asyncio.CancelledError
+        except asyncio.CancelledError:
+            executor_log.exception("Error running job %s", "abc")
+        try:
+            raise ValueError("a real failure")
+        except ValueError:
+            executor_log.exception("Error running job %s", "def")
+    assert [r.getMessage() for r in caplog.records] == ["Error running job def"]
