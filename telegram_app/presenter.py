@@ -102,9 +102,9 @@ class Presenter:
             try:
                 await asyncio.wait_for(turn.wait_for(
                     lambda: not any(v < version for v in pending)), WAIT_EARLIER)
-            except TimeoutError:  # its caller failed before showing it: go on without it
-                log.warning("game %s: an earlier change was not shown within %s s",
-                            game_id, WAIT_EARLIER)
+            except TimeoutError:  # its caller is slow or failed: go on without it
+                log.warning("game %s: the report of an earlier change did not come within "
+                            "%s s", game_id, WAIT_EARLIER)
                 pending.difference_update(v for v in list(pending) if v < version)
             try:
                 await self._moved(outcome)
@@ -124,7 +124,14 @@ class Presenter:
             return
         told = await self.service.claim_told(game.id, game.version)
         if told is not None and told >= game.version:
-            return  # a later report told these moves; it drew the game too
+            # A later report went first (after a wait for this one ran out, or in another
+            # process) and told these moves; the round they ended is still to be closed.
+            shown = report(game, outcome.steps, mention=False)
+            if shown.closed is not None:
+                await self._close_round(fresh, shown.closed)
+            if shown.new_round and not (fresh.state or {}).get("over"):
+                await self._new_round(fresh)
+            return
         try:
             shown = await self._tell(game, fresh, outcome, told)
         except BaseException:  # not told: give the claim back for the next report

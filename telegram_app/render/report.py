@@ -59,20 +59,37 @@ def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list
     report that could not be sent, or one that never ran (a crash after its commit). The
     moves of the round still on the table in full; of rounds that ended meanwhile, as for
     rounds the computer players play out among themselves, one line each (its showdown, or
-    the wrong Guess that ended it), then the heading of the round that followed."""
+    the wrong Guess that ended it) with who left, ran out of time or is out, then the
+    heading of the round that followed."""
     start = next((i + 1 for i in range(len(logged) - 1, -1, -1)
                   if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
     lines = []
     for events in logged[:start]:
-        lines += events_text.step_lines(game, _wrong_guesses(events))
+        told = [e for e in events if e["type"] in ("turn_timed_out", "player_removed")
+                or e in _wrong_guesses(events)]
+        lines += events_text.step_lines(game, told)
         showdown = _first(events, "showdown")
         if showdown:
-            lines.append(events_text.showdown_summary(game, showdown))
+            lines.append(events_text.showdown_summary(_lives_after(game, events), showdown))
+        if (note := events_text.eliminated_text(game, events)) is not None:
+            lines.append(note)
     dealt = _first(logged[start - 1], "round_dealt") if start else None
     if lines and dealt:
         lines.append(events_text.round_heading(dealt["round"]))
     return lines + [line for events in logged[start:]
                     for line in events_text.step_lines(game, events)]
+
+
+def _lives_after(game: GameSnapshot, events: list[dict[str, Any]]) -> GameSnapshot:
+    """``game`` with the lives its move's ``life_lost`` event left (a summary written later
+    must not call a player out who lost their last life only afterwards)."""
+    lost = _first(events, "life_lost")
+    if lost is None or not game.state:
+        return game
+    lives = list(game.state.get("lives", []))
+    if lost["seat"] < len(lives):
+        lives[lost["seat"]] = lost["lives"]
+    return replace(game, state={**game.state, "lives": lives})
 
 
 def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None, *,

@@ -136,14 +136,10 @@ async def test_a_report_that_fails_after_its_claim_gives_the_claim_back(pg_db, p
         assert "Extra feather" in told, told
 
 
-async def test_a_showdown_overtaken_by_a_timeout_report_is_still_shown(slow_table) -> None:
+async def _call_overtaken_by_a_timeout(slow_table) -> list[str]:
     """Bob bids 500; Cat calls Coyote (a showdown; round 2 is dealt). Between the commit of
-    the call and its report (the handler is answering the callback query), the sweep times
-    out round 2's first turn. Its report went first: it told the call's moves as 'untold'
-    but dropped the showdown (only moves after the last round boundary were told), and the
-    call's own report found its moves claimed and did nothing: the showdown Cat called was
-    never shown, round 1's messages never closed, round 2's table never posted. Now the
-    reports are shown in the order of their commits."""
+    the call and its report (the answer to Cat's press is held), the sweep times out round
+    2's first turn. Returns the group's texts once all is shown."""
     api, players, clock, runner = slow_table
     lobby = await open_lobby(api, players, GROUP)
     await players[0].press_and_settle(lobby, "▶️ Start")
@@ -164,6 +160,16 @@ async def test_a_showdown_overtaken_by_a_timeout_report_is_still_shown(slow_tabl
         await asyncio.sleep(0.05)
     else:
         raise AssertionError("the sweep did not time the turn out")
+    return api, release, query
+
+
+async def test_a_showdown_overtaken_by_a_timeout_report_is_still_shown(slow_table) -> None:
+    """The sweep's report went first: it told the call's moves as 'untold' but dropped the
+    showdown (only moves after the last round boundary were told), and the call's own
+    report found its moves claimed and did nothing: the showdown Cat called was never
+    shown, round 1's messages never closed, round 2's table never posted. Now the reports
+    are shown in the order of their commits."""
+    api, release, query = await _call_overtaken_by_a_timeout(slow_table)
     release.set()
     await api.wait_answer(query)
     await api.settle()
@@ -172,5 +178,26 @@ async def test_a_showdown_overtaken_by_a_timeout_report_is_still_shown(slow_tabl
     called = next(i for i, t in enumerate(texts) if "calls Coyote!" in t)
     timed_out = next(i for i, t in enumerate(texts) if "ran out of time" in t)
     assert called < timed_out, texts  # told in the order they happened
-    tables = [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")]
-    assert tables, "round 2's table was not posted"
+    assert [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")]
+
+
+async def test_a_report_that_waited_in_vain_still_closes_the_round(slow_table,
+                                                                    monkeypatch) -> None:
+    """The answer to the call is slower than a later report will wait: the timeout's report
+    goes first and tells the call in one line; the call's report, coming last, still closes
+    round 1's table and posts round 2's."""
+    from telegram_app import presenter
+
+    monkeypatch.setattr(presenter, "WAIT_EARLIER", 0.3)
+    api, release, query = await _call_overtaken_by_a_timeout(slow_table)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+    release.set()
+    await api.wait_answer(query)
+    await api.settle()
+    texts = [_plain(m.text) for m in api.bot_messages(GROUP)]
+    summary = [t for t in texts if "called Coyote on" in t]
+    assert len(summary) == 1 and not [t for t in texts if "calls Coyote!" in t], texts
+    assert any("round 1" in t and "over" in t for t in texts), texts  # round 1's table closed
+    tables = [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")
+              and api.buttons(m)]
+    assert tables, texts  # round 2's own table
