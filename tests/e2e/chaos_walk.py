@@ -12,7 +12,7 @@ from engine import GAMES
 from engine.coyote.editions import MAX_BID
 from telegram_app.context import KEY
 from tests.clock import Clock
-from tests.e2e.harness import choose, move_version
+from tests.e2e.harness import choose, hold, move_version
 from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100321
@@ -180,16 +180,10 @@ class Chaos:
                                   f"(v{game.version} -> v{after.version})")
 
     async def double_press(self) -> None:
-        game, seat, user = await self.to_act()
-        if user is None:
+        picked = await self.pick("bc")
+        if picked is None:
             return
-        message = self.keyboard(user, game.version)
-        if message is None:
-            return
-        buttons = [d for _, d in self.api.buttons(message) if d and d[0] in "bc"]
-        if not buttons:
-            return
-        data = self.rng.choice(buttons)
+        game, user, message, data = picked
         self.note(f"double press {user.first_name} {data}")
         one = await user.press(message, data)
         two = await user.press(message, data)
@@ -234,23 +228,22 @@ class Chaos:
         await self.settle()
         self.paused = not self.paused
 
+    async def pick(self, verbs: str):
+        """``(game, user, message, data)``: a random button of the player to act whose verb
+        is in ``verbs``, on their keyboard for the current version; ``None`` if there is none."""
+        game, _seat, user = await self.to_act()
+        message = user and self.keyboard(user, game.version)
+        if message is None:
+            return None
+        buttons = [d for _, d in self.api.buttons(message) if d and d[0] in verbs]
+        return (game, user, message, self.rng.choice(buttons)) if buttons else None
+
     def hold_next(self, method: str, when):
         """Hold the next ``method`` call that satisfies ``when`` at the fake server until
-        ``release`` is set (then the original handler answers)."""
-        held, release = asyncio.Event(), asyncio.Event()
+        ``release`` is set (then the original handler answers); ``restore`` ends the hold."""
         name = method.lower()
         original = self.api._handlers[name]
-
-        async def gated(params: dict):
-            if not held.is_set() and when(params):
-                held.set()
-                await release.wait()
-            result = original(params)
-            if asyncio.iscoroutine(result):
-                result = await result
-            return result
-
-        self.api._handlers[name] = gated
+        held, release = hold(self.api, method, when)
 
         def restore() -> None:
             self.api._handlers[name] = original
@@ -261,16 +254,10 @@ class Chaos:
         """A move whose group note is held at the fake server (``holding``) or not, while
         something else lands: the sweep's timeout or reminder, a /leave, a typed bid, a
         stale press, a restart."""
-        game, seat, user = await self.to_act()
-        if user is None:
+        picked = await self.pick("bcxq")
+        if picked is None:
             return
-        message = self.keyboard(user, game.version)
-        if message is None:
-            return
-        buttons = [d for _, d in self.api.buttons(message) if d and d[0] in "bcxq"]
-        if not buttons:
-            return
-        data = self.rng.choice(buttons)
+        game, user, message, data = picked
         meanwhile = self.rng.choice(["timeout", "timeout", "remind", "leave", "typed",
                                      "restart", "pause"])
         self.note(f"race{' (held note)' if holding else ''}: {user.first_name} {data}, "
@@ -319,16 +306,10 @@ class Chaos:
     async def overtake(self) -> None:
         """A press whose answer (and so its report) is held at the fake server while the
         clock runs out the turn it created: the sweep's report goes first."""
-        game, seat, user = await self.to_act()
-        if user is None:
+        picked = await self.pick("bcxq")
+        if picked is None:
             return
-        message = self.keyboard(user, game.version)
-        if message is None:
-            return
-        buttons = [d for _, d in self.api.buttons(message) if d and d[0] in "bcxq"]
-        if not buttons:
-            return
-        data = self.rng.choice(buttons)
+        game, user, message, data = picked
         self.note(f"overtake: {user.first_name} {data}, its answer held; clock +3601")
         held, release, restore = self.hold_next("answerCallbackQuery", lambda p: True)
         qid = await user.press(message, data)

@@ -228,6 +228,18 @@ async def start_game(api: FakeBotAPI, players: list[FakeUser], group_id: int,
     return lobby
 
 
+async def opens_with_an_impossible_bid(api: FakeBotAPI, players: list[FakeUser],
+                                       group_id: int) -> None:
+    """Start a game in ``group_id`` (the players join); its first player types a bid of 500,
+    which the next one will call."""
+    lobby = await open_lobby(api, players, group_id)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    first = await mover(api, players)
+    await first.send(first.id, "500")
+    await wait_for(lambda: bool(api.find_messages(group_id, "bids 500")))
+    await api.settle()
+
+
 def hold(api: FakeBotAPI, method: str, when: Callable[[dict], bool]
          ) -> tuple[asyncio.Event, asyncio.Event]:
     """Hold the first call of ``method`` whose parameters satisfy ``when`` at the fake server

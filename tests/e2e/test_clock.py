@@ -9,7 +9,15 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.clock import Clock
-from tests.e2e.harness import bot_table, labels, mover, open_lobby, press, wait_for
+from tests.e2e.harness import (
+    bot_table,
+    labels,
+    mover,
+    open_lobby,
+    opens_with_an_impossible_bid,
+    press,
+    wait_for,
+)
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100999
@@ -131,16 +139,6 @@ async def test_a_removal_that_ends_the_game_closes_its_messages(bot) -> None:
         assert not api.buttons(api.bot_messages(user.id)[-1])  # no stale move buttons
 
 
-async def _opens_with_an_impossible_bid(api, players, chat: int = GROUP) -> None:
-    """Start the lobby's game; its first player bids 500, which the next will call."""
-    lobby = await open_lobby(api, players, chat)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    first = await mover(api, players)
-    await first.send(first.id, "500")
-    await wait_for(lambda: bool(api.find_messages(chat, "bids 500")))
-    await api.settle()
-
-
 async def _times_out_into_round_2(api, clock, before: int, reminder) -> None:
     """The reminded turn times out and its computer move leads to round 2: the turn added
     two group messages, the first being the reminder (now the report)."""
@@ -156,7 +154,7 @@ async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot
     over the reminder, so the turn adds two group messages (the reminder and the new round's
     table), not three."""
     api, players, clock, runner = bot
-    await _opens_with_an_impossible_bid(api, players)
+    await opens_with_an_impossible_bid(api, players, GROUP)
     before = len(api.bot_messages(GROUP))
     reminder = await _remind(api, clock)
     await _times_out_into_round_2(api, clock, before, reminder)
@@ -195,7 +193,7 @@ async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None
     old, new_id = -5001, -100777
     async with bot_table(pg_url, old, "Basic group", ["Ann", "Bob", "Cat"], clock=clock,
                          sweep_interval=0.05) as (api, players, runner):
-        await _opens_with_an_impossible_bid(api, players, old)
+        await opens_with_an_impossible_bid(api, players, old)
         clock.advance(2701)
         await wait_for(lambda: bool(api.find_messages(old, "it is your turn in game")))
         reminder = api.find_messages(old, "it is your turn in game")[-1]
@@ -220,7 +218,7 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     """The reminded player calls Coyote themself: the showdown is written over their
     reminder, so the turn adds the reminder and the new round's table only."""
     api, players, clock, runner = bot
-    await _opens_with_an_impossible_bid(api, players)
+    await opens_with_an_impossible_bid(api, players, GROUP)
     second = await mover(api, players)
     keyboard = api.bot_messages(second.id)[-1]
     before = len(api.bot_messages(GROUP))

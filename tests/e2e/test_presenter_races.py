@@ -12,6 +12,7 @@ from tests.e2e.harness import (
     hold_timeout_note,
     mover,
     open_lobby,
+    opens_with_an_impossible_bid,
     private_turn_message,
     start_game,
     wait_for,
@@ -141,12 +142,7 @@ async def _call_overtaken_by_a_timeout(slow_table) -> list[str]:
     the call and its report (the answer to Cat's press is held), the sweep times out round
     2's first turn. Returns the group's texts once all is shown."""
     api, players, clock, runner = slow_table
-    lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    first = await mover(api, players)
-    await first.send(first.id, "500")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "bids 500")))
-    await api.settle()
+    await opens_with_an_impossible_bid(api, players, GROUP)
     caller = await mover(api, players)
     held, release = hold(api, "answerCallbackQuery", lambda p: True)
     query = await caller.press(api.bot_messages(caller.id)[-1], "🐺 Coyote!")
