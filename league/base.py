@@ -202,9 +202,9 @@ class ServiceBase:
 
     async def unclaim_told(self, game_id: int, version: int, told: int | None) -> None:
         """Give back a claim of :meth:`claim_told` whose report did not arrive (``told``: what
-        the claim returned), so its moves are told with the next report of their round. If a
-        later report (another process) has claimed since, the claim stays and those moves
-        are not told."""
+        the claim returned), so its moves are told with the next report
+        (``telegram_app.render.report.untold_lines``). If a later report (another process) has
+        claimed since, the claim stays and those moves are not told."""
         async with self.db.sessions.begin() as session:
             await session.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.told_version == version)

@@ -65,8 +65,9 @@ def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list
                   if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
     lines = []
     for events in logged[:start]:
+        wrong = _wrong_guesses(events)
         told = [e for e in events if e["type"] in ("turn_timed_out", "player_removed")
-                or e in _wrong_guesses(events)]
+                or e in wrong]
         lines += events_text.step_lines(game, told)
         showdown = _first(events, "showdown")
         if showdown:

@@ -133,16 +133,16 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
 
 
 async def test_a_move_right_after_a_commit_does_not_tell_the_bid_twice(slow_table) -> None:
-    """``act`` returns the game as it is after the next player's move, so the presenter
-    computes the version before the bid one too high and reads the bid itself back from the
-    log as 'untold': the bid is told twice in one note."""
+    """``act`` returned the game as it was after the next player's move, so the presenter
+    computed the version before the bid one too high and read the bid itself back from the
+    log as 'untold': the bid was told twice in one note."""
     notes, name = await _a_move_lands_right_after_a_commit(slow_table)
     assert sum(n.count(f"{name} bids 1.") for n in notes) == 1, notes
 
 
 async def test_a_move_right_after_a_commit_is_not_swallowed(slow_table) -> None:
-    """The same race: the bid's presenter records ``told_version`` = the snapshot's version,
-    which is the Extra feather's; the Extra feather is never told in the group."""
+    """The same race: the bid's presenter recorded ``told_version`` = the snapshot's version,
+    which was the Extra feather's; the Extra feather was never told in the group."""
     notes, _ = await _a_move_lands_right_after_a_commit(slow_table)
     assert any("Extra feather" in n for n in notes), notes
 
