@@ -17,9 +17,11 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -28,7 +30,7 @@ from league.models import utcnow
 from league.service import MatchService
 from telegram_app import startup
 from telegram_app.context import KEY, BotServices
-from telegram_app.handlers import admin, buttons, commands, league
+from telegram_app.handlers import admin, buttons, commands, league, members
 from telegram_app.i18n import _
 from telegram_app.messenger import Messenger
 from telegram_app.presenter import Presenter
@@ -114,6 +116,11 @@ def add_handlers(app: Application) -> None:
     app.add_handler(MessageHandler(
         new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated))
+    # Names from every update first (group -1 runs before the handlers above); who leaves
+    # the group leaves its games.
+    app.add_handler(TypeHandler(Update, members.seen), group=-1)
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.left_chat))
+    app.add_handler(ChatMemberHandler(members.member_changed, ChatMemberHandler.CHAT_MEMBER))
     app.add_error_handler(on_error)
 
 

@@ -25,6 +25,7 @@ from telegram_app.context import BotServices, services
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render import league as league_text
+from telegram_app.render.place import with_place
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
@@ -172,6 +173,6 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         if sent is not None:
             await bot.service.set_reminder(game.id, sent, game.version)
         if player.user_id is not None:
-            await bot.messenger.send(player.user_id, text)
+            await bot.messenger.send(player.user_id, with_place(game, text))
         return
     await bot.presenter.moved(Outcome(game, result.steps))
