@@ -214,14 +214,12 @@ class UserActionsMixin:
         Delivered only when the bot's getUpdates asked for ``chat_member``, as Telegram
         does (and Telegram sends it only to a bot that administers the group)."""
         chat = self.chats[chat_id]
+        chat.statuses[user.id] = old
+        before = self.member_dict(chat, user.id)
         chat.statuses[user.id] = status
-        new: dict[str, Any] = {"status": status, "user": user.to_dict()}
-        if status == "kicked":
-            new["until_date"] = 0
         return self.enqueue_update({"chat_member": {
             "chat": chat.to_dict(), "from": (by or user).to_dict(), "date": int(time.time()),
-            "old_chat_member": {"status": old, "user": user.to_dict()},
-            "new_chat_member": new,
+            "old_chat_member": before, "new_chat_member": self.member_dict(chat, user.id),
         }})
 
     def create_topic(self: FakeBotAPI, chat_id: int, name: str, by: FakeUser) -> int:
