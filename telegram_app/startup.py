@@ -94,7 +94,16 @@ def redact_secrets(secrets: Iterable[str]) -> Redact:
         handler.addFilter(redact)
     for name in LIBRARY_LOGGERS:
         logging.getLogger(name).addFilter(redact)
+    # An exception nobody caught is logged (through the filter), not printed raw.
+    sys.excepthook = _log_uncaught
     return redact
+
+
+def _log_uncaught(kind: type[BaseException], value: BaseException, tb: object) -> None:
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)  # type: ignore[arg-type]
+        return
+    log.critical("unhandled error", exc_info=(kind, value, tb))  # type: ignore[arg-type]
 
 
 def check_token(token: str, base_url: str) -> None:
