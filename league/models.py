@@ -22,10 +22,11 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    select,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -92,6 +93,20 @@ class Chat(Base):
     last_rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class ForumTopic(Base):
+    """A forum topic's name as the bot last saw it (its creation or an edit), so that a
+    player's private messages can say which topic a game is in. ``thread_id`` is the
+    topic's message thread id."""
+
+    __tablename__ = "forum_topics"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    thread_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(256))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow)
+
+
 class Game(Base):
     """One game from lobby to end.
 
@@ -143,6 +158,17 @@ class Game(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     paused_left: Mapped[float | None] = mapped_column(Float)
+
+    # Where the game is, for a player's private messages: read in the game's own SELECT (no
+    # extra round trip). Not expired on flush: they are not the game's to change, and an
+    # async session cannot load them again lazily.
+    chat_title: Mapped[str | None] = column_property(
+        select(Chat.title).where(Chat.id == chat_id).correlate_except(Chat).scalar_subquery(),
+        expire_on_flush=False)
+    topic_name: Mapped[str | None] = column_property(
+        select(ForumTopic.name).where(ForumTopic.chat_id == chat_id,
+                                      ForumTopic.thread_id == thread_id)
+        .correlate_except(ForumTopic).scalar_subquery(), expire_on_flush=False)
 
     players: Mapped[list[GamePlayer]] = relationship(
         back_populates="game", order_by="GamePlayer.id", cascade="all, delete-orphan")

@@ -63,6 +63,10 @@ class GameSnapshot:
     paused: bool = False
     reminder_message_id: int | None = None
     reminder_version: int | None = None
+    chat_title: str | None = None
+    """The group's title as last seen (``None``: never seen)."""
+    topic_name: str | None = None
+    """The forum topic's name as last seen (``None``: not in a topic, or never seen)."""
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -92,6 +96,7 @@ def snapshot(game: Game) -> GameSnapshot:
         deadline_at=aware(game.deadline_at) if game.deadline_at else None,
         paused=game.paused_left is not None,
         reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
+        chat_title=game.chat_title, topic_name=game.topic_name if game.thread_id else None,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
                        p.private_message_id, p.private_round)

@@ -74,7 +74,8 @@ class Presenter:
         await self.messenger.edit(game.chat_id, game.table_message_id,
                                   render.lobby_closed_text(game))
         await asyncio.gather(*(
-            self.messenger.edit(p.user_id, p.private_message_id, render.lobby_closed_text(game))
+            self.messenger.edit(p.user_id, p.private_message_id,
+                                render.private_cancelled_text(game))
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
     async def moved(self, outcome: Outcome) -> None:
@@ -237,7 +238,7 @@ class Presenter:
                 player.private_message_id == message_id:
             await self._edit_private(game, player)
         elif chat_id > 0 and game.status == "cancelled":
-            await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
+            await self.messenger.edit(chat_id, message_id, render.private_cancelled_text(game))
         elif chat_id > 0 and game.status != "running":
             await self.messenger.edit(chat_id, message_id, render.private_closed_text(
                 game, (game.state or {}).get("round", 0)))

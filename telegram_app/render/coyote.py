@@ -22,6 +22,7 @@ from telegram_app.render.common import (
     special_name,
     time_html,
 )
+from telegram_app.render.place import with_place
 
 ALERT_LIMIT = 200
 
@@ -191,8 +192,9 @@ def table_closed_text(game: GameSnapshot, round_no: int) -> str:
 
 
 def private_text(game: GameSnapshot, seat: int) -> str:
-    """A player's private view: the others' cards (never their own hidden ones), bids, lives,
-    specials in force, and what they may do on their turn."""
+    """A player's private view, under the group (and topic) it is in: the others' cards (never
+    their own hidden ones), bids, lives, specials in force, and what they may do on their
+    turn."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, seat)
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
@@ -215,13 +217,18 @@ def private_text(game: GameSnapshot, seat: int) -> str:
                 min=view["min_bid"])]
     elif view["turn"] is not None:
         lines += ["", _("Waiting for {name}.").format(name=name_html(game.at_seat(view["turn"])))]
-    return "\n".join(lines)
+    return with_place(game, "\n".join(lines))
 
 
 def private_closed_text(game: GameSnapshot, round_no: int) -> str:
-    """A player's old private message once its round is over."""
-    return _("🐺 Game #{id} · round {round} is over (see the group).").format(
-        id=game.id, round=round_no)
+    """A player's old private message once its round is over (under its group's name)."""
+    return with_place(game, _("🐺 Game #{id} · round {round} is over (see the group).").format(
+        id=game.id, round=round_no))
+
+
+def private_cancelled_text(game: GameSnapshot) -> str:
+    """A player's private message of a game that was cancelled (under its group's name)."""
+    return with_place(game, lobby_closed_text(game))
 
 
 def peek_alert(game: GameSnapshot, seat: int) -> str:
