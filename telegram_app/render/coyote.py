@@ -22,6 +22,7 @@ from telegram_app.render.common import (
     special_name,
     time_html,
 )
+from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
 
 ALERT_LIMIT = 200
 
@@ -60,6 +61,7 @@ PACE_NAMES = {
 }
 
 
+@in_chat_language
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     """The lobby: options, players (⚠️ marks those the bot cannot message yet), how to start."""
     low, high = GAMES[game.kind].player_limits(game.options)
@@ -79,12 +81,14 @@ def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     return "\n".join(lines)
 
 
+@in_chat_language
 def lobby_expired_text(game: GameSnapshot) -> str:
     """A lobby nobody started in time."""
     return _("🐺 Game #{id} expired: nobody started it in time. Send /newgame to open a new "
              "one.").format(id=game.id)
 
 
+@in_reader_language
 def lobby_closed_text(game: GameSnapshot) -> str:
     """The lobby after start or cancel (no buttons)."""
     if game.status == "cancelled":
@@ -154,6 +158,7 @@ def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     return lines
 
 
+@in_chat_language
 def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
     """The group's table message for the current round: seats, lives, face-up cards, bids,
     whose turn it is (``mention``: as a mention, for a new message that should notify)."""
@@ -185,11 +190,13 @@ def clock_line(game: GameSnapshot) -> str:
         game.deadline_at, "dt", game.deadline_at.strftime("%d %b %H:%M UTC")))
 
 
+@in_chat_language
 def table_closed_text(game: GameSnapshot, round_no: int) -> str:
     """An old table message once its round is over."""
     return _("🐺 Game #{id} · round {round} is over.").format(id=game.id, round=round_no)
 
 
+@in_seat_language
 def private_text(game: GameSnapshot, seat: int) -> str:
     """A player's private view: the others' cards (never their own hidden ones), bids, lives,
     specials in force, and what they may do on their turn."""
@@ -218,12 +225,14 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     return "\n".join(lines)
 
 
+@in_reader_language
 def private_closed_text(game: GameSnapshot, round_no: int) -> str:
     """A player's old private message once its round is over."""
     return _("🐺 Game #{id} · round {round} is over (see the group).").format(
         id=game.id, round=round_no)
 
 
+@in_seat_language
 def peek_alert(game: GameSnapshot, seat: int) -> str:
     """The 👀 alert: the cards ``seat`` may see, in plain text within 200 characters."""
     view = GAMES[game.kind].view(game.state or {}, seat)
