@@ -31,6 +31,9 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 LOCALES = Path(__file__).resolve().parent / "locales"
+LOCALE_DIRS: list[Path] = [LOCALES]
+"""Where catalogs are looked for, first match wins (tests may append a folder of fixture
+catalogs for a language the project has none of yet; clear :func:`translations`' cache)."""
 DEFAULT_LANGUAGE = "en"
 SUPPORTED: tuple[str, ...] = ("en", "ko", "ja", "es")
 """The languages the bot speaks (a catalog each; ``en`` is the source). Add a fifth here and
@@ -83,8 +86,9 @@ def set_language(code: str | None) -> str:
 @lru_cache(maxsize=16)
 def translations(language: str = DEFAULT_LANGUAGE) -> gettext.NullTranslations:
     """The catalog for a supported ``language``; the source text (English) if it has none."""
-    po = LOCALES / language / "LC_MESSAGES" / "messages.po"
-    if not po.is_file():
+    po = next((d / language / "LC_MESSAGES" / "messages.po" for d in LOCALE_DIRS
+               if (d / language / "LC_MESSAGES" / "messages.po").is_file()), None)
+    if po is None:
         return gettext.NullTranslations()
     with po.open("rb") as fh:
         catalog = read_po(fh, locale=language)
