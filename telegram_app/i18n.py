@@ -58,6 +58,12 @@ def normalize(code: str | None) -> str:
     return base if base in SUPPORTED else DEFAULT_LANGUAGE
 
 
+def available() -> list[str]:
+    """The supported languages that have a catalog (English always: it is the source)."""
+    return [code for code in SUPPORTED if code == DEFAULT_LANGUAGE or any(
+        (d / code / "LC_MESSAGES" / "messages.po").is_file() for d in LOCALE_DIRS)]
+
+
 def current_language() -> str:
     """The language messages are rendered in now (one of :data:`SUPPORTED`)."""
     return _current.get()
