@@ -57,8 +57,17 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+NUMERIC_DATES = {
+    "formats": ["%Y", "%m", "%d", "%H:%M", "%H:%M", "%S.%f"],
+    "zero_formats": ["", "%Y", "%m", "%m-%d", "%H:%M", "%H:%M"],
+    "offset_formats": ["", "%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%d", "%Y-%m-%d %H:%M"],
+}
+"""The time axis's labels without month names (strftime's ``%b`` is English)."""
+
+
 def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
-                     empty_text: str = "", tz: str | None = None) -> bytes:
+                     empty_text: str = "", tz: str | None = None,
+                     numeric_dates: bool = False) -> bytes:
     """Render ``points`` — ``(when, rating)`` pairs, Elo points after each rated game — as a
     :data:`WIDTH_PX` × :data:`HEIGHT_PX` PNG and return its bytes.
 
@@ -68,7 +77,8 @@ def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
     font lacks (most emoji) show as boxes, with matplotlib's ``UserWarning``. With no points
     the chart is an empty frame showing ``empty_text`` (plain text, already translated by the
     caller); a single point is drawn as a marker. A dashed line marks the starting rating,
-    :data:`~league.ratings.START`.
+    :data:`~league.ratings.START`. ``numeric_dates``: the time axis writes months as numbers
+    (for readers of another language than English).
     """
     zone = None if tz is None else tz_zone(tz)
     data = sorted((_utc(when), float(rating)) for when, rating in points)
@@ -100,7 +110,8 @@ def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
         ax.set_xlim(date2num(first), date2num(last))
         locator = AutoDateLocator(tz=zone, minticks=3, maxticks=8)
         ax.xaxis.set_major_locator(locator)
-        ax.xaxis.set_major_formatter(ConciseDateFormatter(locator, tz=zone))
+        ax.xaxis.set_major_formatter(ConciseDateFormatter(
+            locator, tz=zone, **(NUMERIC_DATES if numeric_dates else {})))
     else:
         ax.set_ylim(START - 100, START + 100)
         ax.set_xticks([])

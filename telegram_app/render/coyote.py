@@ -7,12 +7,13 @@ from the engine's view of that seat, which never holds a card hidden from it.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from engine import GAMES
 from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import (
     card_label,
     hearts,
@@ -187,7 +188,8 @@ def clock_line(game: GameSnapshot) -> str:
     if game.deadline_at is None:
         return ""
     return _("⏱ Turn ends {time}.").format(time=time_html(
-        game.deadline_at, "dt", game.deadline_at.strftime("%d %b %H:%M UTC")))
+        game.deadline_at, "dt", format_moment(game.deadline_at.astimezone(UTC),
+                                              "d MMM HH:mm") + " UTC"))
 
 
 @in_chat_language

@@ -104,3 +104,10 @@ def test_different_cjk_texts_draw_different_glyphs() -> None:
     japanese = rating_chart_png([], "", empty_text="日本語")
     assert korean != japanese
     assert FONTS[-1] == "Noto Sans CJK JP"
+
+
+@pytest.mark.filterwarnings("error")
+def test_numeric_dates_for_other_languages() -> None:
+    assert png_size(rating_chart_png(series(20), "김민준", numeric_dates=True)) == (800, 400)
+    assert rating_chart_png(series(20), "x", numeric_dates=True) != \
+        rating_chart_png(series(20), "x")
