@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
@@ -39,9 +40,11 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if key == "language" and isinstance(value, str):
             value = value.lower() if value.lower() in SUPPORTED else None
         if key is None or value is None:
-            await reply(update, context, _("Use /settings, /settings timezone Europe/Berlin, "
-                                            "/settings season 4 or /settings language "
-                                            "{codes}.").format(codes="|".join(SUPPORTED)))
+            # Two sentences: the first one's translations predate the language setting.
+            await reply(update, context, _("Use /settings, /settings timezone Europe/Berlin "
+                                            "or /settings season 4.") + "\n" + _(
+                "/settings language {codes} sets the group's language.").format(
+                    codes="|".join(SUPPORTED)))
             return
         try:
             await bot.service.set_chat_setting(chat.id, chat.title, key, value)
@@ -50,12 +53,16 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
     current = await bot.service.chat_settings(chat.id)
     set_language(current["language"])  # a new language answers in itself
-    await reply(update, context, _("⚙️ <b>Defaults for new games in this group</b>\n"
-                                    "League weeks in {tz}; seasons of {weeks} weeks (change "
-                                    "with /settings timezone Area/City or /settings season "
-                                    "N).\nTap a setting to change it.").format(
-        tz=escape(current["timezone"]), weeks=current["season_weeks"]),
-                 markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+    await reply(update, context, _settings_text(current),
+                markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+
+
+def _settings_text(current: dict[str, Any]) -> str:
+    return _("⚙️ <b>Defaults for new games in this group</b>\n"
+             "League weeks in {tz}; seasons of {weeks} weeks (change "
+             "with /settings timezone Area/City or /settings season "
+             "N).\nTap a setting to change it.").format(
+        tz=escape(current["timezone"]), weeks=current["season_weeks"])
 
 
 async def on_setting(query: CallbackQuery, data: Callback,
@@ -80,17 +87,22 @@ async def on_setting(query: CallbackQuery, data: Callback,
         return
     await _answer(query, None)
     with use_language(current["language"]):  # the group's message, in the group's language
-        await bot.messenger.edit_markup(message.chat.id, message.message_id,
-                                        settings_keyboard(_shown(current), SETTING_CHOICES))
+        if key == "language":  # the whole message changes language
+            await bot.messenger.edit(message.chat.id, message.message_id,
+                                     _settings_text(current),
+                                     markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+        else:
+            await bot.messenger.edit_markup(message.chat.id, message.message_id,
+                                            settings_keyboard(_shown(current), SETTING_CHOICES))
 
 
 SETTING_CHOICES = {**CHAT_SETTINGS, "language": SUPPORTED}
 """What the /settings keyboard cycles through: the league's defaults and the languages."""
 
 
-def _shown(current: dict[str, object]) -> dict[str, object]:
+def _shown(current: dict[str, Any]) -> dict[str, Any]:
     """The settings as the keyboard shows them (the chat's language as a supported one)."""
-    return {**current, "language": normalize(current.get("language"))}  # type: ignore[arg-type]
+    return {**current, "language": normalize(current.get("language"))}
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -18,6 +18,7 @@ from telegram_app.i18n import SUPPORTED, _, use_language
 from telegram_app.render import texts
 from tests.clock import Clock
 from tests.e2e.harness import BotRunner, open_lobby, play_turn, private_turn_message, wait_for
+from tests.english_check import rendering_faults
 from tests.fakebot import FakeBotAPI, parse_html
 
 GROUP = -100444
@@ -141,9 +142,24 @@ async def test_a_japanese_group_with_a_spanish_player(api: FakeBotAPI, pg_db,
             api.get_message(GROUP, table.message_id).text
         spanish_closed = piece("es", "🐺 Game #{id} · round {round} is over (see the group).")
         assert any(spanish_closed in (m.text or "") for m in api.bot_messages(bob.id))
-        # No English heading reached the group.
+        # No English reached the group, Beto or さくら: every text and button the bot sent or
+        # edited, and every alert, in the reader's language.
         assert not api.find_messages(GROUP, "new game #")
-        assert not api.find_messages(GROUP, "· round 1")
+        languages = {GROUP: "ja", bob.id: "es", cat.id: "ja"}
+        names = ("Ann", "Beto", "さくら")
+        faults = []
+        for entry in api.log:
+            language = languages.get(entry.chat_id or 0)
+            if entry.kind == "answer":
+                language = {"Beto": "es", "さくら": "ja"}.get(entry.actor)
+            if language is None or entry.kind not in ("send", "edit", "answer"):
+                continue
+            faults += [(entry.kind, run) for run in rendering_faults(
+                entry.text or "", language, names, whole=entry.kind == "answer")]
+            faults += [("button", run) for row in entry.buttons for label in row
+                       for run in rendering_faults(label, language, names, whole=True)]
+        assert not faults, faults[:10]
+        assert sum(entry.kind == "answer" for entry in api.log) >= 4
     finally:
         await runner.stop()
 
@@ -170,6 +186,20 @@ async def test_the_first_lobby_sets_the_groups_language(api: FakeBotAPI, pg_db,
         with use_language("ko"):
             korean = plain("ko", texts.help_text())
         await wait_for(lambda: any(m.text == korean for m in api.bot_messages(group.id)))
+
+        # The admin's 🌐 button on /settings: the next language, and the message follows.
+        await kim.send(group.id, "/settings")
+        await wait_for(lambda: bool(api.find_messages(group.id, piece("ko", SETTINGS))))
+        settings = api.find_messages(group.id, piece("ko", SETTINGS))[-1]
+        button = next(t for t, d in api.buttons(settings) if d and d.startswith("z:0:5:"))
+        assert button.endswith("한국어")
+        answer = await lee.press_and_settle(settings, button)  # not an admin: refused
+        assert answer["text"] == tr("es", "Sorry, only the group's admins can change its "
+                                          "settings.")
+        await kim.press_and_settle(settings, button)
+        now = api.get_message(group.id, settings.message_id)
+        assert piece("ja", SETTINGS) in now.text
+        assert any(t.endswith("日本語") for t, _ in api.buttons(now))
     finally:
         await runner.stop()
 
