@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_skeleton, format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -140,9 +140,13 @@ def format_day(moment: date | datetime, fmt: str = "medium") -> str:
     return format_date(day, format=fmt, locale=locale())
 
 
-def format_moment(moment: datetime, fmt: str = "d MMM HH:mm") -> str:
-    """A date and time in the current language, in ``moment``'s own zone (a CLDR pattern;
-    ``zzz`` adds the zone's name). For a deadline, prefer a date-time entity
-    (``render.common.time_html``): each reader's client shows it in their own zone and
-    language, and this text is only its fallback."""
-    return format_datetime(moment, format=fmt, locale=locale())
+def format_moment(moment: datetime, fmt: str | None = None) -> str:
+    """A date and time in the current language, in ``moment``'s own zone: by default the
+    day and short month in the language's order and a 24-hour time (``May 4 09:01``,
+    ``5월 4일 09:01``, ``5月4日 09:01``, ``4 may 09:01``), else the CLDR pattern ``fmt``.
+    For a deadline, prefer a date-time entity (``render.common.time_html``): each reader's
+    client shows it in their own zone and language, and this text is only its fallback."""
+    if fmt is not None:
+        return format_datetime(moment, format=fmt, locale=locale())
+    return f"{format_skeleton('MMMd', moment, locale=locale())} " \
+        f"{format_time(moment, 'HH:mm', locale=locale())}"

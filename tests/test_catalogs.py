@@ -20,6 +20,7 @@ from telegram_app.i18n import (
     _,
     current_language,
     format_day,
+    format_moment,
     format_number,
     n_,
     normalize,
@@ -216,3 +217,8 @@ def test_numbers_and_dates_are_formatted_for_the_language() -> None:
         assert format_day(day) == "2026. 3. 5."
     with use_language("ja"):
         assert format_day(day) == "2026/03/05"
+    expected = {"en": "Mar 5 14:30", "ko": "3월 5일 14:30", "ja": "3月5日 14:30",
+                "es": "5 mar 14:30"}
+    for code, text in expected.items():
+        with use_language(code):
+            assert format_moment(day) == text

@@ -188,8 +188,7 @@ def clock_line(game: GameSnapshot) -> str:
     if game.deadline_at is None:
         return ""
     return _("⏱ Turn ends {time}.").format(time=time_html(
-        game.deadline_at, "dt", format_moment(game.deadline_at.astimezone(UTC),
-                                              "d MMM HH:mm") + " UTC"))
+        game.deadline_at, "dt", format_moment(game.deadline_at.astimezone(UTC)) + " UTC"))
 
 
 @in_chat_language
