@@ -26,7 +26,7 @@ from telegram_app.callbacks import (
     unmod,
 )
 from telegram_app.i18n import NATIVE_NAMES, _
-from telegram_app.render.common import card_label, plain_name, special_name
+from telegram_app.render.common import card_label, edition_name, plain_name, special_name
 from telegram_app.render.language import in_chat_language, in_seat_language
 
 BIDS_SHOWN = 8
@@ -56,7 +56,7 @@ def settings_keyboard(settings: dict[str, Any], choices: dict[str, tuple[Any, ..
         if key == "pace":
             return _("⏱ Pace: {value}").format(value=pace_label(value))
         if key == "edition":
-            return _("🃏 Edition: {value}").format(value=value)
+            return _("🃏 Edition: {value}").format(value=edition_name(value))
         if key == "lives":
             return _("❤️ Lives: {value}").format(value=value or _("edition default"))
         if key == "specials":

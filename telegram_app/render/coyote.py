@@ -16,6 +16,7 @@ from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import (
     card_label,
+    edition_name,
     hearts,
     mention_html,
     name_html,
@@ -49,7 +50,7 @@ def options_line(game: GameSnapshot) -> str:
     else:
         lives_text = n_("{n} life", "{n} lives", lives).format(n=lives)
     line = _("{edition} · {lives} · {specials} · {pace}").format(
-        edition=edition, lives=lives_text, specials=specials, pace=pace)
+        edition=edition_name(edition), lives=lives_text, specials=specials, pace=pace)
     if game.options.get("after_elimination") == "next":
         line += " · " + _("the next player starts after a knock-out")
     return line

@@ -12,7 +12,13 @@ from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
 from telegram_app.i18n import _, format_day, format_number
-from telegram_app.render.common import card_label, fit_lines, plain_name, special_name
+from telegram_app.render.common import (
+    card_label,
+    edition_name,
+    fit_lines,
+    plain_name,
+    special_name,
+)
 
 
 def _name(name: str) -> str:
@@ -99,8 +105,8 @@ def history_text(entries: list[HistoryEntry]) -> str:
             f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {edition}: {places}").format(
-            id=entry.game_id, date=format_day(entry.finished_at, "d MMM"), edition=entry.edition,
-            places=places))
+            id=entry.game_id, date=format_day(entry.finished_at, "d MMM"),
+            edition=edition_name(entry.edition), places=places))
     lines.append("")
     lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
     return fit_lines(lines, keep="first")
