@@ -110,3 +110,35 @@ def rendering_faults(text: str, language: str, names: tuple[str, ...] = (), *,
     pending = untranslated(language)
     return [run for run in english_runs(text, language, names, whole=whole)
             if not any(run.lower() in source for source in pending)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.english_check [LANG …]``: print the English runs found in recorded
+    games of every edition (default: every language with a catalog but English); exit status
+    1 if any."""
+    import sys
+
+    from telegram_app.i18n import DEFAULT_LANGUAGE, available
+    from tests.recorded import EDITION_NAMES, NAMES, messages
+
+    languages = (sys.argv[1:] if argv is None else argv) or \
+        [code for code in available() if code != DEFAULT_LANGUAGE]
+    found = 0
+    for language in languages:
+        for edition in EDITION_NAMES:
+            seen: set[tuple[str, str]] = set()
+            for what, text in messages(edition, 1, language):
+                for run in rendering_faults(text, language, tuple(NAMES),
+                                            whole=what.startswith(("button", "alert"))):
+                    if (what, run) not in seen:
+                        seen.add((what, run))
+                        print(f"{language} {edition} {what}: {run!r}")
+            found += len(seen)
+    print(f"{found} English runs in {', '.join(languages)}")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    import tests.conftest  # noqa: F401  (the fixture catalogs, as in the tests)
+
+    raise SystemExit(main())

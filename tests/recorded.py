@@ -6,7 +6,8 @@ A game is played by the engine with seeded random choices (specials used when le
 Coyote! called now and then), step by step as the bot shows it: the lobby, the closed lobby,
 each step's group report, the table, every private view and keyboard, the 👀 alert, the
 second keyboards (more bids, targets, guesses), a reminder, closed rounds, the replay; and the
-texts around a game (/help, /rules of the edition, the welcome, every refusal's alert).
+texts around a game (/help, /rules of the edition, the welcome, every refusal's alert, the
+league's tables, cards and posts, /settings).
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 from telegram import InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.coyote import EDITIONS
 from league.lobby import CHAT_SETTINGS
+from league.queries import HistoryEntry, RatingCard, Standings
 from league.service import Step
 from league.snapshots import GameSnapshot, PlayerInfo
+from league.standings import StandingRow
 from telegram_app.callbacks import ARITY
 from telegram_app.i18n import SUPPORTED, use_language
 from telegram_app.keyboards import (
@@ -136,6 +140,7 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
         for code in ERROR_CODES:
             yield f"alert {code}", error_text(code, {"game_id": 7, "max": 99, "min": 3,
                                                      "seats": 4, "lives": 3})
+        yield from league_messages(edition)
         settings = {key: values[0] for key, values in CHAT_SETTINGS.items()}
         choices = {**CHAT_SETTINGS, "language": SUPPORTED}
         for index in range(max(len(v) for v in choices.values())):
@@ -178,3 +183,30 @@ def _rows(what: str, rows) -> Iterator[tuple[str, str]]:
 
 
 EDITION_NAMES = tuple(EDITIONS)
+
+
+def league_messages(edition: str) -> Iterator[tuple[str, str]]:
+    """The league's texts after such games (in the current language): the standings of each
+    period (empty and with rows), the weekly and season posts, a rating card, the
+    leaderboard, the history and the profile's caption."""
+    start = datetime(2026, 3, 2, tzinfo=UTC)
+    rows = [StandingRow(1000 + i, 3.5 - i, 4, 2 - i // 2, 1510.0 - 7 * i, 4.5 - 3 * i, i + 1)
+            for i in range(4)]
+    names = {1000 + i: NAMES[i] for i in range(4)}
+    for period in ("week", "last", "season", "last_season"):
+        for shown in ([], rows):
+            table = Standings(period, start, start + timedelta(days=7), shown, names,
+                              {1000: 3, 1001: 12}, "Asia/Seoul")
+            yield f"standings {period}", league_text.standings_text(table)
+            yield f"standings {period} final", league_text.standings_text(table, final=True)
+            yield "champion", league_text.champion_line(table)
+    for games, rank in ((3, None), (12, 2)):
+        card = RatingCard(1000, NAMES[0], 1523.4, games, 1, 1, rank)
+        yield "rating", league_text.rating_text(card)
+        yield "profile caption", league_text.profile_caption(card)
+    rating = SimpleNamespace(rating=1540.0, games=14, wins=5)
+    yield "top", league_text.top_text([])
+    yield "top", league_text.top_text([(1, NAMES[1], rating), (2, NAMES[2], rating)])
+    yield "history", league_text.history_text([])
+    yield "history", league_text.history_text([HistoryEntry(
+        3, start, edition, [(1, NAMES[0], 12.5), (2, NAMES[1], -3.0), (3, NAMES[2], None)])])
