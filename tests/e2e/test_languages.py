@@ -17,7 +17,14 @@ import pytest
 from telegram_app.i18n import SUPPORTED, _, use_language
 from telegram_app.render import texts
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, open_lobby, play_turn, private_turn_message, wait_for
+from tests.e2e.harness import (
+    BotRunner,
+    mover,
+    open_lobby,
+    play_turn,
+    private_turn_message,
+    wait_for,
+)
 from tests.english_check import rendering_faults
 from tests.fakebot import FakeBotAPI, parse_html
 
@@ -272,5 +279,38 @@ async def test_the_weekly_post_is_in_the_chats_language(pg_db, pg_url: str) -> N
             final = piece("es", "📊 Final standings of the week")
             await wait_for(lambda: bool(api.find_messages(GROUP, final)))
             assert not api.find_messages(GROUP, "Final standings of the week")
+        finally:
+            await runner.stop()
+
+
+REMINDER = ("⏳ {name}, it is your turn in game #{id}: play before {time}, or the computer "
+            "plays for you.")
+
+
+async def test_the_sweepers_reminder_speaks_each_readers_language(pg_db, pg_url: str) -> None:
+    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "コヨーテ", admins=[1])
+        players = [api.add_user(1, "Ann", language_code="en"),
+                   api.add_user(2, "Beto", language_code="es-419"),
+                   api.add_user(3, "さくら", language_code="ja")]
+        languages = {1: "en", 2: "es", 3: "ja"}
+        for user in players:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
+        await runner.start()
+        try:
+            await players[0].send(GROUP, "/settings language ja")
+            await wait_for(lambda: bool(api.find_messages(GROUP, piece("ja", SETTINGS))))
+            lobby = await _lobby(api, players, GROUP, "ja")
+            for user in players[1:]:
+                await user.press_and_settle(lobby, tr("ja", "✋ Join"), quiet=0.02)
+            await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id),
+                                              tr("ja", "▶️ Start"))
+            turn = await mover(api, players)
+            clock.advance(46 * 60)  # three quarters of the standard hour: the reminder
+            await wait_for(lambda: bool(api.find_messages(GROUP, piece("ja", REMINDER))))
+            own = piece(languages[turn.id], REMINDER)
+            await wait_for(lambda: any(own in (m.text or "") for m in api.bot_messages(turn.id)))
         finally:
             await runner.stop()
