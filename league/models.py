@@ -62,7 +62,9 @@ class User(Base):
     first_name: Mapped[str] = mapped_column(String(256))
     last_name: Mapped[str | None] = mapped_column(String(256))
     username: Mapped[str | None] = mapped_column(String(64))
-    language: Mapped[str | None] = mapped_column(String(16))
+    language: Mapped[str | None] = mapped_column(String(16))  # the client's, as it reports it
+    # Chosen with /language in the private chat; wins over ``language`` when set.
+    chosen_language: Mapped[str | None] = mapped_column(String(16))
     can_message: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
@@ -88,6 +90,9 @@ class Chat(Base):
     lobby_ttl: Mapped[int] = mapped_column(Integer, default=3600, server_default="3600")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
     season_weeks: Mapped[int] = mapped_column(Integer, default=4, server_default="4")
+    # The language of the chat's messages (a language code; /settings language). Set from
+    # the client language of whoever opens the chat's first lobby; ``None`` before that.
+    language: Mapped[str | None] = mapped_column(String(16))
     # When the chat's latest rated game finished: the posts' look-up starts from the chats,
     # so a long season is still announced without scanning a year of rating events.
     last_rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
@@ -127,6 +132,10 @@ class Game(Base):
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
               sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
     )
+
+    # Not a column (so not annotated): ``(the chat's language, {user id: language})``, read
+    # by ``league.base.attach_languages`` when the game is loaded, for its snapshot.
+    languages = None
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"))

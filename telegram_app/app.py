@@ -30,8 +30,8 @@ from league.models import utcnow
 from league.service import MatchService
 from telegram_app import startup
 from telegram_app.context import KEY, BotServices
-from telegram_app.handlers import admin, buttons, commands, league, members
-from telegram_app.i18n import _
+from telegram_app.handlers import admin, buttons, commands, language, league, members
+from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
 from telegram_app.messenger import Messenger
 from telegram_app.presenter import Presenter
 from telegram_app.scheduler import finish_jobs, schedule
@@ -58,25 +58,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         service = MatchService(db, clock=clock)
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
-        try:
-            await app.bot.set_my_commands([
-                BotCommand("newgame", _("Open a Coyote lobby")),
-                BotCommand("leave", _("Quit the running game")),
-                BotCommand("cancel", _("Cancel the open game")),
-                BotCommand("rules", _("How to play")),
-                BotCommand("help", _("What I can do")),
-                BotCommand("settings", _("Defaults for new games (admins)")),
-                BotCommand("pause", _("Stop the game clock (admins)")),
-                BotCommand("resume", _("Restart the game clock (admins)")),
-                BotCommand("standings", _("This week's table (last, season)")),
-                BotCommand("rating", _("Your Elo, or the replied-to player's")),
-                BotCommand("profile", _("Your stats and Elo chart")),
-                BotCommand("history", _("The last games here")),
-                BotCommand("replay", _("A game move by move: /replay ID")),
-                BotCommand("top", _("The overall leaderboard")),
-            ])
-        except TelegramError as exc:
-            log.warning("setMyCommands failed: %s", exc)
+        await set_commands(app)
 
     async def post_shutdown(app: Application) -> None:
         await db.dispose()
@@ -96,9 +78,45 @@ def build_application(settings: Settings, *, migrate: bool = True,
     return app
 
 
+def command_menu() -> list[BotCommand]:
+    """The command menu, in the current language (``i18n.use_language``)."""
+    return [
+        BotCommand("newgame", _("Open a Coyote lobby")),
+        BotCommand("leave", _("Quit the running game")),
+        BotCommand("cancel", _("Cancel the open game")),
+        BotCommand("rules", _("How to play")),
+        BotCommand("help", _("What I can do")),
+        BotCommand("settings", _("Defaults for new games (admins)")),
+        BotCommand("pause", _("Stop the game clock (admins)")),
+        BotCommand("resume", _("Restart the game clock (admins)")),
+        BotCommand("standings", _("This week's table (last, season)")),
+        BotCommand("rating", _("Your Elo, or the replied-to player's")),
+        BotCommand("profile", _("Your stats and Elo chart")),
+        BotCommand("history", _("The last games here")),
+        BotCommand("replay", _("A game move by move: /replay ID")),
+        BotCommand("top", _("The overall leaderboard")),
+        BotCommand("language", _("Choose the language I write to you in")),
+    ]
+
+
+async def set_commands(app: Application) -> None:
+    """``setMyCommands``: the English menu for every client, then one per other supported
+    language (``language_code``), so a Korean client shows Korean descriptions."""
+    for code in (None, *(c for c in SUPPORTED if c != DEFAULT_LANGUAGE)):
+        with use_language(code):
+            commands = command_menu()
+        try:
+            await app.bot.set_my_commands(commands, language_code=code)
+        except TelegramError as exc:
+            log.warning("setMyCommands (%s) failed: %s", code or "default", exc)
+
+
 def add_handlers(app: Application) -> None:
-    """Register every handler and the error handler."""
+    """Register every handler and the error handler. The language of an update's answers is
+    set first (group -1, :func:`telegram_app.handlers.language.update_language`)."""
     new = filters.UpdateType.MESSAGE  # an edited message is not a new command or bid
+    app.add_handler(TypeHandler(Update, language.update_language), group=-1)
+    app.add_handler(CommandHandler("language", language.language_command, filters=new))
     app.add_handler(CommandHandler("newgame", commands.newgame, filters=new))
     app.add_handler(CommandHandler("cancel", commands.cancel, filters=new))
     app.add_handler(CommandHandler("leave", commands.leave, filters=new))

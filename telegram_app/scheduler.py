@@ -22,9 +22,11 @@ from telegram.ext import Application, ContextTypes
 from league.service import Outcome
 from league.sweeper import SweepResult
 from telegram_app.context import BotServices, services
+from telegram_app.i18n import use_language
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render import league as league_text
+from telegram_app.render.language import for_chat, for_player
 from telegram_app.render.place import with_place
 
 log = logging.getLogger(__name__)
@@ -129,9 +131,10 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
             continue  # another process (or an earlier run) has it
         period = "last" if kind == "week" else "last_season"
         table = await bot.service.standings(chat_id, period)
-        text = league_text.standings_text(table, final=True)
-        if kind == "season":
-            text += "\n\n" + league_text.champion_line(table)
+        with use_language(await bot.service.chat_language(chat_id)):
+            text = league_text.standings_text(table, final=True)
+            if kind == "season":
+                text += "\n\n" + league_text.champion_line(table)
         if await bot.messenger.send(chat_id, text) is not None:
             # The send may have found the group become a supergroup and moved the claim.
             await bot.service.mark_posted(bot.messenger.current_chat(chat_id), kind, start)
@@ -168,11 +171,14 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         return
     if result.kind == "reminder" and result.seat is not None:
         player = game.at_seat(result.seat)
-        text = events_text.reminder_text(game, player, removal=result.removed)
+        with for_chat(game):
+            text = events_text.reminder_text(game, player, removal=result.removed)
         sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
         if sent is not None:
             await bot.service.set_reminder(game.id, sent, game.version)
         if player.user_id is not None:
+            with for_player(player):
+                text = events_text.reminder_text(game, player, removal=result.removed)
             await bot.messenger.send(player.user_id, with_place(game, text))
         return
     await bot.presenter.moved(Outcome(game, result.steps))

@@ -37,7 +37,9 @@ def help_text() -> str:
              "/top — the overall leaderboard\n"
              "/help — this message\n\n"
              "Start a private chat with me so I can show you the cards. In the group, the 👀 "
-             "button shows them to you too.")
+             "button shows them to you too.") + "\n" + \
+        _("Send /language to me in a private chat; a group's admins set the group's "
+          "language with /settings.")
 
 
 def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
