@@ -23,6 +23,10 @@ SHED = 0.7
 """Phase 2: the worth of getting rid of one card (against the usefulness of the cards spent)."""
 TEMPO = 0.4
 """Phase 2: the worth of winning a trick, and so leading the next."""
+STALL = 3
+"""Phase 2: after this many pick-ups per player in the game with no card leaving the game,
+the play is going round in circles (nothing in the rules ends it): a computer player then
+plays a random legal move more and more often, and never picks up when it can beat."""
 
 
 def worth(card: str, trump: str | None) -> float:
@@ -59,9 +63,23 @@ def choose_action(view: JSON, rng: random.Random, level: str = "normal") -> Acti
         raise ValueError("no legal action: not this seat's turn")
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
+    unstuck = _unstick(view, legal, rng)
+    if unstuck is not None:
+        return unstuck
     scored = _phase1_scores(view, legal) if view["phase"] == 1 else _phase2_scores(view, legal)
     best = max(score for score, _ in scored)
     return rng.choice([a for score, a in scored if score >= best - 1e-9])
+
+
+def _unstick(view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
+    """A random move (a play rather than a pick-up) once phase 2 goes round in circles
+    (:data:`STALL`), with a chance growing with the pick-ups; else ``None``."""
+    players = max(1, sum(view["in_game"]))
+    excess = view["quiet"] - STALL * players
+    if view["phase"] != 2 or excess < 0 or rng.random() > min(0.9, 0.3 + excess / 20):
+        return None
+    plays = [a for a in legal if a.kind == "play"]
+    return rng.choice(plays or legal)
 
 
 # --- phase 1 -------------------------------------------------------------------------------
@@ -173,3 +191,24 @@ def _phase2_scores(view: JSON, legal: list[Action]) -> list[tuple[float, Action]
             score += 0.2 * len(cards) - 0.3 * max(worth(c, trump) for c in cards)
         scored.append((score, action))
     return scored
+
+
+def greedy_action(view: JSON, rng: random.Random) -> Action:
+    """A simple baseline (for the benchmark): beat or win with the lowest card that does
+    (a plain card before a trump), else dump the lowest card; in phase 2 pick up when
+    nothing single beats; lead the lowest card. It breaks circles as the AI does."""
+    unstuck = _unstick(view, legal_plays(view), rng)
+    if unstuck is not None:
+        return unstuck
+    trump = view["trump"]
+    hand = sorted(view["hand"] or [], key=lambda c: (suit(c) == trump, rank(c)))
+    if view["phase"] == 1:
+        plays = view["trick"][view["round_from"]:]
+        top = max((rank(p["cards"][0]) for p in plays), default=0)
+        winning = [c for c in hand if rank(c) > top]
+        return Action("play", cards=((winning or hand)[0],))
+    if not view["trick"]:
+        return Action("play", cards=(hand[0],))
+    top = view["trick"][-1]["cards"]
+    beating = [c for c in hand if play_beats((c,), top, trump)]
+    return Action("play", cards=(beating[0],)) if beating else Action("pickup")

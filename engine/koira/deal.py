@@ -20,7 +20,9 @@ State (a JSON object)::
      "need": int (phase 2: cards that complete this trick, R9), "lead_trump": bool,
      "trick_no": int (tricks begun, from 1), "last_winner": seat or None,
      "turn": seat or None, "out": [seats in the order they went out],
-     "removed": [seats in the order they were removed], "over": bool}
+     "removed": [seats in the order they were removed], "over": bool,
+     "quiet": int (phase 2: pick-ups since a card last left the game or a player went out;
+              public, so computer players can tell a game going round in circles)}
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ def new_state(seats: int, seed: int, options: JSON | None) -> JSON:
         "known": [[] for _ in range(seats)], "trump": None, "trump_card": None,
         "face_up": None, "trick": [], "round_seats": [], "round_from": 0, "need": 0,
         "lead_trump": False, "trick_no": 0, "last_winner": None, "turn": None, "out": [],
-        "removed": [], "over": False,
+        "removed": [], "over": False, "quiet": 0,
     }
 
 

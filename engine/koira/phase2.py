@@ -106,6 +106,7 @@ def pickup(state: JSON, seat: int, events: list[Event]) -> None:
         state["trick"].pop(0)
     state["hands"][seat] = sorted_hand(state["hands"][seat] + taken)
     state["known"][seat].extend(taken)
+    state["quiet"] += 1
     events.append(Event("picked_up", {"seat": seat, "cards": taken}))
     after = next_in_game(state, seat)
     if state["trick"]:
@@ -122,6 +123,7 @@ def _complete(state: JSON, winner: int, events: list[Event]) -> None:
     cards = [c for p in state["trick"] for c in p[1]]
     state["discarded"].extend(cards)
     state["trick"] = []
+    state["quiet"] = 0
     events.append(Event(TRICK_OVER, {"phase": 2, "trick": state["trick_no"], "seat": winner,
                                      "cards": cards}))
     if not check_over(state, events):
@@ -131,6 +133,7 @@ def _complete(state: JSON, winner: int, events: list[Event]) -> None:
 def went_out(state: JSON, seat: int, events: list[Event]) -> None:
     """R14: ``seat`` got rid of their last card: out and safe, placed in going-out order."""
     state["out"].append(seat)
+    state["quiet"] = 0
     events.append(Event("player_out", {"seat": seat, "place": len(state["out"])}))
 
 

@@ -51,8 +51,8 @@ def view(state: JSON, seat: int | None) -> JSON:
     "round_from": index in "trick" of this round's first play,
     "tied": seats replaying a tie (R1) or [], "need": cards that complete a phase-2 trick,
     "in_game": [bool], "out", "removed", "known": [[cards] per seat] publicly known to be in
-    that seat's hand or pile, "discarded": cards that left the game, "over", "placements",
-    "koira"}``. Raises ``RuleError("bad_seat")``.
+    that seat's hand or pile, "discarded": cards that left the game, "quiet": pick-ups since a card
+    last left the game, "over", "placements", "koira"}``. Raises ``RuleError("bad_seat")``.
     """
     n = state["seats"]
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
@@ -82,5 +82,6 @@ def view(state: JSON, seat: int | None) -> JSON:
         "out": list(state["out"]), "removed": list(state["removed"]),
         "known": [list(k) for k in state["known"]],
         "discarded": list(state["discarded"]),
+        "quiet": state["quiet"],
         "over": state["over"], "placements": placements(state), "koira": koira(state),
     }
