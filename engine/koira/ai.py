@@ -113,8 +113,8 @@ def _phase1_scores(view: JSON, legal: list[Action]) -> list[tuple[float, Action]
         own = worth(card, trump)
         if rank(card) > top:
             p = _win_chance(rank(card), len(later), counts)
-            score = p * (pot + own - 0.35) - (1 - p) * own
-            score -= 0.15 * own  # the cheapest card that wins
+            # a won card comes back onto the pile; a high card spent now cannot win later
+            score = p * pot - (1 - p) * own - 0.2 * own
         elif rank(card) == top:
             score = -own - 0.3  # a tie: a replay costs another card
         else:
@@ -143,14 +143,15 @@ def _stock_score(view: JSON, top: int, later: list[int], unseen: list[str],
     """Turning up the stock: a random unseen card takes its chance; no hand card is spent."""
     if not unseen:
         return -0.5
-    trump = view["trump"]
     counts = _rank_counts(unseen)
     total = 0.0
     for card in unseen:
         if rank(card) > top:
             p = _win_chance(rank(card), len(later), counts)
-            total += p * (pot + worth(card, trump) - 0.35)
-    return total / len(unseen) - 0.05
+            total += p * pot
+    # the price: a random card handed to whoever wins, where a low card of the hand would
+    # have burdened them
+    return total / len(unseen) - 0.35
 
 
 def _rank_counts(cards: list[str]) -> list[int]:
