@@ -19,10 +19,12 @@ import random
 from engine.core import JSON, Action
 from engine.koira.cards import DECK, play_beats, rank, sequences, suit
 
-SHED = 0.7
+SHED = 0.75
 """Phase 2: the worth of getting rid of one card (against the usefulness of the cards spent)."""
 TEMPO = 0.4
 """Phase 2: the worth of winning a trick, and so leading the next."""
+CARD_COST = 0.35
+"""Phase 1: what one more card to shed in phase 2 costs, against its worth (:func:`worth`)."""
 STALL = 3
 """Phase 2: after this many pick-ups per player in the game with no card leaving the game,
 the play is going round in circles (nothing in the rules ends it): a computer player then
@@ -102,7 +104,7 @@ def _phase1_scores(view: JSON, legal: list[Action]) -> list[tuple[float, Action]
              if s != me and s not in {p["seat"] for p in view["trick"][start:]}]
     unseen = _unseen(view)
     counts = _rank_counts(unseen)
-    pot = sum(worth(c, trump) - 0.35 for p in view["trick"] for c in p["cards"])
+    pot = sum(worth(c, trump) - CARD_COST for p in view["trick"] for c in p["cards"])
     scored: list[tuple[float, Action]] = []
     for action in legal:
         if action.kind == "stock":
