@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, or_, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -290,10 +292,17 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
 
 
 async def upsert_user(session: AsyncSession, user: UserRef) -> User:
+    """The user's row with fresh names, created if new. Two transactions may see the same new
+    user at once (updates are handled concurrently), so the row is inserted with ON CONFLICT
+    DO NOTHING and read back rather than added."""
     row = await session.get(User, user.id)
     if row is None:
-        row = User(id=user.id, first_name=user.first_name, can_message=False)
-        session.add(row)
+        insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+        await session.execute(insert(User).values(id=user.id, first_name=user.first_name,
+                                                  can_message=False)
+                              .on_conflict_do_nothing(index_elements=["id"]))
+        row = await session.get(User, user.id, populate_existing=True)
+        assert row is not None
     row.first_name = user.first_name
     row.last_name = user.last_name
     row.username = user.username
