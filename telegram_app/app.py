@@ -8,6 +8,7 @@ import logging
 import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from pydantic import ValidationError
 from telegram import BotCommand, Update
@@ -182,22 +183,31 @@ def main() -> None:
         sys.exit(1)
 
 
-async def serve(app: Application, settings: Settings) -> None:
-    """Run the bot with its web app (:mod:`telegram_app.web`, served by uvicorn) until
-    SIGINT/SIGTERM: in webhook mode (``TELEGRAM_WEBHOOK_URL``) Telegram is told the URL and
-    secret token (``setWebhook``); otherwise the bot polls and the web app serves only
-    ``/healthz`` and ``/metrics``. The same start and stop order as ``run_polling``."""
+def make_server(app: Application, settings: Settings) -> Any:
+    """The uvicorn server of the bot's web app (:mod:`telegram_app.web`): the webhook at
+    ``TELEGRAM_WEBHOOK_URL``'s path when set, ``/healthz`` and ``/metrics``."""
     import uvicorn
 
     from telegram_app.web import create_web_app
 
-    webhook = settings.telegram_webhook_url
     secret = settings.telegram_webhook_secret
-    web = create_web_app(app, webhook_path=settings.webhook_path if webhook else None,
+    web = create_web_app(app, webhook_path=settings.webhook_path
+                         if settings.telegram_webhook_url else None,
                          secret=secret.get_secret_value() if secret else None)
-    server = uvicorn.Server(uvicorn.Config(
+    return uvicorn.Server(uvicorn.Config(
         web, host=settings.web_listen_host, port=settings.web_listen_port or 8080,
         log_level="warning", access_log=False, lifespan="off"))
+
+
+async def serve(app: Application, settings: Settings, server: Any = None) -> None:
+    """Run the bot with its web app (``server``: :func:`make_server`'s by default) until
+    SIGINT/SIGTERM or ``server.should_exit``: in webhook mode (``TELEGRAM_WEBHOOK_URL``)
+    Telegram is told the URL and secret token (``setWebhook``); otherwise the bot polls and
+    the web app serves only ``/healthz`` and ``/metrics``. The same start and stop order as
+    ``run_polling``."""
+    server = server or make_server(app, settings)
+    webhook = settings.telegram_webhook_url
+    secret = settings.telegram_webhook_secret
     await app.initialize()
     try:
         if app.post_init:

@@ -9,7 +9,7 @@ import asyncio
 from sqlalchemy import func, select
 
 from league.models import InboxItem
-from tests.e2e.harness import BotRunner, hold, mover, private_turn_message, start_game, wait_for
+from tests.e2e.harness import BotRunner, hold, mover, private_turn_message, start_game
 from tests.fakebot import FakeBotAPI
 
 GROUP_A, GROUP_B = -100801, -100802

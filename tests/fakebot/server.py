@@ -98,6 +98,7 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         self.webhook_secret = ""
         self.webhook_posts: list[tuple[str, int, int]] = []  # (url, update_id, status or 0)
         self._webhook_pending: set[int] = set()
+        self.webhook_updates: dict[int, dict] = {}  # every update delivered so, by id
         self._webhook_turn = 0
         self._webhook_session: Any = None
         self._webhook_tasks: set[asyncio.Task] = set()
@@ -285,6 +286,7 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         self._post_update(update)
 
     def _post_update(self, update: dict) -> None:
+        self.webhook_updates[update["update_id"]] = update
         self._webhook_pending.add(update["update_id"])
         task = asyncio.get_running_loop().create_task(self._webhook_deliver(update))
         self._webhook_tasks.add(task)
