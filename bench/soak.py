@@ -44,6 +44,7 @@ from tests.fakebot import FakeBotAPI, FakeUser
 
 STALL = 20.0  # seconds without a new keyboard before a player presses the same one again
 OUTAGE_TEXT = "I can't reach my records right now"
+KEPT_LOG = Path(tempfile.gettempdir()) / "coyote-soak-bot.log"  # the bot's log, kept
 
 
 # --- a throwaway PostgreSQL cluster ------------------------------------------------------------
@@ -388,10 +389,18 @@ async def main() -> int:
             await asyncio.sleep(3)  # late answers of the last presses
             unanswered = [q for q in figures.presses if api.callback_answer(q) is None]
             unanswered_forged = [q for q in figures.forged if api.callback_answer(q) is None]
+            alerts: dict[str, int] = {}
+            for query in figures.presses:
+                answer = api.callback_answer(query) or {}
+                if answer.get("show_alert"):
+                    key = (answer.get("text") or "")[:60]
+                    alerts[key] = alerts.get(key, 0) + 1
         problems = inconsistencies(url)
         text = log.read_text(errors="replace") if log.exists() else ""
         errors = [line for line in text.splitlines() if " ERROR " in line or " CRITICAL " in line]
     finally:
+        if log.exists():
+            shutil.copy(log, KEPT_LOG)
         await asyncio.to_thread(cluster.remove)
     print(f"\nsoak (seed {args.seed}, {time.monotonic() - started:.0f} s, "
           f"{figures.kills} kills)")
@@ -400,13 +409,15 @@ async def main() -> int:
     print(f"presses unanswered:           {len(unanswered)} of {len(figures.presses)}")
     print(f"forged presses unanswered:    {len(unanswered_forged)} of {len(figures.forged)}"
           f"  (junk texts {figures.junk}, repeated updates {figures.repeats})")
+    for text, count in sorted(alerts.items(), key=lambda a: -a[1])[:6]:
+        print(f"  {count:5d} alerts {text!r}")
     print(f"outage answers:               {figures.outage_answers} of "
           f"{figures.outage_presses} presses; recovered after "
           f"{'-' if figures.recovery is None else f'{figures.recovery:.1f} s'}")
     print(f"inconsistencies:              {len(problems)}")
     for problem in problems[:20]:
         print(f"  {problem}")
-    print(f"log lines at ERROR:           {len(errors)}")
+    print(f"log lines at ERROR:           {len(errors)}  (the bot's log: {KEPT_LOG})")
     for line in errors[:20]:
         print(f"  {line[:200]}")
     ok = (figures.finished == figures.games and not unanswered and not unanswered_forged

@@ -76,8 +76,8 @@ class ServiceBase:
             old = await session.get(Chat, old_chat_id)
             new = await session.get(Chat, new_chat_id)
             if new is None:
-                new = Chat(id=new_chat_id, title=old.title if old else None)
-                session.add(new)
+                new = await insert_missing(session, Chat, id=new_chat_id,
+                                           title=old.title if old else None)
             if old is not None:
                 for column in MIGRATED_SETTINGS:
                     if getattr(new, column) in (None, _default(column)):
@@ -297,16 +297,24 @@ async def upsert_user(session: AsyncSession, user: UserRef) -> User:
     DO NOTHING and read back rather than added."""
     row = await session.get(User, user.id)
     if row is None:
-        insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-        await session.execute(insert(User).values(id=user.id, first_name=user.first_name,
-                                                  can_message=False)
-                              .on_conflict_do_nothing(index_elements=["id"]))
-        row = await session.get(User, user.id, populate_existing=True)
-        assert row is not None
+        row = await insert_missing(session, User, id=user.id, first_name=user.first_name,
+                                   can_message=False)
     row.first_name = user.first_name
     row.last_name = user.last_name
     row.username = user.username
     row.language = user.language
+    return row
+
+
+async def insert_missing(session: AsyncSession, model: type[Any], **values: Any) -> Any:
+    """The row of ``model`` with primary key ``values["id"]``, inserted with ``values`` if it
+    does not exist. Another transaction may insert the same row at once (updates are handled
+    concurrently), so it is INSERT … ON CONFLICT DO NOTHING and read back, never ``add``."""
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    await session.execute(insert(model).values(**values)
+                          .on_conflict_do_nothing(index_elements=["id"]))
+    row = await session.get(model, values["id"], populate_existing=True)
+    assert row is not None
     return row
 
 

@@ -67,7 +67,7 @@ class Database:
         # on; the pool is sized for concurrent lanes (each holds a connection for its lock).
         self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, pool_pre_ping=True,
                                                        pool_size=pool_size,
-                                                       max_overflow=2 * pool_size)
+                                                       max_overflow=3 * pool_size)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         inbox.install()
