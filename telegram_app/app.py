@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -183,9 +183,11 @@ def main() -> None:
         sys.exit(1)
 
 
-def make_server(app: Application, settings: Settings) -> Any:
+def make_server(app: Application, settings: Settings, extra_routes: Sequence[Any] = ()
+                ) -> Any:
     """The uvicorn server of the bot's web app (:mod:`telegram_app.web`): the webhook at
-    ``TELEGRAM_WEBHOOK_URL``'s path when set, ``/healthz`` and ``/metrics``."""
+    ``TELEGRAM_WEBHOOK_URL``'s path when set, ``/healthz``, ``/metrics`` and
+    ``extra_routes`` (Starlette routes: the Mini App's)."""
     import uvicorn
 
     from telegram_app.web import create_web_app
@@ -193,7 +195,8 @@ def make_server(app: Application, settings: Settings) -> Any:
     secret = settings.telegram_webhook_secret
     web = create_web_app(app, webhook_path=settings.webhook_path
                          if settings.telegram_webhook_url else None,
-                         secret=secret.get_secret_value() if secret else None)
+                         secret=secret.get_secret_value() if secret else None,
+                         extra_routes=extra_routes)
     return uvicorn.Server(uvicorn.Config(
         web, host=settings.web_listen_host, port=settings.web_listen_port or 8080,
         log_level="warning", access_log=False, lifespan="off"))
