@@ -198,6 +198,7 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
         for user in users:
             await user.start_bot()
     await asyncio.gather(*(open_game(api, g, users) for g, users in tables))
+    print(f"kills: {len(tables)} games started", flush=True)
     figures.games += len(tables)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + minutes * 60
@@ -210,6 +211,9 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
             await bot.kill()
             figures.kills += 1
             await bot.start()
+            if figures.kills % 10 == 0:
+                print(f"kills: {figures.kills} kills, {figures.finished} games over, "
+                      f"{len(figures.presses)} presses", flush=True)
     await bot.stop()
 
 
