@@ -107,6 +107,16 @@ class Figures:
     recovery: float | None = None
 
 
+async def drain(api: FakeBotAPI, figures: Figures, seconds: float = 60) -> None:
+    """Give the bot up to ``seconds`` to answer every press made so far (before it stops)."""
+    try:
+        await wait_for(lambda: all(api.callback_answer(q) is not None
+                                   for q in [*figures.presses, *figures.forged]),
+                       timeout=seconds)
+    except TimeoutError:
+        pass  # counted as unanswered
+
+
 def over(api: FakeBotAPI, group: int) -> bool:
     return bool(api.find_messages(group, "is over!"))
 
@@ -214,6 +224,7 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
             if figures.kills % 10 == 0:
                 print(f"kills: {figures.kills} kills, {figures.finished} games over, "
                       f"{len(figures.presses)} presses", flush=True)
+    await drain(api, figures)
     await bot.stop()
 
 
@@ -279,6 +290,7 @@ async def phase_fuzz(api: FakeBotAPI, url: str, log: Path, figures: Figures,
         if i % 50 == 0:
             await asyncio.sleep(0.05)  # a burst, then a breath: the games must go on too
     await players
+    await drain(api, figures)
     await bot.stop()
 
 
@@ -325,6 +337,7 @@ async def phase_outage(api: FakeBotAPI, url: str, log: Path, figures: Figures,
         await asyncio.sleep(0.2)
     deadline = asyncio.get_running_loop().time() + minutes * 60
     await play(api, group, users, figures, deadline, rng)
+    await drain(api, figures)
     await bot.stop()
 
 
