@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint messages language run clean install
+.PHONY: demo test lint messages language run clean install soak
 
 # A .venv left half-made (no pip: venv failed midway) is made again.
 $(STAMP): pyproject.toml
@@ -21,6 +21,9 @@ demo: $(STAMP)  ## a full game through the real bot against the fake Bot API, on
 
 test: $(STAMP)  ## the whole suite; needs PostgreSQL on 127.0.0.1:5432 (see .ci/run)
 	$(BIN)/python -m pytest
+
+soak: $(STAMP)  ## the crash-safety soak (bench/soak.py, some minutes; not part of make test)
+	nice -n 10 $(BIN)/python -m bench.soak $(SOAK_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, or_, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -99,8 +101,8 @@ class ServiceBase:
             old = await session.get(Chat, old_chat_id)
             new = await session.get(Chat, new_chat_id)
             if new is None:
-                new = Chat(id=new_chat_id, title=old.title if old else None)
-                session.add(new)
+                new = await insert_missing(session, Chat, id=new_chat_id,
+                                           title=old.title if old else None)
             if old is not None:
                 for column in MIGRATED_SETTINGS:
                     if getattr(new, column) in (None, _default(column)):
@@ -342,14 +344,29 @@ def user_language(row: User | None) -> str | None:
 
 
 async def upsert_user(session: AsyncSession, user: UserRef) -> User:
+    """The user's row with fresh names, created if new. Two transactions may see the same new
+    user at once (updates are handled concurrently), so the row is inserted with ON CONFLICT
+    DO NOTHING and read back rather than added."""
     row = await session.get(User, user.id)
     if row is None:
-        row = User(id=user.id, first_name=user.first_name, can_message=False)
-        session.add(row)
+        row = await insert_missing(session, User, id=user.id, first_name=user.first_name,
+                                   can_message=False)
     row.first_name = user.first_name
     row.last_name = user.last_name
     row.username = user.username
     row.language = user.language
+    return row
+
+
+async def insert_missing(session: AsyncSession, model: type[Any], **values: Any) -> Any:
+    """The row of ``model`` with primary key ``values["id"]``, inserted with ``values`` if it
+    does not exist. Another transaction may insert the same row at once (updates are handled
+    concurrently), so it is INSERT … ON CONFLICT DO NOTHING and read back, never ``add``."""
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    await session.execute(insert(model).values(**values)
+                          .on_conflict_do_nothing(index_elements=["id"]))
+    row = await session.get(model, values["id"], populate_existing=True)
+    assert row is not None
     return row
 
 

@@ -13,6 +13,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from league import inbox
+
 ALEMBIC_DIR = Path(__file__).resolve().parent.parent / "alembic"
 DEFAULT_URL = "sqlite+aiosqlite:///coyote-league.sqlite3"
 
@@ -54,15 +56,24 @@ def upgrade(url: str | None, revision: str = "head") -> None:
 
 
 class Database:
-    """An async engine and its session factory. ``url`` as accepted by :func:`async_url`."""
+    """An async engine and its session factory. ``url`` as accepted by :func:`async_url`.
+    A session's commit that changes something marks the inbox item being handled done
+    (:mod:`league.inbox`)."""
 
-    def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
+    def __init__(self, url: str | None = None, *, echo: bool = False,
+                 pool_size: int = 10) -> None:
         self.url = async_url(url)
-        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo)
+        # pre_ping: a connection that died in an outage is replaced before use, not failed
+        # on; the pool is sized for concurrent lanes (each holds a connection for its lock).
+        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, pool_pre_ping=True,
+                                                       pool_size=pool_size,
+                                                       max_overflow=3 * pool_size)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        inbox.install()
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,
-                                           class_=AsyncSession)
+                                           class_=AsyncSession,
+                                           sync_session_class=inbox.LeagueSession)
 
     @property
     def dialect(self) -> str:

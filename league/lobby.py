@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Game, RuleError
-from league.base import ServiceBase, is_language_code, load_game, touch, upsert_user
+from league.base import ServiceBase, insert_missing, is_language_code, load_game, touch, upsert_user
 from league.clock import DEFAULT_LOBBY_TTL, PACES, POLICIES
 from league.errors import ServiceError
 from league.models import Chat, GamePlayer
@@ -57,8 +57,7 @@ class LobbyService(ServiceBase):
         async with self.db.sessions.begin() as session:
             chat = await session.get(Chat, chat_id)
             if chat is None:
-                chat = Chat(id=chat_id, title=title)
-                session.add(chat)
+                chat = await insert_missing(session, Chat, id=chat_id, title=title)
             setattr(chat, key, value)
         return await self.chat_settings(chat_id)
 
@@ -80,8 +79,7 @@ class LobbyService(ServiceBase):
                     raise ServiceError("game_open", game_id=existing)
                 chat = await session.get(Chat, chat_id)
                 if chat is None:
-                    chat = Chat(id=chat_id, title=chat_title)
-                    session.add(chat)
+                    chat = await insert_missing(session, Chat, id=chat_id, title=chat_title)
                 options = _lobby_options(game, chat, options or {})
                 if chat.language is None:  # the chat's first lobby: its opener's language
                     chat.language = creator.language if is_language_code(creator.language) \

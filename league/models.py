@@ -287,3 +287,26 @@ class LeaguePost(Base):
     period_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     posted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class InboxItem(Base):
+    """A request received from the platform (for the bot: one Telegram update), stored before
+    the platform is told it arrived, so a crash loses nothing. ``id`` is the platform's own
+    id (Telegram's ``update_id``: unique, increasing in order of arrival), so a repeat is
+    dropped by the primary key. ``lane``: the key whose requests are handled one at a time
+    and in order (a game, or a chat's topic); ``payload``: the raw request as JSON;
+    ``done_at``: set in the transaction of the change the request caused (or after a
+    request that changed nothing was handled). See :mod:`league.inbox`."""
+
+    __tablename__ = "inbox"
+    __table_args__ = (
+        Index("ix_inbox_undone", "lane", "id", postgresql_where=text("done_at IS NULL"),
+              sqlite_where=text("done_at IS NULL")),
+        Index("ix_inbox_received", "received_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    lane: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

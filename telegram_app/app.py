@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
 from pydantic import ValidationError
 from telegram import BotCommand, Update
@@ -24,15 +25,20 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from league.db import Database, upgrade
+from league.inbox import CURRENT, Inbox
 from league.models import utcnow
 from league.service import MatchService
 from telegram_app import startup
 from telegram_app.context import KEY, BotServices
 from telegram_app.handlers import admin, buttons, commands, language, league, members
 from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
+from telegram_app.intake import KEY as INTAKE
+from telegram_app.intake import InboxBot, Intake, LaneProcessor, replay_job
 from telegram_app.messenger import Messenger
+from telegram_app.outage import answer_outage, is_outage
 from telegram_app.presenter import Presenter
 from telegram_app.scheduler import finish_jobs, schedule
 from telegram_app.settings import Settings
@@ -51,10 +57,18 @@ def build_application(settings: Settings, *, migrate: bool = True,
     db = Database(settings.database_url)
     limiter = AIORateLimiter(overall_max_rate=settings.telegram_overall_rate,
                              group_max_rate=settings.telegram_group_rate, max_retries=3)
+    processor = LaneProcessor()
+    concurrency = settings.update_concurrency or (16 if db.dialect == "postgresql" else 1)
 
     async def post_init(app: Application) -> None:
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
+        intake = Intake(app, Inbox(db), concurrency=concurrency, grace=settings.inbox_grace,
+                        keep=timedelta(hours=settings.inbox_keep_hours))
+        app.bot_data[INTAKE] = intake
+        processor.intake = intake
+        if isinstance(app.bot, InboxBot):
+            app.bot.attach(intake)
         service = MatchService(db, clock=clock)
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
@@ -63,11 +77,14 @@ def build_application(settings: Settings, *, migrate: bool = True,
     async def post_shutdown(app: Application) -> None:
         await db.dispose()
 
+    bot = InboxBot(token=settings.telegram_bot_token.get_secret_value(),
+                   base_url=settings.telegram_base_url, rate_limiter=limiter,
+                   request=HTTPXRequest(connection_pool_size=256),
+                   get_updates_request=HTTPXRequest(connection_pool_size=1))
     app = (
         ApplicationBuilder()
-        .token(settings.telegram_bot_token.get_secret_value())
-        .base_url(settings.telegram_base_url)
-        .rate_limiter(limiter)
+        .bot(bot)
+        .concurrent_updates(processor)
         .post_init(post_init)
         .post_stop(finish_jobs)
         .post_shutdown(post_shutdown)
@@ -75,6 +92,9 @@ def build_application(settings: Settings, *, migrate: bool = True,
     )
     add_handlers(app)
     schedule(app, settings.sweep_interval, settings.league_interval)
+    assert app.job_queue is not None
+    app.job_queue.run_repeating(replay_job, interval=settings.inbox_interval, first=0.05,
+                                name="inbox", job_kwargs={"max_instances": 1, "coalesce": True})
     return app
 
 
@@ -144,7 +164,17 @@ def add_handlers(app: Application) -> None:
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log the failure; answer a pending button press so the client stops spinning."""
+    """Log the failure; answer a pending button press so the client stops spinning. A
+    database outage is logged once (not per update) and answered with the outage note."""
+    intake: Intake | None = context.application.bot_data.get(INTAKE)
+    if intake is not None and is_outage(context.error):
+        intake.outage.failed(context.error)  # type: ignore[arg-type]
+        work = CURRENT.get()
+        if work is not None:
+            work.failed = True
+        if isinstance(update, Update) and (work is None or not work.done):
+            await answer_outage(update)
+        return
     log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:
@@ -167,7 +197,8 @@ def main() -> None:
     try:
         settings = Settings()  # type: ignore[call-arg]  # read from the environment
     except ValidationError as exc:
-        missing = ", ".join(str(e["loc"][0]).upper() for e in exc.errors())
+        missing = ", ".join(str(e["loc"][0]).upper() if e["loc"] else e["msg"]
+                            for e in exc.errors())
         log.error("incomplete or invalid settings: %s (see README, Running the bot)", missing)
         sys.exit(1)
     token = settings.telegram_bot_token.get_secret_value()
@@ -175,10 +206,66 @@ def main() -> None:
     startup.check_token(token, settings.telegram_base_url)  # one line and exit if refused
     app = build_application(settings)
     try:
-        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+        if settings.telegram_webhook_url or settings.web_listen_port:
+            asyncio.run(serve(app, settings))
+        else:
+            app.run_polling(allowed_updates=ALLOWED_UPDATES)
     except (InvalidToken, Forbidden):  # refused between the check and the start
         log.error("Telegram refused TELEGRAM_BOT_TOKEN (see the line above)")
         sys.exit(startup.REFUSED_STATUS)
     except NetworkError as exc:
         log.error("Telegram cannot be reached at %s: %s", settings.telegram_base_url, exc)
         sys.exit(1)
+
+
+def make_server(app: Application, settings: Settings, extra_routes: Sequence[Any] = ()
+                ) -> Any:
+    """The uvicorn server of the bot's web app (:mod:`telegram_app.web`): the webhook at
+    ``TELEGRAM_WEBHOOK_URL``'s path when set, ``/healthz``, ``/metrics`` and
+    ``extra_routes`` (Starlette routes: the Mini App's)."""
+    import uvicorn
+
+    from telegram_app.web import create_web_app
+
+    secret = settings.telegram_webhook_secret
+    web = create_web_app(app, webhook_path=settings.webhook_path
+                         if settings.telegram_webhook_url else None,
+                         secret=secret.get_secret_value() if secret else None,
+                         extra_routes=extra_routes)
+    return uvicorn.Server(uvicorn.Config(
+        web, host=settings.web_listen_host, port=settings.web_listen_port or 8080,
+        log_level="warning", access_log=False, lifespan="off"))
+
+
+async def serve(app: Application, settings: Settings, server: Any = None) -> None:
+    """Run the bot with its web app (``server``: :func:`make_server`'s by default) until
+    SIGINT/SIGTERM or ``server.should_exit``: in webhook mode (``TELEGRAM_WEBHOOK_URL``)
+    Telegram is told the URL and secret token (``setWebhook``); otherwise the bot polls and
+    the web app serves only ``/healthz`` and ``/metrics``. The same start and stop order as
+    ``run_polling``."""
+    server = server or make_server(app, settings)
+    webhook = settings.telegram_webhook_url
+    secret = settings.telegram_webhook_secret
+    await app.initialize()
+    try:
+        if app.post_init:
+            await app.post_init(app)
+        await app.start()
+        if webhook:
+            await app.bot.set_webhook(webhook, secret_token=secret.get_secret_value()
+                                      if secret else None, allowed_updates=ALLOWED_UPDATES)
+        else:
+            await app.bot.delete_webhook()
+            assert app.updater is not None
+            await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        await server.serve()
+    finally:
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+            if app.post_stop:
+                await app.post_stop(app)
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)

@@ -21,8 +21,10 @@ from telegram.ext import Application, ContextTypes
 
 from league.service import Outcome
 from league.sweeper import SweepResult
+from telegram_app import metrics
 from telegram_app.context import BotServices, services
 from telegram_app.i18n import use_language
+from telegram_app.outage import is_outage
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render import league as league_text
@@ -145,9 +147,14 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     bot = services(context)
     try:
         results = await bot.service.sweep()
-    except Exception:  # a database outage must not kill the ticker; the next tick retries
-        log.exception("sweep failed")
+    except Exception as exc:  # a database outage must not kill the ticker; the next tick retries
+        intake = context.application.bot_data.get("intake")
+        if intake is not None and is_outage(exc):
+            intake.outage.failed(exc)  # one warning per outage, not a traceback per tick
+        else:
+            log.exception("sweep failed")
         return
+    metrics.swept()
     for result in results:  # before anything is awaited: shown before later changes
         if result.steps:
             bot.presenter.expect(Outcome(result.game, result.steps))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+import re
+
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -18,6 +20,17 @@ class Settings(BaseSettings):
       ``TELEGRAM_OVERALL_RATE``: requests a second in all (about 30).
     - ``SWEEP_INTERVAL``: seconds between two looks for due reminders and timeouts;
       ``LEAGUE_INTERVAL``: seconds between two looks for weekly/season tables to post.
+    - ``TELEGRAM_WEBHOOK_URL``: set, the bot runs in webhook mode (Telegram POSTs updates to
+      this public HTTPS URL; its path is the path served) instead of polling;
+      ``TELEGRAM_WEBHOOK_SECRET`` (required with it): the secret token Telegram sends in
+      ``X-Telegram-Bot-Api-Secret-Token`` (1–256 characters ``A-Za-z0-9_-``).
+    - ``WEB_LISTEN_HOST`` / ``WEB_LISTEN_PORT``: where the web app (webhook, ``/healthz``,
+      ``/metrics``) listens; in polling mode it is served only when ``WEB_LISTEN_PORT`` is set.
+    - ``UPDATE_CONCURRENCY``: updates handled at once (one per lane; default 16 on PostgreSQL,
+      1 on SQLite, whose single writer gains nothing from more);
+      ``INBOX_GRACE``: seconds an unhandled stored update waits before any worker takes it
+      over (a killed worker's); ``INBOX_INTERVAL``: seconds between two such looks;
+      ``INBOX_KEEP_HOURS``: how long handled updates stay in the inbox.
     """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -29,3 +42,29 @@ class Settings(BaseSettings):
     telegram_overall_rate: int = Field(default=30, ge=1)
     sweep_interval: float = Field(default=5.0, gt=0)
     league_interval: float = Field(default=60.0, gt=0)
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    web_listen_host: str = "127.0.0.1"
+    web_listen_port: int | None = Field(default=None, ge=1, le=65535)
+    update_concurrency: int | None = Field(default=None, ge=1, le=256)
+    inbox_grace: float = Field(default=10.0, ge=0)
+    inbox_interval: float = Field(default=2.0, gt=0)
+    inbox_keep_hours: float = Field(default=24.0, gt=0)
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.telegram_webhook_url and self.telegram_webhook_secret is None:
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+        secret = self.telegram_webhook_secret
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}",
+                                                   secret.get_secret_value()):
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET: 1-256 characters A-Z, a-z, 0-9, _ or -")
+        return self
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of the webhook URL (``/telegram`` when the URL has none)."""
+        from urllib.parse import urlsplit
+
+        path = urlsplit(self.telegram_webhook_url or "").path
+        return path if path and path != "/" else "/telegram"

@@ -1,7 +1,7 @@
 """languages: a chat's language (/settings language) and the one a user chose (/language)
 
 Revision ID: 0008_languages
-Revises: 0006
+Revises: 0007_inbox
 Create Date: 2026-12-01 21:20:00.000000
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0008_languages'
-down_revision: str | None = '0006'
+down_revision: str | None = '0007_inbox'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

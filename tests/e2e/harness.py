@@ -39,11 +39,15 @@ class BotRunner:
 
     def busy(self) -> bool:
         """Whether the Application holds updates it fetched but has not finished handling
-        (PTB marks each one done on its update queue after the handlers ran), or a JobQueue
+        (the intake's pending updates, from the fetch — they are stored in the inbox before
+        they reach PTB's update queue — to the end of their handlers), or a JobQueue
         job (the sweeper, the league posts) is running: both may work in the database for a
         while without a request."""
         if self.app is None or not self.app.running:
             return False
+        intake = self.app.bot_data.get("intake")
+        if intake is not None and intake.pending:  # fetched, maybe not yet stored or queued
+            return True
         return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0 or self._jobs > 0
 
     def _count_jobs(self, event: JobEvent) -> None:

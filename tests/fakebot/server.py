@@ -92,6 +92,16 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         self._delivered_upto = 0
         self._allowed_updates: list[str] | None = None
         self._updates_event = asyncio.Event()
+        # Webhook delivery (deliver_by_webhook): the URLs taken in turn, the secret token sent,
+        # the updates not yet answered with a 200, the client session and its tasks.
+        self.webhook_targets: list[str] = []
+        self.webhook_secret = ""
+        self.webhook_posts: list[tuple[str, int, int]] = []  # (url, update_id, status or 0)
+        self._webhook_pending: set[int] = set()
+        self.webhook_updates: dict[int, dict] = {}  # every update delivered so, by id
+        self._webhook_turn = 0
+        self._webhook_session: Any = None
+        self._webhook_tasks: set[asyncio.Task] = set()
         self._poll_generation = 0
         self._closing = False
         self._inflight = 0
@@ -132,6 +142,11 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         """Wake pending long polls and shut the server down."""
         self._closing = True
         self._updates_event.set()
+        for task in list(self._webhook_tasks):
+            task.cancel()
+        if self._webhook_session is not None:
+            await self._webhook_session.close()
+            self._webhook_session = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -247,9 +262,58 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         """Queue an update (``payload`` without ``update_id``) for getUpdates; returns it."""
         update = {"update_id": self._next_update_id, **payload}
         self._next_update_id += 1
+        if self.webhook_targets:
+            self._post_update(update)
+            return update
         self._updates.append(update)
         self._updates_event.set()
         return update
+
+    def deliver_by_webhook(self, urls: list[str], secret: str) -> None:
+        """From now on POST each update (as JSON, with the ``X-Telegram-Bot-Api-Secret-Token``
+        header ``secret``) to ``urls`` in turn, as Telegram does in front of a load balancer;
+        an answer other than 200, or no connection, is tried again at the next URL after a
+        short pause (Telegram retries too). Updates queued for getUpdates go out first."""
+        self.webhook_targets = list(urls)
+        self.webhook_secret = secret
+        pending, self._updates = self._updates, []
+        for update in pending:
+            self._post_update(update)
+
+    def redeliver(self, update: dict) -> None:
+        """Deliver ``update`` (as :meth:`enqueue_update` returned it) once more, same id:
+        Telegram repeats a webhook whose 200 it did not see."""
+        self._post_update(update)
+
+    def _post_update(self, update: dict) -> None:
+        self.webhook_updates[update["update_id"]] = update
+        self._webhook_pending.add(update["update_id"])
+        task = asyncio.get_running_loop().create_task(self._webhook_deliver(update))
+        self._webhook_tasks.add(task)
+        task.add_done_callback(self._webhook_tasks.discard)
+
+    async def _webhook_deliver(self, update: dict) -> None:
+        import aiohttp
+
+        if self._webhook_session is None:
+            self._webhook_session = aiohttp.ClientSession()
+        while not self._closing:
+            url = self.webhook_targets[self._webhook_turn % len(self.webhook_targets)]
+            self._webhook_turn += 1
+            status = 0
+            try:
+                async with self._webhook_session.post(
+                        url, json=update, timeout=aiohttp.ClientTimeout(total=30),
+                        headers={"X-Telegram-Bot-Api-Secret-Token": self.webhook_secret}) as r:
+                    status = r.status
+            except (aiohttp.ClientError, TimeoutError, OSError):
+                status = 0
+            self.webhook_posts.append((url, update["update_id"], status))
+            if status == 200:
+                self._webhook_pending.discard(update["update_id"])
+                self._touch()
+                return
+            await asyncio.sleep(0.2)
 
     def _is_allowed(self, update: dict) -> bool:
         kind = next(k for k in update if k != "update_id")
@@ -306,7 +370,8 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         deadline = time.monotonic() + timeout
         while True:
             now = time.monotonic()
-            undelivered = self._next_update_id - 1 - self._delivered_upto
+            undelivered = len(self._webhook_pending) if self.webhook_targets else \
+                self._next_update_id - 1 - self._delivered_upto
             if undelivered <= 0 and self._inflight == 0 and now - self._last_activity >= quiet \
                     and not any(busy() for busy in self.busy_checks):
                 return

@@ -1,0 +1,198 @@
+"""The inbox: requests from the platform, stored before the platform is told they arrived, and
+marked done in the same transaction as the change they caused.
+
+The bot (``telegram_app.intake``) stores each update with :meth:`Inbox.store`, then handles it
+while :data:`CURRENT` names it. Every transaction of the league that commits a change (any
+table but ``users``, whose rows are only names refreshed on sight) then also sets the item's
+``done_at``, in that commit (:func:`install`): a crash before the commit leaves the item undone,
+so it is handled again after a restart; a crash after it leaves it done, so it is never applied
+twice. A request that changed nothing is marked done once handled (:meth:`Inbox.mark_done`).
+
+Lanes: a string key (a game, or a chat's topic). On PostgreSQL :meth:`Inbox.lane` holds an
+advisory lock on the key for as long as one request of the lane is handled, so several
+processes never handle two requests of one lane at once; on SQLite (one process) it holds
+nothing and the caller's in-process lock is all there is.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Delete, Insert, Update, delete, event, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import ORMExecuteState, Session
+
+from league.models import InboxItem, User, utcnow
+
+
+@dataclass
+class Work:
+    """The inbox item being handled in this context: its ``id``; ``done`` once a commit (or
+    :meth:`Inbox.mark_done`) marked it; ``failed``: the handler met an outage (left undone)."""
+
+    id: int
+    done: bool = False
+    failed: bool = False
+
+
+CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work",
+                                                                      default=None)
+"""The inbox item the running code works for (``None``: a timer job, a test, a script)."""
+
+_NOT_A_CHANGE = frozenset({User.__tablename__, InboxItem.__tablename__})
+
+
+class LeagueSession(Session):
+    """The league's session class: its commits mark :data:`CURRENT` done (see :func:`install`)."""
+
+
+def install() -> None:
+    """Register the session hooks on :class:`LeagueSession` (idempotent)."""
+    if event.contains(LeagueSession, "before_commit", _before_commit):
+        return
+    event.listen(LeagueSession, "do_orm_execute", _on_execute)
+    event.listen(LeagueSession, "after_flush", _after_flush)
+    event.listen(LeagueSession, "before_commit", _before_commit)
+    event.listen(LeagueSession, "after_commit", _after_commit)
+    event.listen(LeagueSession, "after_rollback", _after_rollback)
+
+
+def _changes(objects: Iterable[Any]) -> bool:
+    return any(getattr(o, "__tablename__", None) not in _NOT_A_CHANGE for o in objects)
+
+
+def _on_execute(state: ORMExecuteState) -> None:
+    stmt = state.statement
+    if isinstance(stmt, Insert | Update | Delete) and stmt.table.name not in _NOT_A_CHANGE:
+        state.session.info["changed"] = True
+
+
+def _after_flush(session: Session, _context: Any) -> None:
+    if _changes([*session.new, *session.dirty, *session.deleted]):
+        session.info["changed"] = True
+
+
+def _before_commit(session: Session) -> None:
+    work = CURRENT.get()
+    if work is None or work.done:
+        return
+    if session.info.get("changed") or _changes([*session.new, *session.dirty,
+                                                *session.deleted]):
+        session.execute(update(InboxItem).where(InboxItem.id == work.id,
+                                                InboxItem.done_at.is_(None))
+                        .values(done_at=utcnow()))
+        session.info["marks"] = work
+
+
+def _after_commit(session: Session) -> None:
+    work = session.info.pop("marks", None)
+    if work is not None:
+        work.done = True
+    session.info.pop("changed", None)
+
+
+def _after_rollback(session: Session) -> None:
+    session.info.pop("marks", None)
+    session.info.pop("changed", None)
+
+
+@dataclass(frozen=True)
+class Item:
+    """An inbox row, detached: ``id``, ``lane``, ``payload`` (the raw JSON)."""
+
+    id: int
+    lane: str
+    payload: dict[str, Any]
+
+
+class Inbox:
+    """The inbox of ``db`` (a :class:`league.db.Database`)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    async def store(self, items: list[Item], now: datetime | None = None) -> set[int]:
+        """Store ``items`` in one transaction; returns the ids that were new (a repeat of a
+        stored id is dropped). Raises the driver's error when the database is unreachable
+        (then nothing was stored)."""
+        if not items:
+            return set()
+        now = now or utcnow()
+        ids = [i.id for i in items]
+        insert = pg_insert if self.db.dialect == "postgresql" else sqlite_insert
+        async with self.db.sessions.begin() as session:
+            known = set(await session.scalars(select(InboxItem.id).where(InboxItem.id.in_(ids))))
+            fresh = [i for i in items if i.id not in known]
+            if fresh:
+                stmt = insert(InboxItem).values([
+                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
+                    for i in fresh]).on_conflict_do_nothing(index_elements=["id"])
+                if self.db.dialect == "postgresql":
+                    stmt = stmt.returning(InboxItem.id)
+                    return set(await session.scalars(stmt))
+                await session.execute(stmt)
+            return {i.id for i in fresh}
+
+    async def undone_upto(self, lane: str, upto: int) -> list[Item]:
+        """The undone items of ``lane`` with an id up to ``upto``, oldest first."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(InboxItem.id, InboxItem.lane, InboxItem.payload)
+                .where(InboxItem.lane == lane, InboxItem.done_at.is_(None),
+                       InboxItem.id <= upto).order_by(InboxItem.id))
+            return [Item(*row) for row in rows]
+
+    async def undone(self, *, received_before: datetime | None = None,
+                     limit: int = 500) -> list[Item]:
+        """Undone items (received before ``received_before`` when given), oldest first."""
+        stmt = select(InboxItem.id, InboxItem.lane, InboxItem.payload).where(
+            InboxItem.done_at.is_(None))
+        if received_before is not None:
+            stmt = stmt.where(InboxItem.received_at < received_before)
+        async with self.db.sessions() as session:
+            rows = await session.execute(stmt.order_by(InboxItem.id).limit(limit))
+            return [Item(*row) for row in rows]
+
+    async def mark_done(self, ids: Iterable[int]) -> None:
+        """Mark items done (handled without a change, or given up on)."""
+        ids = list(ids)
+        if not ids:
+            return
+        async with self.db.sessions.begin() as session:
+            await session.execute(update(InboxItem).where(InboxItem.id.in_(ids),
+                                                          InboxItem.done_at.is_(None))
+                                  .values(done_at=utcnow()))
+
+    async def prune(self, older_than: timedelta, now: datetime | None = None) -> int:
+        """Delete done items received more than ``older_than`` ago; returns how many. Undone
+        items are kept whatever their age (they are work)."""
+        cutoff = (now or utcnow()) - older_than
+        async with self.db.sessions.begin() as session:
+            result = await session.execute(delete(InboxItem).where(
+                InboxItem.done_at.is_not(None), InboxItem.received_at < cutoff))
+            return result.rowcount or 0
+
+    @asynccontextmanager
+    async def lane(self, key: str) -> AsyncIterator[None]:
+        """Hold ``key``'s lane across processes while the body runs (PostgreSQL: a session
+        advisory lock on a connection of its own, released when the body ends or when the
+        process dies; SQLite: nothing)."""
+        if self.db.dialect != "postgresql":
+            yield
+            return
+        async with self.db.engine.connect() as conn:
+            lock = {"key": key}
+            await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:key, 0))"), lock)
+            await conn.commit()
+            try:
+                yield
+            finally:
+                await conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:key, 0))"),
+                                   lock)
+                await conn.commit()

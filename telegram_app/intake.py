@@ -1,0 +1,293 @@
+"""How an update gets from Telegram into a handler: stored, laned, handled once.
+
+- **Receive.** Every update is stored in the league's inbox (:class:`league.inbox.Inbox`)
+  before Telegram is told it arrived. Polling: :class:`InboxBot` stores what ``getUpdates``
+  returns before returning it; PTB's Updater sends the offset that confirms those updates
+  only with its next ``getUpdates`` call (``telegram/ext/_updater.py``,
+  ``polling_action_cb``), so a kill at any instant leaves each fetched update either stored
+  or still on Telegram's side. Webhook: :mod:`telegram_app.web` stores before its 200.
+- **Dispatch.** :class:`LaneProcessor` (PTB's ``BaseUpdateProcessor``) handles updates
+  concurrently with one update at a time per *lane* (:func:`lane_of`: the game a button
+  names, else the chat's topic, a private chat by its user). Updates of one lane start in
+  order of arrival (an ``asyncio.Lock`` is first come, first served); lanes wait on nothing
+  but their own lock, so one busy group does not hold up another. Across processes the lane is
+  held in PostgreSQL too (:meth:`Inbox.lane`).
+- **Handle once.** Under the lane, the lane's undone items up to this update are handled in
+  order (an earlier one a dead process left, or a restart's backlog); an update already done
+  (a repeat, or one another worker handled) is dropped. The change a handler commits marks
+  the item done in its own transaction (:mod:`league.inbox`); otherwise it is marked done
+  once the handler returned.
+- **Replay.** :func:`replay_job` (a JobQueue job) queues undone items older than a grace
+  period that no one here is handling (a restart's backlog, or a killed worker's), marks
+  done the items answered with the outage note, and prunes old done items.
+- **Outages.** A database that cannot be reached is met with one warning per outage
+  (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+from telegram import Update
+from telegram.error import RetryAfter, TelegramError
+from telegram.ext import Application, BaseUpdateProcessor, ContextTypes, ExtBot
+
+from league.inbox import CURRENT, Inbox, Item, Work
+from league.models import utcnow
+from telegram_app import metrics
+from telegram_app.callbacks import parse
+from telegram_app.handlers.common import thread_of
+from telegram_app.outage import OutageLog, answer_outage, is_outage
+
+log = logging.getLogger(__name__)
+KEY = "intake"  # bot_data key of the Intake
+
+
+def lane_of(update: Update) -> str:
+    """The lane of an update (at most 64 characters): ``g<id>`` for a button that names a
+    game, else ``c<chat id>:<topic>`` in a group, ``u<user id>`` in a private chat (or when
+    there is no chat at all), ``-`` for an update with neither."""
+    query = update.callback_query
+    if query is not None:
+        data = parse(query.data)
+        if data is not None and data.game_id > 0:
+            return f"g{data.game_id}"
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and chat.type != "private":
+        return f"c{chat.id}:{thread_of(update.effective_message)}"
+    if user is not None:
+        return f"u{user.id}"
+    return f"c{chat.id}:0" if chat is not None else "-"
+
+
+def kind_of(update: Update) -> str:
+    """What an update is, for the metrics."""
+    if update.callback_query is not None:
+        return "press"
+    message = update.message
+    if message is not None and message.text is not None:
+        return "command" if message.text.startswith("/") else "text"
+    return "other"
+
+
+class Intake:
+    """The receive and dispatch side of one bot process (see the module's docstring).
+    ``concurrency``: updates handled at once (lanes beyond it wait for a slot);
+    ``grace``: seconds an undone item may wait before :func:`replay_job` takes it over;
+    ``keep``: how long done items stay before they are pruned."""
+
+    def __init__(self, app: Application, inbox: Inbox, *, concurrency: int = 16,
+                 grace: float = 10.0, keep: timedelta = timedelta(days=1)) -> None:
+        self.app = app
+        self.inbox = inbox
+        self.grace = grace
+        self.keep = keep
+        self.outage = OutageLog()
+        self.pending: set[int] = set()     # ids queued or being handled in this process
+        self.unstored: set[int] = set()    # received during an outage: answered, not handled
+        self.abandoned: set[int] = set()   # answered with the outage note: done once it ends
+        self.started_at: dict[int, float] = {}
+        self._slots = asyncio.Semaphore(concurrency)
+        self._locks: dict[str, list[Any]] = {}  # lane -> [lock, users]
+        self._replays = 0
+
+    # --- receive ---------------------------------------------------------------------------
+    async def receive(self, updates: Sequence[Update],
+                      raw: Sequence[dict[str, Any]] | None = None) -> None:
+        """Store ``updates`` (``raw``: their JSON as received, else PTB's ``to_dict()``).
+        Never raises: during an outage they are remembered as unstored, to be answered so."""
+        if not updates:
+            return
+        now = time.monotonic()
+        payloads = raw if raw is not None else [u.to_dict() for u in updates]
+        items = [Item(u.update_id, lane_of(u), p) for u, p in zip(updates, payloads,
+                                                                   strict=True)]
+        for u in updates:
+            self.pending.add(u.update_id)
+            self.started_at.setdefault(u.update_id, now)
+        try:
+            await self.inbox.store(items)
+            self.outage.ok()
+        except Exception as exc:
+            if not is_outage(exc):
+                log.exception("storing %d updates failed", len(items))
+            else:
+                self.outage.failed(exc)
+            self.unstored.update(u.update_id for u in updates)
+
+    # --- dispatch --------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _local_lane(self, lane: str) -> AsyncIterator[None]:
+        entry = self._locks.setdefault(lane, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[lane]
+
+    async def handle(self, update: Update, coroutine: Awaitable[Any]) -> None:
+        """Handle ``update`` (``coroutine``: PTB's handling of it) in its lane; see the
+        module's docstring."""
+        uid = update.update_id
+        started = False
+        try:
+            if uid in self.unstored:
+                self.unstored.discard(uid)
+                metrics.DROPPED.labels("outage").inc()
+                await answer_outage(update)
+                return
+            lane = lane_of(update)
+            async with self._local_lane(lane), self._slots:
+                try:
+                    async with self.inbox.lane(lane):
+                        items = await self.inbox.undone_upto(lane, uid)
+                        self.outage.ok()
+                        if not any(item.id == uid for item in items):
+                            metrics.DROPPED.labels("repeat").inc()
+                        for item in items:
+                            started = True
+                            if item.id == uid:
+                                await self._run(uid, update, coroutine)
+                                coroutine = None
+                            else:  # an earlier update of this lane that nobody finished
+                                earlier = Update.de_json(item.payload, self.app.bot)
+                                await self._run(item.id, earlier,
+                                                self.app.process_update(earlier))
+                except Exception as exc:
+                    if not is_outage(exc):
+                        raise
+                    self.outage.failed(exc)
+                    self.abandoned.add(uid)
+                    if not started:
+                        metrics.DROPPED.labels("outage").inc()
+                        await answer_outage(update)
+        finally:
+            if coroutine is not None and hasattr(coroutine, "close"):
+                coroutine.close()  # never awaited: a repeat, or answered with the outage note
+            self.pending.discard(uid)
+            self.started_at.pop(uid, None)
+
+    async def _run(self, uid: int, update: Update, coroutine: Awaitable[Any]) -> None:
+        work = Work(uid)
+        token = CURRENT.set(work)
+        try:
+            await coroutine
+        finally:
+            CURRENT.reset(token)
+        kind = kind_of(update)
+        metrics.UPDATES.labels(kind).inc()
+        begun = self.started_at.get(uid)
+        if kind == "press" and begun is not None:
+            metrics.PRESS_SECONDS.observe(time.monotonic() - begun)
+        if work.failed:
+            self.abandoned.add(uid)
+        elif not work.done:
+            await self.inbox.mark_done([uid])
+
+    # --- replay ----------------------------------------------------------------------------
+    async def replay(self, *, grace: float | None = None) -> int:
+        """Queue the undone items received more than ``grace`` seconds ago (default: the
+        intake's) that no one here handles; returns how many were queued."""
+        grace = self.grace if grace is None else grace
+        if self.abandoned:
+            done = set(self.abandoned)
+            await self.inbox.mark_done(done)
+            self.abandoned -= done
+        items = await self.inbox.undone(received_before=utcnow() - timedelta(seconds=grace))
+        self.outage.ok()
+        queued = 0
+        for item in items:
+            if item.id in self.pending:
+                continue
+            self.pending.add(item.id)
+            await self.app.update_queue.put(Update.de_json(item.payload, self.app.bot))
+            queued += 1
+        self._replays += 1
+        if self._replays % 100 == 1:
+            pruned = await self.inbox.prune(self.keep)
+            if pruned:
+                log.info("pruned %d handled updates from the inbox", pruned)
+        return queued
+
+
+async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """JobQueue callback: :meth:`Intake.replay` (the first run after a start takes every
+    undone item at once: nobody else here handles them yet)."""
+    intake: Intake | None = context.application.bot_data.get(KEY)
+    if intake is None:
+        return
+    try:
+        first = intake._replays == 0
+        queued = await intake.replay(grace=0 if first else None)
+        if queued:
+            log.info("queued %d received but unhandled updates", queued)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        intake.outage.failed(exc)
+
+
+class LaneProcessor(BaseUpdateProcessor):
+    """PTB's update processor for :class:`Intake`: every update goes to
+    :meth:`Intake.handle` once :attr:`intake` is set (before: one at a time, as PTB does).
+    PTB's own limit (``max_concurrent_updates``) is set high, because an update that waits
+    for its lane must not take a slot from another lane; the intake's ``concurrency`` is the
+    real limit."""
+
+    def __init__(self) -> None:
+        super().__init__(max_concurrent_updates=4096)
+        self.intake: Intake | None = None
+        self._before = asyncio.Lock()
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if self.intake is not None and isinstance(update, Update):
+            await self.intake.handle(update, coroutine)
+            return
+        async with self._before:
+            await coroutine
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+
+class InboxBot(ExtBot):
+    """The bot: ``getUpdates`` stores what it fetched in the inbox before returning it (see
+    the module's docstring), and every Bot API call is counted for the metrics."""
+
+    __slots__ = ("_intake",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._intake: Intake | None = None
+
+    def attach(self, intake: Intake) -> None:
+        """Store fetched updates through ``intake`` from now on."""
+        self._intake = intake
+
+    async def get_updates(self, *args: Any, **kwargs: Any) -> tuple[Update, ...]:
+        updates = await super().get_updates(*args, **kwargs)
+        if updates and self._intake is not None:
+            await self._intake.receive(updates)
+        return updates
+
+    async def _do_post(self, endpoint: str, data: Any, **kwargs: Any) -> Any:
+        metrics.API_CALLS.labels(endpoint).inc()
+        try:
+            return await super()._do_post(endpoint, data, **kwargs)
+        except TelegramError as exc:
+            metrics.API_ERRORS.labels(endpoint, type(exc).__name__).inc()
+            if isinstance(exc, RetryAfter):
+                metrics.RATE_LIMIT_WAITS.inc()
+            raise

@@ -1,0 +1,58 @@
+"""Concurrent updates with order per lane: two presses of one game that arrive together are
+applied in order of arrival (the second refused as out of date) while a press in another
+group is not held up by them; a repeated update is handled once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import func, select
+
+from league.models import InboxItem
+from tests.e2e.harness import BotRunner, hold, mover, private_turn_message, start_game
+from tests.fakebot import FakeBotAPI
+
+GROUP_A, GROUP_B = -100801, -100802
+
+
+async def test_one_lane_waits_another_does_not(pg_db, pg_url: str) -> None:
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "A", admins=[1])
+        api.add_group(GROUP_B, "B", admins=[11])
+        team_a = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
+        team_b = [api.add_user(i, n) for i, n in ((11, "Dan"), (12, "Eve"), (13, "Fay"))]
+        for user in team_a + team_b:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await start_game(api, team_a, GROUP_A)
+            await start_game(api, team_b, GROUP_B)
+            first_a, first_b = await mover(api, team_a), await mover(api, team_b)
+            msg_a = private_turn_message(api, first_a)
+            msg_b = private_turn_message(api, first_b)
+            bid_a = next(d for _, d in api.buttons(msg_a) if d and d.startswith("b:"))
+            bid_b = next(d for _, d in api.buttons(msg_b) if d and d.startswith("b:"))
+            # The first press of game A is held inside its handler (at its answer).
+            held, release = hold(api, "answerCallbackQuery",
+                                 lambda p: p.get("callback_query_id") == first_q[0])
+            first_q = [await first_a.press(msg_a, bid_a)]
+            second_q = await first_a.press(msg_a, bid_a)  # the same button again, at once
+            await asyncio.wait_for(held.wait(), 30)
+            other_q = await first_b.press(msg_b, bid_b)
+            other = await api.wait_answer(other_q, timeout=30)  # while A's lane is held
+            assert not other.get("show_alert"), other
+            assert api.callback_answer(second_q) is None  # waits behind the first press
+            release.set()
+            first = await api.wait_answer(first_q[0], timeout=30)
+            second = await api.wait_answer(second_q, timeout=30)
+            assert not first.get("show_alert"), first
+            assert second.get("show_alert") and "out of date" in second.get("text", ""), second
+            await api.settle()
+            assert len(api.find_messages(GROUP_A, "bids")) == 1  # one bid applied
+            async with pg_db.sessions() as session:
+                undone = await session.scalar(select(func.count()).select_from(InboxItem)
+                                              .where(InboxItem.done_at.is_(None)))
+            assert undone == 0
+        finally:
+            await runner.stop()

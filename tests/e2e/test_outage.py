@@ -1,0 +1,49 @@
+"""A database outage (PostgreSQL cut off behind a TCP proxy): a press or a command gets the
+outage answer and changes nothing, the outage is logged as one warning (no traceback per
+update), and the bot recovers by itself once the database is back."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.engine import make_url
+
+from tests.e2e.harness import bot_table, mover, private_turn_message, start_game, wait_for
+from tests.e2e.tcp_proxy import TcpProxy
+
+GROUP = -100901
+OUTAGE = "I can't reach my records right now; nothing was changed"
+
+
+async def test_a_press_during_an_outage_gets_the_outage_answer(pg_db, pg_url, caplog) -> None:
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    caplog.set_level(logging.INFO)
+    try:
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat"]) as (api, players, _):
+            await start_game(api, players, GROUP)
+            user = await mover(api, players)
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            proxy.cut()
+            answer = await user.press_and_settle(message, bid, quiet=0.05)
+            assert answer.get("show_alert") and OUTAGE in answer.get("text", ""), answer
+            await players[0].send(GROUP, "/newgame")
+            await wait_for(lambda: bool(api.find_messages(GROUP, OUTAGE)))
+            answer = await user.press_and_settle(message, bid, quiet=0.05)  # still down
+            assert OUTAGE in answer.get("text", ""), answer
+            assert not api.find_messages(GROUP, "bids")  # nothing was changed
+            proxy.restore()
+            answer = await user.press_and_settle(message, bid, quiet=0.05)
+            assert not answer.get("show_alert"), answer  # back by itself, at once
+            await wait_for(lambda: bool(api.find_messages(GROUP, "bids")))
+            await api.settle()
+    finally:
+        await proxy.stop()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING
+                and "cannot be reached" in r.getMessage()]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert not errors, [r.getMessage() for r in errors]
+    assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)

@@ -1,0 +1,72 @@
+"""The inbox: repeats are dropped, a change marks the item being handled done in its own
+commit, a refreshed name or a rolled-back change does not, old done items are pruned."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from league.inbox import CURRENT, Inbox, Item, Work
+from league.models import InboxItem, utcnow
+from league.service import MatchService
+from league.snapshots import UserRef
+
+ANN = UserRef(1, "Ann")
+
+
+async def _done(db, item_id: int) -> bool:
+    async with db.sessions() as session:
+        return await session.scalar(select(InboxItem.done_at).where(
+            InboxItem.id == item_id)) is not None
+
+
+async def test_a_repeat_is_dropped(pg_db) -> None:
+    inbox = Inbox(pg_db)
+    assert await inbox.store([Item(5, "g1", {"a": 1}), Item(6, "g1", {"b": 2})]) == {5, 6}
+    assert await inbox.store([Item(6, "g1", {"b": 2}), Item(7, "c1:0", {})]) == {7}
+    assert [i.id for i in await inbox.undone_upto("g1", 6)] == [5, 6]
+    assert [i.id for i in await inbox.undone_upto("g1", 5)] == [5]
+
+
+async def test_a_change_marks_the_item_done_in_its_commit(pg_db) -> None:
+    inbox, service = Inbox(pg_db), MatchService(pg_db)
+    await inbox.store([Item(1, "c-5:0", {}), Item(2, "u1", {})])
+    token = CURRENT.set(work := Work(2))
+    try:
+        await service.touch_user(ANN)  # a name refreshed: not the change the update asked for
+        assert not work.done and not await _done(pg_db, 2)
+    finally:
+        CURRENT.reset(token)
+    token = CURRENT.set(work := Work(1))
+    try:
+        await service.open_lobby(-5, "Group", 0, ANN)
+        assert work.done and await _done(pg_db, 1)
+    finally:
+        CURRENT.reset(token)
+    assert [i.id for i in await inbox.undone()] == [2]
+
+
+async def test_a_refused_change_leaves_the_item_undone(pg_db) -> None:
+    inbox, service = Inbox(pg_db), MatchService(pg_db)
+    game = await service.open_lobby(-5, "Group", 0, ANN)
+    await inbox.store([Item(3, f"g{game.id}", {})])
+    token = CURRENT.set(work := Work(3))
+    try:
+        try:
+            await service.start(game.id, ANN.id)  # one player: refused, rolled back
+        except Exception:
+            pass
+        assert not work.done and not await _done(pg_db, 3)
+    finally:
+        CURRENT.reset(token)
+
+
+async def test_old_done_items_are_pruned(pg_db) -> None:
+    inbox = Inbox(pg_db)
+    old = utcnow() - timedelta(days=3)
+    await inbox.store([Item(1, "a", {}), Item(2, "a", {})], now=old)
+    await inbox.store([Item(3, "a", {})])
+    await inbox.mark_done([1, 3])
+    assert await inbox.prune(timedelta(days=1)) == 1  # 2 is old but undone: kept
+    assert [i.id for i in await inbox.undone()] == [2]

@@ -1,0 +1,57 @@
+"""The deployment files stay valid without Docker: ``compose.yaml`` against the Compose
+specification's JSON schema (``deploy/compose_spec.json``, vendored from the PyPI
+``docker-compose`` 1.29.2 wheel, ``compose/config/compose_spec.json``); the settings the
+compose file and the systemd units set exist; the image runs the same entry point."""
+
+from __future__ import annotations
+
+import configparser
+import json
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from telegram_app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTINGS = {name.upper() for name in Settings.model_fields}
+
+
+def _compose() -> dict:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def test_compose_file_follows_the_compose_schema() -> None:
+    schema = json.loads((ROOT / "deploy" / "compose_spec.json").read_text())
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in
+              jsonschema.Draft201909Validator(schema).iter_errors(_compose())]
+    assert not errors
+
+
+def test_compose_services_set_only_known_settings() -> None:
+    services = _compose()["services"]
+    assert {"db", "migrate", "bot", "bot-polling"} <= set(services)
+    for name in ("bot", "bot-polling"):
+        assert set(services[name]["environment"]) <= SETTINGS, name
+        assert services[name]["depends_on"]["migrate"]["condition"] == \
+            "service_completed_successfully"
+    assert services["migrate"]["command"] == ["alembic", "upgrade", "head"]
+    assert "TELEGRAM_WEBHOOK_SECRET" in services["bot"]["environment"]
+
+
+def test_systemd_units_run_the_bot() -> None:
+    for unit in ("coyote-league.service", "coyote-league-webhook@.service"):
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser.read_string((ROOT / "deploy" / unit).read_text())
+        assert parser["Service"]["ExecStart"].endswith("-m telegram_app"), unit
+        assert parser["Service"]["EnvironmentFile"], unit
+    example = (ROOT / "deploy" / "coyote-league.env.example").read_text().splitlines()
+    keys = {line.lstrip("# ").split("=", 1)[0] for line in example if "=" in line}
+    assert keys <= SETTINGS, keys - SETTINGS
+
+
+def test_image_runs_the_bot() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert 'CMD ["python", "-m", "telegram_app"]' in dockerfile
+    assert "USER coyote" in dockerfile
