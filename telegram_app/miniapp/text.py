@@ -1,0 +1,33 @@
+"""Chat texts made plain for the page: the page sets them as text (never as HTML), so the
+Telegram HTML the renderers produce is reduced to its characters here."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from telegram_app.render.common import plain_name
+
+TAG = re.compile(r"<[^>]+>")
+
+
+def plain(html_text: str) -> str:
+    """Telegram HTML as plain text (tags dropped, entities decoded)."""
+    return unescape(TAG.sub("", html_text))
+
+
+def clean_name(name: str, limit: int = 24) -> str:
+    """A display name cut to ``limit`` characters, its bidi controls dropped (the page
+    isolates every name with CSS ``unicode-bidi: isolate``)."""
+    return plain_name(name, limit).strip("\u2068\u2069")
+
+
+try:  # the i18n branch renders in a context language; until it is merged, one language
+    from telegram_app.i18n import use_language as language  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the branch
+    from contextlib import contextmanager
+
+    @contextmanager
+    def language(code: str | None):  # type: ignore[no-redef]
+        """Render in the user's language (a no-op until per-user languages exist)."""
+        yield
