@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 
 from league import access
 from league.errors import ServiceError
-from league.ratings import format_rating
+from league.ratings import START, format_rating
 from telegram_app.context import BotServices
 from telegram_app.i18n import _
 from telegram_app.miniapp.initdata import WebAppUser
@@ -93,6 +93,7 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
         "elo": format_rating(card.rating, card.games), "games": card.games, "wins": card.wins,
         "lines": plain(render.rating_text(card)).split("\n"),
         "points": [{"at": at.isoformat(), "elo": round(elo, 1)} for at, elo in history],
+        "start": START,
         "empty": _("No rated game yet")})
 
 

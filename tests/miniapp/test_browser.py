@@ -1,0 +1,96 @@
+"""The Mini App in a real browser (headless Chromium, Playwright) against the real bot and
+the fake Bot API: a player's table (own card hidden), a bid from the page told in the group,
+the page following a move made by button, standings and a profile chart. Each scenario saves
+a 390 × 844 screenshot in the test's folder (tmp_path)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import mover, play_turn, private_turn_message, start_game, wait_for
+from tests.miniapp.browser import chromium, phone
+from tests.miniapp.server import page_url
+
+GROUP = -100999
+TELEGRAM_DARK = {"bg_color": "#212d3b", "text_color": "#ffffff", "hint_color": "#7d8b99",
+                 "button_color": "#5288c1", "button_text_color": "#ffffff",
+                 "secondary_bg_color": "#151e27", "link_color": "#62bcf9"}
+
+
+@pytest.fixture
+async def browser():
+    async with chromium() as b:
+        yield b
+
+
+async def open_page(browser, mini, user, start: str, **kw):
+    api, players, runner, client = mini
+    page = await phone(browser, dark=kw.pop("dark", False))
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    await page.goto(page_url(client.base, api.token, user.id, user.first_name, start, **kw))
+    return page, errors
+
+
+async def test_a_player_bids_from_the_table(mini, browser, tmp_path) -> None:
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    first = await mover(api, players)
+    page, errors = await open_page(browser, mini, first, "g1")
+    await page.wait_for_selector(".seat.you")
+    # own card face down, every other player's card shown
+    assert await page.locator(".seat.you .card-back").count() == 1
+    others = page.locator(".seat:not(.you)")
+    assert await others.count() == 2
+    for i in range(2):
+        assert await others.nth(i).locator(".card-back").count() == 0
+        assert await others.nth(i).locator("svg.card").count() >= 1
+    await page.screenshot(path=tmp_path / "table-your-turn.png", full_page=False)
+    await page.locator(".quickbid[data-bid='3']").click()
+    await page.locator("[data-testid=submit-bid]").click()
+    await wait_for(lambda: bool(api.find_messages(GROUP, " bids 3")))
+    await page.wait_for_selector(".bids li >> text=3")
+    await page.wait_for_selector("[data-testid=submit-bid]", state="detached")
+    await page.screenshot(path=tmp_path / "table-after-bid.png")
+    assert errors == []
+
+
+async def test_the_page_follows_a_move_by_button(mini, browser, tmp_path) -> None:
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    first = await mover(api, players)
+    watcher = next(u for u in players if u is not first)
+    page, errors = await open_page(browser, mini, watcher, "g1", theme=TELEGRAM_DARK)
+    await page.wait_for_selector(".seat.you")
+    assert await page.locator(".bids li").count() == 0
+    message = private_turn_message(api, first)
+    await first.press(message, next(d for t, d in api.buttons(message) if t == "2"))
+    await page.wait_for_selector(".bids li >> text=2", timeout=10_000)
+    await page.screenshot(path=tmp_path / "table-dark-followed.png")
+    assert errors == []
+
+
+async def test_standings_and_profile_chart(mini, browser, tmp_path) -> None:
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    while not api.find_messages(GROUP, "is over!"):
+        assert await play_turn(api, players, GROUP)
+    await api.settle()
+    page, errors = await open_page(browser, mini, players[0], f"c{GROUP}")
+    await page.wait_for_selector("table.standings tbody tr")
+    assert await page.locator("table.standings tbody tr").count() == 3
+    names = await page.locator("table.standings td.name").all_inner_texts()
+    assert sorted(names) == ["Ann", "Bob", "Cat"]
+    await page.screenshot(path=tmp_path / "standings.png")
+    await page.locator("button.tab[data-view=profile]").click()
+    await page.wait_for_selector("svg.chart circle.dot")
+    assert await page.locator("svg.chart circle.dot").count() == 1
+    await page.screenshot(path=tmp_path / "profile.png")
+    await page.locator("button.tab[data-view=history]").click()
+    await page.locator(".history .chip").first.click()
+    await page.wait_for_selector(".replay .rstep.current")
+    await page.locator("[data-testid=next]").click()
+    await page.screenshot(path=tmp_path / "replay.png")
+    assert errors == []
