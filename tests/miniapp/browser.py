@@ -17,16 +17,22 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 PHONE = {"width": 390, "height": 844}
 
 
-@asynccontextmanager
-async def chromium() -> AsyncIterator[object]:
-    """A Playwright browser on the system's Chromium."""
+def require_chromium() -> str:
+    """The browser's path; fails the test when it is missing."""
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)",
                     pytrace=False)
+    return CHROMIUM
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[object]:
+    """A Playwright browser on the system's Chromium."""
+    path = require_chromium()
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS,
+        browser = await playwright.chromium.launch(executable_path=path, args=ARGS,
                                                    headless=True)
         try:
             yield browser
