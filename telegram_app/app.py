@@ -30,6 +30,7 @@ from telegram_app.context import KEY, BotServices
 from telegram_app.handlers import admin, buttons, commands, league
 from telegram_app.i18n import _
 from telegram_app.messenger import Messenger
+from telegram_app.miniapp import links
 from telegram_app.presenter import Presenter
 from telegram_app.scheduler import finish_jobs, schedule
 from telegram_app.settings import Settings
@@ -52,6 +53,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         service = MatchService(db, clock=clock)
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
+        links.configure(settings.miniapp_url, settings.miniapp_short_name, app.bot.username)
         try:
             await app.bot.set_my_commands([
                 BotCommand("newgame", _("Open a Coyote lobby")),

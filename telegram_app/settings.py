@@ -18,6 +18,10 @@ class Settings(BaseSettings):
       ``TELEGRAM_OVERALL_RATE``: requests a second in all (about 30).
     - ``SWEEP_INTERVAL``: seconds between two looks for due reminders and timeouts;
       ``LEAGUE_INTERVAL``: seconds between two looks for weekly/season tables to post.
+    - ``MINIAPP_URL``: the Mini App page (``https://<host>/app/``, served by the bot's web
+      app); set, private messages carry a button that opens it. ``MINIAPP_SHORT_NAME``: the
+      Mini App's short name at @BotFather; with both, the group's table carries its direct
+      link ``t.me/<bot>/<short name>?startapp=g<id>``.
     """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -29,3 +33,5 @@ class Settings(BaseSettings):
     telegram_overall_rate: int = Field(default=30, ge=1)
     sweep_interval: float = Field(default=5.0, gt=0)
     league_interval: float = Field(default=60.0, gt=0)
+    miniapp_url: str | None = None
+    miniapp_short_name: str | None = None
