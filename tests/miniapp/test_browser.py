@@ -94,3 +94,38 @@ async def test_standings_and_profile_chart(mini, browser, tmp_path) -> None:
     await page.locator("[data-testid=next]").click()
     await page.screenshot(path=tmp_path / "replay.png")
     assert errors == []
+
+
+async def test_a_mask_with_a_bid_from_the_page(mini, browser, tmp_path) -> None:
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP, "/newgame", "🎭 Masks: off")
+    first = await mover(api, players)
+    page, errors = await open_page(browser, mini, first, "g1")
+    await page.wait_for_selector(".control.bid .chip")
+    chips = await page.locator(".control.bid .chip").all_inner_texts()
+    assert any("Double" in c for c in chips) and any("→" in c for c in chips), chips
+    assert await page.locator(".control.specials button").count() >= 1
+    await page.locator(".control.bid .chip", has_text="Double").click()
+    await page.screenshot(path=tmp_path / "table-masks.png")
+    await page.locator("[data-testid=submit-bid]").click()
+    await wait_for(lambda: bool(api.find_messages(GROUP, "with 🎭 Double")))
+    assert errors == []
+
+
+@pytest.mark.parametrize("edition", ["feathers", "poker-deck"])
+async def test_other_editions_draw_their_cards(mini, browser, tmp_path, edition) -> None:
+    api, players, runner, client = mini
+    presses = ("🪙 Coins: off",) if edition == "feathers" else ()
+    await start_game(api, players, GROUP, f"/newgame {edition}", *presses)
+    first = await mover(api, players)
+    page, errors = await open_page(browser, mini, first, "g1")
+    await page.wait_for_selector(".control.bid")
+    assert await page.locator(".seat.you .card-back").count() == 1
+    assert await page.locator(".seat:not(.you) svg.card:not(.card-back)").count() >= 2
+    if edition == "feathers":
+        # the opening player may use a coin before bidding; Guess lists the cards
+        await page.wait_for_selector(".control.specials button")
+        await page.locator("details.control.guess summary").click()
+        await page.wait_for_selector("details.control.guess button >> text=blue 0")
+    await page.screenshot(path=tmp_path / f"table-{edition}.png", full_page=True)
+    assert errors == []

@@ -88,11 +88,15 @@ function numberControl(control, send, t) {
 }
 
 function buttonsControl(control, send) {
+  const options = h("div.options", {}, control.options.map((option) => h(
+    `button.big.${option.style || "secondary"}`,
+    { type: "button", onclick: () => send(option.action) }, option.label)));
+  if (control.options.length > 6 && control.title) {
+    // A long list (a card to guess) stays folded until asked for, as in the chat.
+    return h(`details.control.${control.id}`, {}, h("summary", {}, control.title), options);
+  }
   return h(`section.control.${control.id}`, {},
-    control.title ? h("h3", {}, control.title) : null,
-    h("div.options", {}, control.options.map((option) => h(
-      `button.big.${option.style || "secondary"}`,
-      { type: "button", onclick: () => send(option.action) }, option.label))));
+    control.title ? h("h3", {}, control.title) : null, options);
 }
 
 export function drawTable(page, t, send) {
