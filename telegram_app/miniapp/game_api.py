@@ -5,6 +5,7 @@ that tells the page when the game changed."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -76,7 +77,9 @@ def tell_move(bot: BotServices, outcome: Outcome) -> None:
     reports keep commit order; then ``moved`` (the group's table and notes, the private
     messages) in a task, so the page's answer does not wait for Telegram."""
     bot.presenter.expect(outcome)
-    task = asyncio.create_task(bot.presenter.moved(outcome))
+    # A fresh context: the page's request renders in its user's language, the chats' messages
+    # must not inherit it (the presenter picks each chat's own, as after a button press).
+    task = asyncio.create_task(bot.presenter.moved(outcome), context=contextvars.Context())
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
 
