@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.e2e.harness import mover, private_turn_message, start_game, wait_for
+from tests.e2e.harness import mover, play_turn, private_turn_message, start_game, wait_for
 from tests.miniapp.server import init_data
 
 GROUP = -100888
@@ -204,3 +204,32 @@ async def test_league_pages_for_the_chats_players_only(mini) -> None:
 async def test_unknown_paths_are_404(mini, path: str) -> None:
     api, players, runner, client = mini
     assert (await client.get(path, 1)).status_code == 404
+
+
+async def test_league_pages_show_the_chat_commands_figures(mini) -> None:
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    while not api.find_messages(GROUP, "is over!"):
+        assert await play_turn(api, players, GROUP)
+    await api.settle()
+    await players[0].send(GROUP, "/standings")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Standings this week")))
+    chat_text = api.find_messages(GROUP, "Standings this week")[-1].text or ""
+    week = (await client.get(f"chat/{GROUP}/standings?period=week", 1)).json()
+    assert len(week["rows"]) == 3
+    for row in week["rows"]:
+        line = f"{row['rank']}. {row['name']} · {row['points']} · {row['games']} · " \
+               f"{row['wins']} · {row['elo']} ({row['change']})"
+        assert line in chat_text.replace("\u2068", "").replace("\u2069", ""), (line, chat_text)
+    await players[1].send(GROUP, "/rating")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Rank in this chat")))
+    rating = (api.find_messages(GROUP, "Rank in this chat")[-1].text or "").replace(
+        "\u2068", "").replace("\u2069", "")
+    profile = (await client.get(f"profile/2?chat={GROUP}", 2)).json()
+    assert [line.replace("\u2068", "").replace("\u2069", "") for line in profile["lines"]] \
+        == rating.split("\n")
+    assert len(profile["points"]) == 1 and profile["elo"] in rating
+    history = (await client.get(f"chat/{GROUP}/history", 3)).json()
+    assert [g["id"] for g in history["games"]] == [1]
+    replay = (await client.get("replay/1", 3)).json()
+    assert any("game over" in line for step in replay["steps"] for line in step)
