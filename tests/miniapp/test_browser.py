@@ -26,6 +26,8 @@ async def browser():
 async def open_page(browser, mini, user, start: str, **kw):
     api, players, runner, client = mini
     page = await phone(browser, dark=kw.pop("dark", False))
+    if kw.pop("no_stream", False):  # the page gets no live update: it goes stale
+        await page.route("**/events", lambda route: route.abort())
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
@@ -129,3 +131,26 @@ async def test_other_editions_draw_their_cards(mini, browser, tmp_path, edition)
         await page.wait_for_selector("details.control.guess button >> text=blue 0")
     await page.screenshot(path=tmp_path / f"table-{edition}.png", full_page=True)
     assert errors == []
+
+
+async def test_a_stale_page_says_the_game_moved_on(mini, browser, tmp_path) -> None:
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    first = await mover(api, players)
+    page, errors = await open_page(browser, mini, first, "g1", no_stream=True)
+    await page.wait_for_selector("[data-testid=submit-bid]")
+    message = private_turn_message(api, first)
+    await first.press(message, next(d for t, d in api.buttons(message) if t == "2"))
+    await wait_for(lambda: bool(api.find_messages(GROUP, " bids 2")))
+    await api.settle()
+    before = len(api.find_messages(GROUP, " bids "))
+    await page.locator("[data-testid=submit-bid]").click()  # drawn before the press
+    await page.wait_for_selector(".toast >> text=moved on")
+    # the page shows the game as it is now: the bid made by button, no more buttons
+    await page.wait_for_selector(".bids li >> text=2")
+    assert await page.locator("[data-testid=submit-bid]").count() == 0
+    await page.screenshot(path=tmp_path / "stale-page.png")
+    await api.settle()
+    assert len(api.find_messages(GROUP, " bids ")) == before  # the stale bid changed nothing
+    # the failed loads are the event stream's, aborted by the test
+    assert [e for e in errors if "/events" not in e and "Failed to load" not in e] == []

@@ -52,11 +52,23 @@ export function postEvent(type, data = {}) {
   } catch { /* outside Telegram: nothing to tell */ }
 }
 
+// Telegram tells a theme change to the web client by postMessage and to the mobile and
+// desktop clients by calling window.Telegram.WebView.receiveEvent (as its own script does).
 export function onThemeChange(callback) {
+  const receive = (type, data) => {
+    if (type === "theme_changed" && data && data.theme_params) callback(data.theme_params);
+  };
+  window.Telegram = window.Telegram || {};
+  window.Telegram.WebView = window.Telegram.WebView || {};
+  const previous = window.Telegram.WebView.receiveEvent;
+  window.Telegram.WebView.receiveEvent = (type, data) => {
+    receive(type, data);
+    if (previous) previous(type, data);
+  };
   window.addEventListener("message", (event) => {
     try {
       const { eventType, eventData } = JSON.parse(event.data);
-      if (eventType === "theme_changed") callback(eventData.theme_params);
+      receive(eventType, eventData);
     } catch { /* not Telegram's */ }
   });
 }
