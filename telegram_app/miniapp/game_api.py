@@ -24,7 +24,7 @@ from telegram_app.i18n import _
 from telegram_app.miniapp import table
 from telegram_app.miniapp.auth import refusal
 from telegram_app.miniapp.initdata import WebAppUser
-from telegram_app.miniapp.text import plain
+from telegram_app.miniapp.text import id_of, plain
 from telegram_app.render.coyote_events import showdown_summary, step_lines
 
 log = logging.getLogger(__name__)
@@ -35,11 +35,13 @@ STREAM_FOR = 50.0
 """An event stream ends after this long; the page opens a new one (no connection is held
 forever, and a restart of the server loses nothing)."""
 RECENT_STEPS = 6
+MAX_BODY = 4096
+"""A move is a few dozen bytes; a bigger body is refused unread."""
 _tasks: set[asyncio.Task[None]] = set()  # presenter reports running after a page's move
 
 
 def game_id_of(request: Request) -> int:
-    return int(request.path_params["game_id"])
+    return id_of(request.path_params["game_id"])
 
 
 async def recent_lines(bot: BotServices, game: GameSnapshot) -> list[str]:
@@ -88,8 +90,13 @@ async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Res
     """POST ``{"version": int, "action": {...}}``: the move, if the game is still at
     ``version``. 409 ``stale`` ("the game moved on") with the table as it is now; a refused
     move gets its rule's polite text and changes nothing."""
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            return refusal("bad_action", 413)
     try:
-        body = json.loads(await request.body())
+        body = json.loads(raw)
         version = body["version"]
         action = Action.from_json(body["action"])
         if not isinstance(version, int) or isinstance(version, bool):

@@ -19,17 +19,14 @@ from league.ratings import START, format_rating
 from telegram_app.context import BotServices
 from telegram_app.i18n import _
 from telegram_app.miniapp.initdata import WebAppUser
-from telegram_app.miniapp.text import clean_name, plain
+from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
 
 PERIODS = ("week", "last", "season")
 
 
 def _chat_id(request: Request) -> int:
-    raw = request.path_params["chat_id"]
-    if not raw.lstrip("-").isdigit() or len(raw) > 20:
-        raise ServiceError("game_not_found")
-    return int(raw)
+    return id_of(request.path_params["chat_id"], signed=True)
 
 
 async def _member(bot: BotServices, chat_id: int, user: WebAppUser) -> None:
@@ -74,9 +71,9 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     """GET ``/profile/{user_id}?chat=``: the rating card (``/rating``'s lines) and the Elo
     after each rated game ``[{"at": ISO time, "elo": float}]``, oldest first. Your own, or
     that of someone in a chat you played in (``chat`` given)."""
-    target = int(request.path_params["user_id"])
+    target = id_of(request.path_params["user_id"])
     raw = request.query_params.get("chat")
-    chat_id = int(raw) if raw and raw.lstrip("-").isdigit() and len(raw) <= 20 else None
+    chat_id = id_of(raw, signed=True) if raw else None
     if target != user.id:
         if chat_id is None:
             raise ServiceError("not_allowed")
@@ -114,7 +111,7 @@ async def history(request: Request, bot: BotServices, user: WebAppUser) -> Respo
 async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``/replay/{game_id}``: ``{"title", "steps": [[line, ...], ...]}``, one entry per
     logged step that says something, in order; the lines are ``/replay``'s."""
-    game = await bot.service.get(int(request.path_params["game_id"]))
+    game = await bot.service.get(id_of(request.path_params["game_id"]))
     await _member(bot, game.chat_id, user)
     game, log = await bot.service.replay(game.id, game.chat_id)
     steps = []

@@ -11,6 +11,23 @@ from telegram_app.render.common import plain_name
 TAG = re.compile(r"<[^>]+>")
 
 
+ID_LIMIT = 2**63
+"""Ids are 64-bit in the database: a longer number in a URL is no id (404, not a crash)."""
+
+
+def id_of(raw: object, *, signed: bool = False) -> int:
+    """A path or query id as an int; raises ``ServiceError("game_not_found")`` for anything
+    that is no 64-bit (``signed``: possibly negative, as chat ids are) decimal number."""
+    from league.errors import ServiceError
+
+    text = str(raw)
+    digits = text[1:] if signed and text.startswith("-") else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 19 or \
+            not -ID_LIMIT < int(text) < ID_LIMIT:
+        raise ServiceError("game_not_found")
+    return int(text)
+
+
 def plain(html_text: str) -> str:
     """Telegram HTML as plain text (tags dropped, entities decoded)."""
     return unescape(TAG.sub("", html_text))

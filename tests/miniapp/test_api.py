@@ -133,6 +133,9 @@ async def test_refused_moves_change_nothing(mini) -> None:
     junk = await client.http.post(client.base + "api/game/1/move", content=b"{not json",
                                   headers=client.auth(first.id))
     assert junk.status_code == 400
+    huge = await client.http.post(client.base + "api/game/1/move", content=b"[" * 100_000,
+                                  headers=client.auth(first.id))
+    assert huge.status_code == 413
     assert await _version(client, first.id) == version
 
 
@@ -200,7 +203,9 @@ async def test_league_pages_for_the_chats_players_only(mini) -> None:
     assert replay["steps"] and "round 1" in replay["steps"][0][0]
 
 
-@pytest.mark.parametrize("path", ["nothing", "game/abc"])
+@pytest.mark.parametrize("path", ["nothing", "game/abc", "game/99", "game/99999999999999999999",
+                                  "replay/99999999999999999999", "chat/-99999999999999999999",
+                                  "profile/1?chat=99999999999999999999x", "game/1/events"])
 async def test_unknown_paths_are_404(mini, path: str) -> None:
     api, players, runner, client = mini
     assert (await client.get(path, 1)).status_code == 404
