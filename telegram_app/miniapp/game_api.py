@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 POLL = 0.1
 """Seconds between two looks at the game's version for the event stream (one indexed
 SELECT of one integer)."""
-STREAM_FOR = 50.0
+STREAM_FOR = 25.0
 """An event stream ends after this long; the page opens a new one (no connection is held
 forever, and a restart of the server loses nothing)."""
 RECENT_STEPS = 6

@@ -11,7 +11,14 @@ import time
 
 import pytest
 
-from tests.e2e.harness import mover, play_turn, private_turn_message, start_game, wait_for
+from tests.e2e.harness import (
+    mover,
+    open_lobby,
+    play_turn,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
 from tests.miniapp.server import init_data
 
 GROUP = -100888
@@ -238,3 +245,20 @@ async def test_league_pages_show_the_chat_commands_figures(mini) -> None:
     assert [g["id"] for g in history["games"]] == [1]
     replay = (await client.get("replay/1", 3)).json()
     assert any("game over" in line for step in replay["steps"] for line in step)
+
+
+async def test_the_lobby_and_the_end_of_a_game(mini) -> None:
+    api, players, runner, client = mini
+    lobby = await open_lobby(api, players, GROUP)
+    page = (await client.get("game/1", 2)).json()
+    assert page["game"]["status"] == "lobby" and page["controls"] == []
+    assert [s["name"] for s in page["seats"]] == ["Ann", "Bob", "Cat"]
+    assert [s["you"] for s in page["seats"]] == [False, True, False]
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    while not api.find_messages(GROUP, "is over!"):
+        assert await play_turn(api, players, GROUP)
+    end = (await client.get("game/1", 1)).json()
+    assert end["over"] and end["controls"] == [] and end["game"]["deadline"] is None
+    assert sorted(s["place"] for s in end["seats"]) == [1, 2, 3]
+    assert (await client.post("game/1/move", 1, {"version": end["game"]["version"],
+                                                 "action": {"kind": "call"}})).status_code == 409
