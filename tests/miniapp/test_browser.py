@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import mover, play_turn, private_turn_message, start_game, wait_for
+from tests.e2e.harness import (
+    mover,
+    open_lobby,
+    play_turn,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
 from tests.miniapp.browser import chromium, phone
 from tests.miniapp.server import page_url
 
@@ -154,3 +161,16 @@ async def test_a_stale_page_says_the_game_moved_on(mini, browser, tmp_path) -> N
     assert len(api.find_messages(GROUP, " bids ")) == before  # the stale bid changed nothing
     # the failed loads are the event stream's, aborted by the test
     assert [e for e in errors if "/events" not in e and "Failed to load" not in e] == []
+
+
+async def test_from_the_lobby_to_the_table_and_home(mini, browser, tmp_path) -> None:
+    api, players, runner, client = mini
+    lobby = await open_lobby(api, players, GROUP)
+    page, errors = await open_page(browser, mini, players[2], "g1")
+    await page.wait_for_selector(".prompt >> text=lobby")
+    await page.screenshot(path=tmp_path / "lobby.png")
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    await page.wait_for_selector(".seat.you .card-back")  # the deal reached the page by itself
+    home, home_errors = await open_page(browser, mini, players[1], "")
+    await home.wait_for_selector(".seat.you")  # one running game: its table at once
+    assert errors == [] and home_errors == []

@@ -112,7 +112,7 @@ export function drawTable(page, t, send) {
       page.pile !== null && page.pile !== undefined
         ? h("span.hint", {}, format(t.pile, { n: page.pile })) : null),
     h("div.seats", {}, seats.map((seat) => seatTile(seat, t))),
-    h("section.bidline", {}, h("h3", {}, t.bids), bids),
+    page.pile === null ? null : h("section.bidline", {}, h("h3", {}, t.bids), bids),
     page.notes.map((note) => h("p.note", {}, note)),
     h(`p.prompt${page.your_turn ? ".mine" : ""}`, {}, page.prompt),
     clock(page, t),
