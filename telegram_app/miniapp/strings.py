@@ -10,7 +10,7 @@ from league import access
 from telegram_app.context import BotServices
 from telegram_app.i18n import _
 from telegram_app.miniapp.initdata import WebAppUser
-from telegram_app.miniapp.text import clean_name
+from telegram_app.miniapp.text import clean_name, current_language
 
 
 def ui_strings() -> dict[str, str]:
@@ -39,7 +39,7 @@ def ui_strings() -> dict[str, str]:
 
 async def strings(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET: the labels in the user's language."""
-    return JSONResponse(ui_strings())
+    return JSONResponse({**ui_strings(), "lang": current_language()})
 
 
 async def me(request: Request, bot: BotServices, user: WebAppUser) -> Response:

@@ -262,3 +262,14 @@ async def test_the_lobby_and_the_end_of_a_game(mini) -> None:
     assert sorted(s["place"] for s in end["seats"]) == [1, 2, 3]
     assert (await client.post("game/1/move", 1, {"version": end["game"]["version"],
                                                  "action": {"kind": "call"}})).status_code == 409
+
+
+async def test_the_page_words_and_who_the_user_is(mini) -> None:
+    api, players, runner, client = mini
+    words = (await client.get("strings", 1)).json()
+    assert words["table"] == "Table" and words["lang"] == "en"
+    assert "{n}" in words["pile"] and "{time}" in words["turn_ends"]
+    await _started(mini)
+    me = (await client.get("me", 2, name="Bob")).json()
+    assert me["id"] == 2 and me["games"] == [{"id": 1, "chat_id": GROUP, "status": "running"}]
+    assert me["chats"] == [{"id": GROUP, "title": "Mini league"}]

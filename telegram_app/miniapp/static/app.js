@@ -135,6 +135,7 @@ async function boot() {
   setInterval(tickClocks, 1000);
   try {
     [t, me] = await Promise.all([get("strings"), get("me")]);
+    document.documentElement.lang = t.lang || "en";
   } catch (error) {
     show(h("p.error", {}, error instanceof ApiError && error.status === 401
       ? "Open this page from Telegram." : String(error)));
