@@ -57,7 +57,7 @@ def authed(app: Application) -> Callable[[Handler], Callable[[Request], Awaitabl
             try:
                 user = user_of(request, app, bot)
             except InitDataError as exc:
-                log.info("Mini App request refused: %s", exc.code)
+                log.debug("Mini App request refused: %s", exc.code)  # the code only
                 return JSONResponse({"error": "unauthorized", "reason": exc.code},
                                     status_code=401)
             with language(user.language_code):

@@ -83,7 +83,13 @@ def tell_move(bot: BotServices, outcome: Outcome) -> None:
     # must not inherit it (the presenter picks each chat's own, as after a button press).
     task = asyncio.create_task(bot.presenter.moved(outcome), context=contextvars.Context())
     _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
+    task.add_done_callback(_told)
+
+
+def _told(task: asyncio.Task[None]) -> None:
+    _tasks.discard(task)
+    if not task.cancelled() and task.exception() is not None:  # as the bot's error handler
+        log.error("telling a Mini App move failed", exc_info=task.exception())
 
 
 async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Response:
