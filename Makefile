@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint messages run clean install
+.PHONY: demo test lint messages language run clean install
 
 # A .venv left half-made (no pip: venv failed midway) is made again.
 $(STAMP): pyproject.toml
@@ -27,17 +27,31 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 POT := telegram_app/locales/messages.pot
+LOCALE_DIR := telegram_app/locales
+EXTRACT := $(BIN)/pybabel extract --no-location --sort-output -k _ -k n_:1,2
 
-# The catalogs change only when the strings do (not for a new creation date).
-messages: $(STAMP)  ## re-extract translatable strings into the catalogs
-	$(BIN)/pybabel extract --no-location --sort-output -k _ -k n_:1,2 \
-		-o $(POT).new telegram_app
+# The template changes only when the strings do (not for a new creation date); every
+# catalog is then brought up to it: new strings untranslated (no fuzzy guesses), removed ones
+# kept as obsolete (#~) for a translator to reuse. tests/test_catalogs.py fails while a
+# catalog has an untranslated or fuzzy entry.
+messages: $(STAMP)  ## re-extract translatable strings and update every catalog
+	$(EXTRACT) -o $(POT).new telegram_app
 	if diff -q -I '^"POT-Creation-Date' $(POT).new $(POT) >/dev/null 2>&1; then \
 		rm $(POT).new; echo "translatable strings unchanged"; \
 	else \
-		mv $(POT).new $(POT) && $(BIN)/pybabel update --no-fuzzy-matching -i $(POT) \
-			-d telegram_app/locales -D messages; \
+		mv $(POT).new $(POT); \
 	fi
+	$(BIN)/pybabel update --no-fuzzy-matching -i $(POT) -d $(LOCALE_DIR) -D messages
+
+# `make language CODE=pt` (or LANG=pt on the command line): a new, empty catalog for a
+# language, from the current template. Then add the code to SUPPORTED in i18n.py (DEVELOPERS.md).
+CODE ?= $(if $(filter command line,$(origin LANG)),$(LANG))
+language: messages  ## a new language's catalog: make language CODE=xx
+	@test -n "$(CODE)" || { echo "usage: make language CODE=xx (a language code)"; exit 2; }
+	@test ! -e $(LOCALE_DIR)/$(CODE)/LC_MESSAGES/messages.po || \
+		{ echo "$(LOCALE_DIR)/$(CODE) exists already: make messages updates it"; exit 2; }
+	$(BIN)/pybabel init -i $(POT) -d $(LOCALE_DIR) -D messages -l $(CODE)
+	@echo "now add \"$(CODE)\" to SUPPORTED and NATIVE_NAMES in telegram_app/i18n.py"
 
 run: $(STAMP)  ## the bot itself: needs TELEGRAM_BOT_TOKEN
 	$(BIN)/python -m telegram_app

@@ -51,6 +51,31 @@ class ServiceBase:
                 row.can_message = can_message
             return row.can_message
 
+    async def chat_language(self, chat_id: int) -> str | None:
+        """The language code a chat's messages are written in (``None``: not set yet)."""
+        async with self.db.sessions() as session:
+            chat = await session.get(Chat, chat_id)
+            return None if chat is None else chat.language
+
+    async def user_language(self, user_id: int) -> str | None:
+        """The language code a user reads (chosen with /language, else their client's)."""
+        async with self.db.sessions() as session:
+            return user_language(await session.get(User, user_id))
+
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language a user chose with /language (``None``: they follow their client)."""
+        async with self.db.sessions() as session:
+            return await session.scalar(select(User.chosen_language).where(User.id == user_id))
+
+    async def choose_language(self, user: UserRef, code: str | None) -> None:
+        """Record the language ``user`` chose (``None``: follow their client again). Raises
+        ``bad_option`` for something that is no language code."""
+        if code is not None and not is_language_code(code):
+            raise ServiceError("bad_option")
+        async with self.db.sessions.begin() as session:
+            row = await upsert_user(session, user)
+            row.chosen_language = code
+
     async def set_can_message(self, user_id: int, value: bool) -> None:
         """Record whether private messages reach a user (a 403 from the platform: ``False``)."""
         async with self.db.sessions.begin() as session:
@@ -258,13 +283,19 @@ class ServiceBase:
 
 
 MIGRATED_SETTINGS = ("pace", "edition", "lives", "specials", "timeout_policy", "lobby_ttl",
-                     "timezone", "season_weeks")
+                     "timezone", "season_weeks", "language")
 """The chat settings a supergroup takes over from the group it was."""
 
 
 def _default(column: str) -> Any:
     default = Chat.__table__.c[column].default
     return default.arg if default is not None else None
+
+def is_language_code(code: object) -> bool:
+    """Whether ``code`` looks like a language code (``ko``, ``es-419``, ``zh-hans``)."""
+    return isinstance(code, str) and 2 <= len(code) <= 16 and \
+        all(part.isascii() and part.isalnum() for part in code.replace("_", "-").split("-"))
+
 
 SENDING = 0
 """The private message id of a player while their message is being sent (never a real id)."""
@@ -286,7 +317,28 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
     row = await session.scalar(stmt)
     if row is None:
         raise ServiceError("game_not_found")
+    await attach_languages(session, [row])
     return row
+
+
+async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
+    """Read the languages the games' messages are written in onto the loaded ``rows`` (for
+    their snapshots): the chat's (``Chat.language``) and each human player's (the one they
+    chose, else their client's). Codes as stored; the bot normalises them."""
+    chat_ids = {row.chat_id for row in rows}
+    user_ids = {p.user_id for row in rows for p in row.players if p.user_id is not None}
+    chats = dict((await session.execute(
+        select(Chat.id, Chat.language).where(Chat.id.in_(chat_ids)))).all())
+    users = {uid: chosen or client for uid, chosen, client in (await session.execute(
+        select(User.id, User.chosen_language, User.language).where(User.id.in_(user_ids))
+    )).all()} if user_ids else {}
+    for row in rows:
+        row.languages = (chats.get(row.chat_id), users)
+
+
+def user_language(row: User | None) -> str | None:
+    """The language a user reads: the one chosen with /language, else their client's."""
+    return None if row is None else row.chosen_language or row.language
 
 
 async def upsert_user(session: AsyncSession, user: UserRef) -> User:

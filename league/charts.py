@@ -4,6 +4,10 @@ Drawn with matplotlib's Agg renderer on a bare :class:`matplotlib.figure.Figure`
 ``pyplot``): no display is needed, no global figure state is kept, and charts may be drawn
 from several threads at once (e.g. via ``asyncio.to_thread``). Text from users (the title) is
 drawn literally: mathtext and TeX are off, so ``$`` and ``\\`` need no escaping.
+
+Text is set in :data:`FONTS`, a fallback list matplotlib walks glyph by glyph: DejaVu Sans
+(matplotlib's own) for Latin, Greek and Cyrillic, then Noto Sans CJK JP (the
+``noto-cjk-sans-jp-regular`` dependency, registered here) for Hangul, kana and kanji.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import io
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+import noto_cjk_sans_jp_regular
+from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter, date2num
 from matplotlib.figure import Figure
@@ -20,7 +26,18 @@ from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 from league.ratings import START
 from league.standings import zone as tz_zone
 
-__all__ = ["DPI", "HEIGHT_PX", "TITLE_CHARS", "WIDTH_PX", "rating_chart_png"]
+__all__ = ["DPI", "FONTS", "HEIGHT_PX", "TITLE_CHARS", "WIDTH_PX", "rating_chart_png"]
+
+
+def _register_cjk() -> str:
+    """Add the packaged Noto Sans CJK file to matplotlib's fonts; its family name."""
+    path = str(noto_cjk_sans_jp_regular.FONT_PATH)
+    font_manager.fontManager.addfont(path)
+    return font_manager.FontProperties(fname=path).get_name()
+
+
+FONTS = ["DejaVu Sans", _register_cjk()]
+"""The font families of every text in a chart, in fallback order."""
 
 WIDTH_PX = 800
 """Width of the PNG in pixels."""
@@ -40,8 +57,17 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+NUMERIC_DATES = {
+    "formats": ["%Y", "%m", "%d", "%H:%M", "%H:%M", "%S.%f"],
+    "zero_formats": ["", "%Y", "%m", "%m-%d", "%H:%M", "%H:%M"],
+    "offset_formats": ["", "%Y", "%Y-%m", "%Y-%m-%d", "%Y-%m-%d", "%Y-%m-%d %H:%M"],
+}
+"""The time axis's labels without month names (strftime's ``%b`` is English)."""
+
+
 def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
-                     empty_text: str = "", tz: str | None = None) -> bytes:
+                     empty_text: str = "", tz: str | None = None,
+                     numeric_dates: bool = False) -> bytes:
     """Render ``points`` — ``(when, rating)`` pairs, Elo points after each rated game — as a
     :data:`WIDTH_PX` × :data:`HEIGHT_PX` PNG and return its bytes.
 
@@ -51,7 +77,8 @@ def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
     font lacks (most emoji) show as boxes, with matplotlib's ``UserWarning``. With no points
     the chart is an empty frame showing ``empty_text`` (plain text, already translated by the
     caller); a single point is drawn as a marker. A dashed line marks the starting rating,
-    :data:`~league.ratings.START`.
+    :data:`~league.ratings.START`. ``numeric_dates``: the time axis writes months as numbers
+    (for readers of another language than English).
     """
     zone = None if tz is None else tz_zone(tz)
     data = sorted((_utc(when), float(rating)) for when, rating in points)
@@ -61,7 +88,8 @@ def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
     ax = fig.add_subplot()
     if len(title) > TITLE_CHARS:
         title = title[:TITLE_CHARS - 1] + "…"
-    ax.set_title(title, loc="left", fontsize=12, usetex=False, parse_math=False)
+    ax.set_title(title, loc="left", fontsize=12, usetex=False, parse_math=False,
+                 fontfamily=FONTS)
     ax.grid(True, color="#dddddd", linewidth=0.8)
     ax.set_axisbelow(True)
     for side in ("top", "right"):
@@ -82,13 +110,15 @@ def rating_chart_png(points: Sequence[tuple[datetime, float]], title: str, *,
         ax.set_xlim(date2num(first), date2num(last))
         locator = AutoDateLocator(tz=zone, minticks=3, maxticks=8)
         ax.xaxis.set_major_locator(locator)
-        ax.xaxis.set_major_formatter(ConciseDateFormatter(locator, tz=zone))
+        ax.xaxis.set_major_formatter(ConciseDateFormatter(
+            locator, tz=zone, **(NUMERIC_DATES if numeric_dates else {})))
     else:
         ax.set_ylim(START - 100, START + 100)
         ax.set_xticks([])
         if empty_text:
             ax.text(0.5, 0.5, empty_text, transform=ax.transAxes, ha="center", va="center",
                     color="#666666", usetex=False, parse_math=False, in_layout=False,
+                    fontfamily=FONTS,
                     bbox={"facecolor": "white", "edgecolor": "none"})
     ax.yaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:.0f}"))

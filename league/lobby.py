@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Game, RuleError
-from league.base import ServiceBase, load_game, touch, upsert_user
+from league.base import ServiceBase, is_language_code, load_game, touch, upsert_user
 from league.clock import DEFAULT_LOBBY_TTL, PACES, POLICIES
 from league.errors import ServiceError
 from league.models import Chat, GamePlayer
@@ -30,16 +30,20 @@ class LobbyService(ServiceBase):
             chat = await session.get(Chat, chat_id)
             if chat is None:
                 return {**{key: values[0] for key, values in CHAT_SETTINGS.items()},
-                        "timezone": "UTC", "season_weeks": 4}
+                        "timezone": "UTC", "season_weeks": 4, "language": None}
             return {key: getattr(chat, key)
-                    for key in (*CHAT_SETTINGS, "timezone", "season_weeks")}
+                    for key in (*CHAT_SETTINGS, "timezone", "season_weeks", "language")}
 
     async def set_chat_setting(self, chat_id: int, title: str | None, key: str,
                                value: Any) -> dict[str, Any]:
         """Set one of a chat's defaults (:data:`CHAT_SETTINGS`), its ``timezone`` (an IANA
-        name) or ``season_weeks`` (1–52); raises ``bad_option`` / ``bad_timezone``. (The bot
-        checks that the sender is an admin.)"""
-        if key == "timezone":
+        name), ``season_weeks`` (1–52) or ``language`` (a language code; the bot offers
+        those it speaks); raises ``bad_option`` / ``bad_timezone``. (The bot checks that the
+        sender is an admin.)"""
+        if key == "language":
+            if not is_language_code(value):
+                raise ServiceError("bad_option")
+        elif key == "timezone":
             value = _settable_zones().get(value.lower()) if isinstance(value, str) else None
             if value is None:
                 raise ServiceError("bad_timezone")
@@ -79,6 +83,9 @@ class LobbyService(ServiceBase):
                     chat = Chat(id=chat_id, title=chat_title)
                     session.add(chat)
                 options = _lobby_options(game, chat, options or {})
+                if chat.language is None:  # the chat's first lobby: its opener's language
+                    chat.language = creator.language if is_language_code(creator.language) \
+                        else "en"
                 await upsert_user(session, creator)
                 await session.flush()  # no relationship orders these inserts before the game
                 row = GameRow(chat_id=chat_id, thread_id=thread_id, kind=kind, options=options,

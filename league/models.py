@@ -22,10 +22,11 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    select,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
 JSONType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -61,7 +62,9 @@ class User(Base):
     first_name: Mapped[str] = mapped_column(String(256))
     last_name: Mapped[str | None] = mapped_column(String(256))
     username: Mapped[str | None] = mapped_column(String(64))
-    language: Mapped[str | None] = mapped_column(String(16))
+    language: Mapped[str | None] = mapped_column(String(16))  # the client's, as it reports it
+    # Chosen with /language in the private chat; wins over ``language`` when set.
+    chosen_language: Mapped[str | None] = mapped_column(String(16))
     can_message: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
@@ -87,9 +90,26 @@ class Chat(Base):
     lobby_ttl: Mapped[int] = mapped_column(Integer, default=3600, server_default="3600")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
     season_weeks: Mapped[int] = mapped_column(Integer, default=4, server_default="4")
+    # The language of the chat's messages (a language code; /settings language). Set from
+    # the client language of whoever opens the chat's first lobby; ``None`` before that.
+    language: Mapped[str | None] = mapped_column(String(16))
     # When the chat's latest rated game finished: the posts' look-up starts from the chats,
     # so a long season is still announced without scanning a year of rating events.
     last_rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class ForumTopic(Base):
+    """A forum topic's name as the bot last saw it (its creation or an edit), so that a
+    player's private messages can say which topic a game is in. ``thread_id`` is the
+    topic's message thread id."""
+
+    __tablename__ = "forum_topics"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    thread_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(256))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
+                                                 onupdate=utcnow)
 
 
 class Game(Base):
@@ -112,6 +132,10 @@ class Game(Base):
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
               sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
     )
+
+    # Not a column (so not annotated): ``(the chat's language, {user id: language})``, read
+    # by ``league.base.attach_languages`` when the game is loaded, for its snapshot.
+    languages = None
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"))
@@ -143,6 +167,17 @@ class Game(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     paused_left: Mapped[float | None] = mapped_column(Float)
+
+    # Where the game is, for a player's private messages: read in the game's own SELECT (no
+    # extra round trip). Not expired on flush: they are not the game's to change, and an
+    # async session cannot load them again lazily.
+    chat_title: Mapped[str | None] = column_property(
+        select(Chat.title).where(Chat.id == chat_id).correlate_except(Chat).scalar_subquery(),
+        expire_on_flush=False)
+    topic_name: Mapped[str | None] = column_property(
+        select(ForumTopic.name).where(ForumTopic.chat_id == chat_id,
+                                      ForumTopic.thread_id == thread_id)
+        .correlate_except(ForumTopic).scalar_subquery(), expire_on_flush=False)
 
     players: Mapped[list[GamePlayer]] = relationship(
         back_populates="game", order_by="GamePlayer.id", cascade="all, delete-orphan")

@@ -25,6 +25,7 @@ from league.errors import ServiceError
 from league.lobby import LobbyService, lobby_row
 from league.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.models import Game as GameRow
+from league.names import NamesMixin
 from league.queries import LeagueQueries
 from league.rated import rate_if_finished
 from league.snapshots import GameSnapshot, snapshot
@@ -60,7 +61,7 @@ class Outcome:
         return [e for step in self.steps for e in step.events]
 
 
-class MatchService(SweepMixin, LeagueQueries, LobbyService):
+class MatchService(NamesMixin, SweepMixin, LeagueQueries, LobbyService):
     """Lobby, start, moves (with computer players' replies), cancellation and queries."""
 
     async def start(self, game_id: int, user_id: int) -> Outcome:

@@ -41,6 +41,8 @@ class PlayerInfo:
     placement: int | None
     private_message_id: int | None
     private_round: int | None
+    language: str | None = None
+    """The language code the player reads (chosen, else their client's; ``None``: unknown)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,12 @@ class GameSnapshot:
     paused: bool = False
     reminder_message_id: int | None = None
     reminder_version: int | None = None
+    chat_title: str | None = None
+    """The group's title as last seen (``None``: never seen)."""
+    topic_name: str | None = None
+    """The forum topic's name as last seen (``None``: not in a topic, or never seen)."""
+    language: str | None = None
+    """The language code of the chat's messages (``None``: not set)."""
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -83,7 +91,9 @@ class GameSnapshot:
 
 
 def snapshot(game: Game) -> GameSnapshot:
-    """Copy a loaded :class:`~league.models.Game` (with its players) into a snapshot."""
+    """Copy a loaded :class:`~league.models.Game` (with its players, and the languages
+    ``league.base.attach_languages`` read) into a snapshot."""
+    chat_language, languages = game.languages or (None, {})
     return GameSnapshot(
         id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
         options=dict(game.options or {}), status=game.status, version=game.version,
@@ -92,8 +102,11 @@ def snapshot(game: Game) -> GameSnapshot:
         deadline_at=aware(game.deadline_at) if game.deadline_at else None,
         paused=game.paused_left is not None,
         reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
+        chat_title=game.chat_title, topic_name=game.topic_name if game.thread_id else None,
+        language=chat_language,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
-                       p.private_message_id, p.private_round)
+                       p.private_message_id, p.private_round,
+                       languages.get(p.user_id) if p.user_id is not None else None)
             for p in game.players),
     )

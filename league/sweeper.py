@@ -21,6 +21,7 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Action
+from league.base import attach_languages
 from league.clock import TIMEOUTS_BEFORE_REMOVAL, aware
 from league.models import OPEN_STATUSES, GamePlayer
 from league.models import Game as GameRow
@@ -63,6 +64,7 @@ class SweepMixin:
         try:
             async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
                 rows = await _claim(session, now, limit)
+                await attach_languages(session, rows)
                 done = [self._sweep_one(session, row, now) for row in rows]
                 for row in rows:
                     await rate_if_finished(session, row, now)

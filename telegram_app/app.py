@@ -11,24 +11,27 @@ from datetime import datetime
 
 from pydantic import ValidationError
 from telegram import BotCommand, Update
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from league.db import Database, upgrade
 from league.models import utcnow
 from league.service import MatchService
+from telegram_app import startup
 from telegram_app.context import KEY, BotServices
-from telegram_app.handlers import admin, buttons, commands, league
-from telegram_app.i18n import _
+from telegram_app.handlers import admin, buttons, commands, language, league, members
+from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
 from telegram_app.messenger import Messenger
 from telegram_app.miniapp import links
 from telegram_app.presenter import Presenter
@@ -36,6 +39,9 @@ from telegram_app.scheduler import finish_jobs, schedule
 from telegram_app.settings import Settings
 
 log = logging.getLogger(__name__)
+ALLOWED_UPDATES = Update.ALL_TYPES
+"""Every update type, ``chat_member`` included (Telegram sends it only when asked, and only
+to a bot that administers the group): who leaves the group leaves its games."""
 
 
 def build_application(settings: Settings, *, migrate: bool = True,
@@ -54,25 +60,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
         links.configure(settings.miniapp_url, settings.miniapp_short_name, app.bot.username)
-        try:
-            await app.bot.set_my_commands([
-                BotCommand("newgame", _("Open a Coyote lobby")),
-                BotCommand("leave", _("Quit the running game")),
-                BotCommand("cancel", _("Cancel the open game")),
-                BotCommand("rules", _("How to play")),
-                BotCommand("help", _("What I can do")),
-                BotCommand("settings", _("Defaults for new games (admins)")),
-                BotCommand("pause", _("Stop the game clock (admins)")),
-                BotCommand("resume", _("Restart the game clock (admins)")),
-                BotCommand("standings", _("This week's table (last, season)")),
-                BotCommand("rating", _("Your Elo, or the replied-to player's")),
-                BotCommand("profile", _("Your stats and Elo chart")),
-                BotCommand("history", _("The last games here")),
-                BotCommand("replay", _("A game move by move: /replay ID")),
-                BotCommand("top", _("The overall leaderboard")),
-            ])
-        except TelegramError as exc:
-            log.warning("setMyCommands failed: %s", exc)
+        await set_commands(app)
 
     async def post_shutdown(app: Application) -> None:
         await db.dispose()
@@ -92,9 +80,45 @@ def build_application(settings: Settings, *, migrate: bool = True,
     return app
 
 
+def command_menu() -> list[BotCommand]:
+    """The command menu, in the current language (``i18n.use_language``)."""
+    return [
+        BotCommand("newgame", _("Open a Coyote lobby")),
+        BotCommand("leave", _("Quit the running game")),
+        BotCommand("cancel", _("Cancel the open game")),
+        BotCommand("rules", _("How to play")),
+        BotCommand("help", _("What I can do")),
+        BotCommand("settings", _("Defaults for new games (admins)")),
+        BotCommand("pause", _("Stop the game clock (admins)")),
+        BotCommand("resume", _("Restart the game clock (admins)")),
+        BotCommand("standings", _("This week's table (last, season)")),
+        BotCommand("rating", _("Your Elo, or the replied-to player's")),
+        BotCommand("profile", _("Your stats and Elo chart")),
+        BotCommand("history", _("The last games here")),
+        BotCommand("replay", _("A game move by move: /replay ID")),
+        BotCommand("top", _("The overall leaderboard")),
+        BotCommand("language", _("Choose the language I write to you in")),
+    ]
+
+
+async def set_commands(app: Application) -> None:
+    """``setMyCommands``: the English menu for every client, then one per other supported
+    language (``language_code``), so a Korean client shows Korean descriptions."""
+    for code in (None, *(c for c in SUPPORTED if c != DEFAULT_LANGUAGE)):
+        with use_language(code):
+            commands = command_menu()
+        try:
+            await app.bot.set_my_commands(commands, language_code=code)
+        except TelegramError as exc:
+            log.warning("setMyCommands (%s) failed: %s", code or "default", exc)
+
+
 def add_handlers(app: Application) -> None:
-    """Register every handler and the error handler."""
+    """Register every handler and the error handler. The language of an update's answers is
+    set first (group -1, :func:`telegram_app.handlers.language.update_language`)."""
     new = filters.UpdateType.MESSAGE  # an edited message is not a new command or bid
+    app.add_handler(TypeHandler(Update, language.update_language), group=-1)
+    app.add_handler(CommandHandler("language", language.language_command, filters=new))
     app.add_handler(CommandHandler("newgame", commands.newgame, filters=new))
     app.add_handler(CommandHandler("cancel", commands.cancel, filters=new))
     app.add_handler(CommandHandler("leave", commands.leave, filters=new))
@@ -112,6 +136,11 @@ def add_handlers(app: Application) -> None:
     app.add_handler(MessageHandler(
         new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated))
+    # Names from every update first (group -1 runs before the handlers above); who leaves
+    # the group leaves its games.
+    app.add_handler(TypeHandler(Update, members.seen), group=-1)
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.left_chat))
+    app.add_handler(ChatMemberHandler(members.member_changed, ChatMemberHandler.CHAT_MEMBER))
     app.add_error_handler(on_error)
 
 
@@ -128,8 +157,10 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     """``python -m telegram_app``: run the bot in polling mode until interrupted. Exits with
-    status 1 and one log line when the settings are incomplete, the token is refused or
-    Telegram cannot be reached at start (a service manager restarts it)."""
+    one log line when the settings are incomplete (status 1), the token is refused (401, 403
+    or 404 to getMe: status 78, which the systemd unit does not restart) or Telegram cannot
+    be reached at start (status 1: a service manager restarts it). The token never appears
+    in a log line (:mod:`telegram_app.startup`)."""
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -140,12 +171,15 @@ def main() -> None:
         missing = ", ".join(str(e["loc"][0]).upper() for e in exc.errors())
         log.error("incomplete or invalid settings: %s (see README, Running the bot)", missing)
         sys.exit(1)
+    token = settings.telegram_bot_token.get_secret_value()
+    startup.redact_secrets([token])  # before anything could log it
+    startup.check_token(token, settings.telegram_base_url)  # one line and exit if refused
     app = build_application(settings)
     try:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
-    except InvalidToken:
-        log.error("Telegram refused TELEGRAM_BOT_TOKEN")
-        sys.exit(1)
+        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+    except (InvalidToken, Forbidden):  # refused between the check and the start
+        log.error("Telegram refused TELEGRAM_BOT_TOKEN (see the line above)")
+        sys.exit(startup.REFUSED_STATUS)
     except NetworkError as exc:
         log.error("Telegram cannot be reached at %s: %s", settings.telegram_base_url, exc)
         sys.exit(1)

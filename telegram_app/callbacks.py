@@ -18,6 +18,7 @@ the match service instead of being applied twice.
 | ``q`` | guess one's own card | version, card index |
 | ``g`` | show the guess keyboard | version |
 | ``z`` | set a chat default (/settings; the id is 0) | setting code, value index |
+| ``u`` | choose one's language (/language; the id is 0) | index in ``i18n.SUPPORTED`` |
 
 ``mod`` = special code × 100 + target seat (Double: no target).
 """
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 ARITY: dict[str, tuple[int, ...]] = {
     "j": (0,), "l": (0,), "s": (0,), "a": (0, 1), "r": (0, 1), "p": (0,), "o": (2,),
     "b": (2, 3), "c": (1,), "m": (2, 3), "k": (2,), "x": (2,), "q": (2,), "g": (1,),
-    "z": (2,),
+    "z": (2,), "u": (1,),
 }
 MOVE_VERBS = frozenset("bcmkxqg")
 SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
@@ -38,7 +39,8 @@ SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, 
 SPECIAL_NAMES = {code: name for name, code in SPECIAL_CODES.items()}
 OPTION_CODES = {"lives": 0, "specials": 1, "pace": 2, "after_elimination": 3}
 PACE_ORDER = ("quick", "standard", "relaxed")
-SETTING_CODES = {"pace": 0, "edition": 1, "lives": 2, "specials": 3, "timeout_policy": 4}
+SETTING_CODES = {"pace": 0, "edition": 1, "lives": 2, "specials": 3, "timeout_policy": 4,
+                 "language": 5}
 SETTING_NAMES = {code: name for name, code in SETTING_CODES.items()}
 OPTION_NAMES = {code: name for name, code in OPTION_CODES.items()}
 _NUMBER = re.compile(r"[0-9]{1,12}")

@@ -25,9 +25,10 @@ from telegram_app.callbacks import (
     mod_of,
     unmod,
 )
-from telegram_app.i18n import _
+from telegram_app.i18n import NATIVE_NAMES, _
 from telegram_app.miniapp import links
-from telegram_app.render.common import card_label, plain_name, special_name
+from telegram_app.render.common import card_label, edition_name, plain_name, special_name
+from telegram_app.render.language import in_chat_language, in_seat_language
 
 BIDS_SHOWN = 8
 BIDS_PER_ROW = 4
@@ -56,11 +57,13 @@ def settings_keyboard(settings: dict[str, Any], choices: dict[str, tuple[Any, ..
         if key == "pace":
             return _("⏱ Pace: {value}").format(value=pace_label(value))
         if key == "edition":
-            return _("🃏 Edition: {value}").format(value=value)
+            return _("🃏 Edition: {value}").format(value=edition_name(value))
         if key == "lives":
             return _("❤️ Lives: {value}").format(value=value or _("edition default"))
         if key == "specials":
             return _("🎭 Special actions: {value}").format(value=_("on") if value else _("off"))
+        if key == "language":
+            return _("🌐 Language: {value}").format(value=NATIVE_NAMES.get(value, value))
         return _("⏰ On timeout: {value}").format(
             value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
 
@@ -73,6 +76,7 @@ def settings_keyboard(settings: dict[str, Any], choices: dict[str, tuple[Any, ..
     return InlineKeyboardMarkup(rows)
 
 
+@in_chat_language
 def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboardMarkup:
     """Join / Leave, options (lives, special actions), computer players, Start, and a deep
     link to the private chat."""
@@ -219,6 +223,7 @@ def guess_rows(game: GameSnapshot) -> list[list[Button]]:
     return rows
 
 
+@in_chat_language
 def table_keyboard(game: GameSnapshot, rows: list[list[Button]] | None = None
                    ) -> InlineKeyboardMarkup:
     """The group table: 👀 plus the current player's moves (only they may press them)."""
@@ -227,6 +232,7 @@ def table_keyboard(game: GameSnapshot, rows: list[list[Button]] | None = None
     return InlineKeyboardMarkup(peek + (move_rows(game) if rows is None else rows))
 
 
+@in_seat_language
 def private_keyboard(game: GameSnapshot, seat: int, rows: list[list[Button]] | None = None
                      ) -> InlineKeyboardMarkup | None:
     """A player's moves in their private chat, only on their turn (and the Mini App's

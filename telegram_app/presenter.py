@@ -74,7 +74,8 @@ class Presenter:
         await self.messenger.edit(game.chat_id, game.table_message_id,
                                   render.lobby_closed_text(game))
         await asyncio.gather(*(
-            self.messenger.edit(p.user_id, p.private_message_id, render.lobby_closed_text(game))
+            self.messenger.edit(p.user_id, p.private_message_id,
+                                render.private_cancelled_text(game, reader=p))
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
     async def moved(self, outcome: Outcome) -> None:
@@ -237,10 +238,11 @@ class Presenter:
                 player.private_message_id == message_id:
             await self._edit_private(game, player)
         elif chat_id > 0 and game.status == "cancelled":
-            await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
+            await self.messenger.edit(chat_id, message_id, render.private_cancelled_text(
+                game, reader=game.player(chat_id)))
         elif chat_id > 0 and game.status != "running":
             await self.messenger.edit(chat_id, message_id, render.private_closed_text(
-                game, (game.state or {}).get("round", 0)))
+                game, (game.state or {}).get("round", 0), reader=game.player(chat_id)))
         else:
             await self.messenger.edit_markup(chat_id, message_id, None)
 
@@ -328,7 +330,7 @@ class Presenter:
                                   render.table_closed_text(game, round_no))
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
-                                render.private_closed_text(game, round_no))
+                                render.private_closed_text(game, round_no, reader=p))
             for p in game.seated
             if p.user_id is not None and p.private_message_id and p.private_round == round_no))
 

@@ -22,9 +22,12 @@ from telegram.ext import Application, ContextTypes
 from league.service import Outcome
 from league.sweeper import SweepResult
 from telegram_app.context import BotServices, services
+from telegram_app.i18n import use_language
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render import league as league_text
+from telegram_app.render.language import for_chat, for_player
+from telegram_app.render.place import with_place
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
@@ -81,16 +84,37 @@ _EXECUTOR_LOG = logging.getLogger("apscheduler.executors.default")
 
 def schedule(app: Application, interval: float, league_interval: float) -> None:
     """Run :func:`sweep_job` every ``interval`` seconds and :func:`league_job` every
-    ``league_interval`` seconds, the first time right away."""
+    ``league_interval`` seconds, the first time as soon as the JobQueue starts, however long
+    the start took (overdue turns are handled at once after a restart)."""
     if app.job_queue is None:  # the job-queue extra is a dependency; this is a safeguard
         raise RuntimeError("python-telegram-bot's JobQueue is not available")
     if not any(isinstance(f, _NotAnError) for f in _EXECUTOR_LOG.filters):
         _EXECUTOR_LOG.addFilter(_NotAnError())
+    _every(app, sweep_job, interval, JOB_NAME, delay=0.1)
+    _every(app, league_job, league_interval, "league", delay=0.2)
+
+
+def _every(app: Application, work: Job, interval: float, name: str, *, delay: float) -> None:
+    """Run ``work`` ``delay`` seconds after the JobQueue starts, then every ``interval``
+    seconds. A repeating job cannot say so itself: its first run counts from when it is
+    added (before getMe and the migration), and APScheduler moves a start already past to
+    one whole interval later. So a one-off job (run however late it comes) does the first
+    run and then adds the repeating one."""
+    job = uncancelled(work)
     once = {"max_instances": 1, "coalesce": True}
-    app.job_queue.run_repeating(uncancelled(sweep_job), interval=interval, first=0.1, name=JOB_NAME,
-                                job_kwargs=once)
-    app.job_queue.run_repeating(uncancelled(league_job), interval=league_interval, first=0.2,
-                                name="league", job_kwargs=once)
+
+    async def first(context: ContextTypes.DEFAULT_TYPE) -> None:
+        try:
+            await job(context)
+        finally:  # after the first run: the two never overlap
+            if context.job_queue is not None and context.job_queue.scheduler.running:
+                context.job_queue.run_repeating(job, interval=interval, first=interval,
+                                                name=name, job_kwargs=once)
+
+    first.__name__ = work.__name__
+    assert app.job_queue is not None
+    app.job_queue.run_once(first, when=delay, name=name,
+                           job_kwargs={"misfire_grace_time": None})
 
 
 async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -107,9 +131,10 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
             continue  # another process (or an earlier run) has it
         period = "last" if kind == "week" else "last_season"
         table = await bot.service.standings(chat_id, period)
-        text = league_text.standings_text(table, final=True)
-        if kind == "season":
-            text += "\n\n" + league_text.champion_line(table)
+        with use_language(await bot.service.chat_language(chat_id)):
+            text = league_text.standings_text(table, final=True)
+            if kind == "season":
+                text += "\n\n" + league_text.champion_line(table)
         if await bot.messenger.send(chat_id, text) is not None:
             # The send may have found the group become a supergroup and moved the claim.
             await bot.service.mark_posted(bot.messenger.current_chat(chat_id), kind, start)
@@ -146,11 +171,14 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         return
     if result.kind == "reminder" and result.seat is not None:
         player = game.at_seat(result.seat)
-        text = events_text.reminder_text(game, player, removal=result.removed)
+        with for_chat(game):
+            text = events_text.reminder_text(game, player, removal=result.removed)
         sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
         if sent is not None:
             await bot.service.set_reminder(game.id, sent, game.version)
         if player.user_id is not None:
-            await bot.messenger.send(player.user_id, text)
+            with for_player(player):
+                text = events_text.reminder_text(game, player, removal=result.removed)
+            await bot.messenger.send(player.user_id, with_place(game, text))
         return
     await bot.presenter.moved(Outcome(game, result.steps))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
@@ -13,7 +14,7 @@ from league.lobby import CHAT_SETTINGS
 from telegram_app.callbacks import SETTING_NAMES, Callback
 from telegram_app.context import services
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
-from telegram_app.i18n import _
+from telegram_app.i18n import SUPPORTED, _, normalize, set_language, use_language
 from telegram_app.keyboards import settings_keyboard
 from telegram_app.render.common import error_text
 
@@ -31,13 +32,19 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     bot = services(context)
     args = context.args or []
     if args:
-        key = {"timezone": "timezone", "season": "season_weeks"}.get(args[0].lower())
+        key = {"timezone": "timezone", "season": "season_weeks",
+               "language": "language"}.get(args[0].lower())
         value: object = args[1] if len(args) == 2 else None
         if key == "season_weeks" and isinstance(value, str):
             value = int(value) if value.isascii() and value.isdigit() else None
+        if key == "language" and isinstance(value, str):
+            value = value.lower() if value.lower() in SUPPORTED else None
         if key is None or value is None:
+            # Two sentences: the first one's translations predate the language setting.
             await reply(update, context, _("Use /settings, /settings timezone Europe/Berlin "
-                                            "or /settings season 4."))
+                                            "or /settings season 4.") + "\n" + _(
+                "/settings language {codes} sets the group's language.").format(
+                    codes="|".join(SUPPORTED)))
             return
         try:
             await bot.service.set_chat_setting(chat.id, chat.title, key, value)
@@ -45,12 +52,17 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, context, error_text(exc.code, exc.detail))
             return
     current = await bot.service.chat_settings(chat.id)
-    await reply(update, context, _("⚙️ <b>Defaults for new games in this group</b>\n"
-                                    "League weeks in {tz}; seasons of {weeks} weeks (change "
-                                    "with /settings timezone Area/City or /settings season "
-                                    "N).\nTap a setting to change it.").format(
-        tz=escape(current["timezone"]), weeks=current["season_weeks"]),
-                 markup=settings_keyboard(current, CHAT_SETTINGS))
+    set_language(current["language"])  # a new language answers in itself
+    await reply(update, context, _settings_text(current),
+                markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+
+
+def _settings_text(current: dict[str, Any]) -> str:
+    return _("⚙️ <b>Defaults for new games in this group</b>\n"
+             "League weeks in {tz}; seasons of {weeks} weeks (change "
+             "with /settings timezone Area/City or /settings season "
+             "N).\nTap a setting to change it.").format(
+        tz=escape(current["timezone"]), weeks=current["season_weeks"])
 
 
 async def on_setting(query: CallbackQuery, data: Callback,
@@ -62,7 +74,7 @@ async def on_setting(query: CallbackQuery, data: Callback,
         await _answer(query, _("Sorry, only the group's admins can change its settings."))
         return
     key = SETTING_NAMES.get(data.args[0])
-    values = CHAT_SETTINGS.get(key or "", ())
+    values = SETTING_CHOICES.get(key or "", ())
     if key is None or data.args[1] >= len(values) or not _settings_message(message):
         await _answer(query, error_text("bad_button"))
         return
@@ -74,8 +86,23 @@ async def on_setting(query: CallbackQuery, data: Callback,
         await _answer(query, error_text(exc.code, exc.detail))
         return
     await _answer(query, None)
-    await bot.messenger.edit_markup(message.chat.id, message.message_id,
-                                    settings_keyboard(current, CHAT_SETTINGS))
+    with use_language(current["language"]):  # the group's message, in the group's language
+        if key == "language":  # the whole message changes language
+            await bot.messenger.edit(message.chat.id, message.message_id,
+                                     _settings_text(current),
+                                     markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+        else:
+            await bot.messenger.edit_markup(message.chat.id, message.message_id,
+                                            settings_keyboard(_shown(current), SETTING_CHOICES))
+
+
+SETTING_CHOICES = {**CHAT_SETTINGS, "language": SUPPORTED}
+"""What the /settings keyboard cycles through: the league's defaults and the languages."""
+
+
+def _shown(current: dict[str, Any]) -> dict[str, Any]:
+    """The settings as the keyboard shows them (the chat's language as a supported one)."""
+    return {**current, "language": normalize(current.get("language"))}
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

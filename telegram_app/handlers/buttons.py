@@ -23,10 +23,11 @@ from telegram_app.callbacks import (
     unmod,
 )
 from telegram_app.context import BotServices, services
-from telegram_app.handlers import admin
+from telegram_app.handlers import admin, language
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import (
+    Button,
     deep_link,
     guess_cards,
     guess_rows,
@@ -37,6 +38,7 @@ from telegram_app.keyboards import (
 )
 from telegram_app.render import coyote as render
 from telegram_app.render.common import error_text
+from telegram_app.render.language import for_chat, for_player
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             raise ServiceError("bad_button")
         if data.verb == "z":
             await admin.on_setting(query, data, context)
+            return
+        if data.verb == "u":
+            await language.on_language(update, context, data)
             return
         game = await bot.service.get(data.game_id)
         _check_chat(query, data, game)
@@ -200,33 +205,40 @@ async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bo
         raise ServiceError("not_a_player")
     if (game.state or {}).get("turn") != player.seat:
         raise ServiceError("not_your_turn")
-    try:
-        if data.verb == "m":
-            mod = data.args[2] if len(data.args) > 2 else None
-            if unmod(mod)[0] not in (None, *BID_SPECIALS):
-                raise KeyError(mod)
-            rows = move_rows(game, data.args[1], mod)
-        elif data.verb == "k":
-            special = SPECIAL_NAMES[data.args[1]]
-            if special not in BID_SPECIALS:
-                raise KeyError(special)
-            rows = target_rows(game, special)
-        else:
-            if "guess" not in (game.state or {}).get("coins", []):
-                raise KeyError("guess")
-            rows = guess_rows(game)
-    except KeyError:
-        raise ServiceError("bad_button") from None
     message = query.message
     if message is None:
         raise ServiceError("stale")
+    in_table = message.chat.id == game.chat_id
+    try:
+        # The buttons are drawn in the language of the message they go on.
+        with for_chat(game) if in_table else for_player(player):
+            rows = _more_rows(data, game)
+    except KeyError:
+        raise ServiceError("bad_button") from None
     markup: InlineKeyboardMarkup | None
-    if message.chat.id == game.chat_id:
+    if in_table:
         markup = table_keyboard(game, rows)
     else:
         markup = private_keyboard(game, player.seat, rows)
     await _answer(query)
     await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)
+
+
+def _more_rows(data: Callback, game: GameSnapshot) -> list[list[Button]]:
+    """The rows of the keyboard a ``m``/``k``/``g`` press asks for; raises ``KeyError``."""
+    if data.verb == "m":
+        mod = data.args[2] if len(data.args) > 2 else None
+        if unmod(mod)[0] not in (None, *BID_SPECIALS):
+            raise KeyError(mod)
+        return move_rows(game, data.args[1], mod)
+    if data.verb == "k":
+        special = SPECIAL_NAMES[data.args[1]]
+        if special not in BID_SPECIALS:
+            raise KeyError(special)
+        return target_rows(game, special)
+    if "guess" not in (game.state or {}).get("coins", []):
+        raise KeyError("guess")
+    return guess_rows(game)
 
 
 HANDLERS = {"j": _join, "l": _leave, "a": _lobby_change, "r": _lobby_change,

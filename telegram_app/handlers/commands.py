@@ -14,6 +14,7 @@ from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, u
 from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
+from telegram_app.render.place import with_place
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -161,15 +162,16 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, context, texts.welcome_text())
         return
     if game.status == "lobby":
-        await reply(update, context, _("You are all set for game #{id}: I will send your view "
-                                       "of the cards here once it starts.").format(id=game.id))
+        await reply(update, context, with_place(game, _(
+            "You are all set for game #{id}: I will send your view of the cards here once it "
+            "starts.").format(id=game.id)))
         await bot.presenter.show_lobby(game, context.bot.username)
     elif game.status == "running" and (game.state or {}).get("lives", [1] * 99)[
             player.seat or 0] > 0:
         await bot.presenter.send_private(game, player, again=True)
     elif game.status == "running":
-        await reply(update, context, _("You are out of game #{id}; follow the rest in the "
-                                       "group.").format(id=game.id))
+        await reply(update, context, with_place(game, _(
+            "You are out of game #{id}; follow the rest in the group.").format(id=game.id)))
     else:
         await reply(update, context, texts.welcome_text())
 

@@ -13,7 +13,7 @@ from league.errors import ServiceError
 from league.queries import RatingCard
 from telegram_app.context import services
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
-from telegram_app.i18n import _
+from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
 from telegram_app.render import league as render
 from telegram_app.render.common import error_text
 
@@ -90,7 +90,8 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     history = await bot.service.rating_history(card.user_id)
     title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
-                                  empty_text=_("No rated game yet"))
+                                  empty_text=_("No rated game yet"),
+                                  numeric_dates=current_language() != DEFAULT_LANGUAGE)
     message = update.effective_message
     if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card),
                                       thread_id=thread_of(message)) is None:

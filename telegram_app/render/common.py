@@ -58,6 +58,12 @@ def card_label(card: str) -> str:
     return card.replace("-", "−")
 
 
+def edition_name(edition: str) -> str:
+    """An edition's name as players read it (typed, it stays ``/newgame feathers``)."""
+    names = {"classic": _("classic"), "feathers": _("feathers"), "poker-deck": _("poker-deck")}
+    return names.get(edition, edition)
+
+
 def special_name(name: str) -> str:
     """A mask's or coin's name as players see it."""
     names = {

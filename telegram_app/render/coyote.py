@@ -7,14 +7,16 @@ from the engine's view of that seat, which never holds a card hidden from it.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from engine import GAMES
 from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import (
     card_label,
+    edition_name,
     hearts,
     mention_html,
     name_html,
@@ -22,6 +24,8 @@ from telegram_app.render.common import (
     special_name,
     time_html,
 )
+from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
+from telegram_app.render.place import with_place
 
 ALERT_LIMIT = 200
 
@@ -47,7 +51,7 @@ def options_line(game: GameSnapshot) -> str:
     else:
         lives_text = n_("{n} life", "{n} lives", lives).format(n=lives)
     line = _("{edition} · {lives} · {specials} · {pace}").format(
-        edition=edition, lives=lives_text, specials=specials, pace=pace)
+        edition=edition_name(edition), lives=lives_text, specials=specials, pace=pace)
     if game.options.get("after_elimination") == "next":
         line += " · " + _("the next player starts after a knock-out")
     return line
@@ -60,6 +64,7 @@ PACE_NAMES = {
 }
 
 
+@in_chat_language
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     """The lobby: options, players (⚠️ marks those the bot cannot message yet), how to start."""
     low, high = GAMES[game.kind].player_limits(game.options)
@@ -79,12 +84,14 @@ def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     return "\n".join(lines)
 
 
+@in_chat_language
 def lobby_expired_text(game: GameSnapshot) -> str:
     """A lobby nobody started in time."""
     return _("🐺 Game #{id} expired: nobody started it in time. Send /newgame to open a new "
              "one.").format(id=game.id)
 
 
+@in_reader_language
 def lobby_closed_text(game: GameSnapshot) -> str:
     """The lobby after start or cancel (no buttons)."""
     if game.status == "cancelled":
@@ -154,6 +161,7 @@ def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     return lines
 
 
+@in_chat_language
 def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
     """The group's table message for the current round: seats, lives, face-up cards, bids,
     whose turn it is (``mention``: as a mention, for a new message that should notify)."""
@@ -182,17 +190,20 @@ def clock_line(game: GameSnapshot) -> str:
     if game.deadline_at is None:
         return ""
     return _("⏱ Turn ends {time}.").format(time=time_html(
-        game.deadline_at, "dt", game.deadline_at.strftime("%d %b %H:%M UTC")))
+        game.deadline_at, "dt", format_moment(game.deadline_at.astimezone(UTC)) + " UTC"))
 
 
+@in_chat_language
 def table_closed_text(game: GameSnapshot, round_no: int) -> str:
     """An old table message once its round is over."""
     return _("🐺 Game #{id} · round {round} is over.").format(id=game.id, round=round_no)
 
 
+@in_seat_language
 def private_text(game: GameSnapshot, seat: int) -> str:
-    """A player's private view: the others' cards (never their own hidden ones), bids, lives,
-    specials in force, and what they may do on their turn."""
+    """A player's private view, under the group (and topic) it is in: the others' cards (never
+    their own hidden ones), bids, lives, specials in force, and what they may do on their
+    turn."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, seat)
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
@@ -215,15 +226,23 @@ def private_text(game: GameSnapshot, seat: int) -> str:
                 min=view["min_bid"])]
     elif view["turn"] is not None:
         lines += ["", _("Waiting for {name}.").format(name=name_html(game.at_seat(view["turn"])))]
-    return "\n".join(lines)
+    return with_place(game, "\n".join(lines))
 
 
+@in_reader_language
 def private_closed_text(game: GameSnapshot, round_no: int) -> str:
-    """A player's old private message once its round is over."""
-    return _("🐺 Game #{id} · round {round} is over (see the group).").format(
-        id=game.id, round=round_no)
+    """A player's old private message once its round is over (under its group's name)."""
+    return with_place(game, _("🐺 Game #{id} · round {round} is over (see the group).").format(
+        id=game.id, round=round_no))
 
 
+def private_cancelled_text(game: GameSnapshot, *, reader: PlayerInfo | None) -> str:
+    """A player's private message of a game that was cancelled (under its group's name), in
+    ``reader``'s language."""
+    return with_place(game, lobby_closed_text(game, reader=reader))
+
+
+@in_seat_language
 def peek_alert(game: GameSnapshot, seat: int) -> str:
     """The 👀 alert: the cards ``seat`` may see, in plain text within 200 characters."""
     view = GAMES[game.kind].view(game.state or {}, seat)

@@ -11,8 +11,14 @@ from zoneinfo import ZoneInfo
 from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
-from telegram_app.i18n import _
-from telegram_app.render.common import card_label, fit_lines, plain_name, special_name
+from telegram_app.i18n import _, format_day, format_number
+from telegram_app.render.common import (
+    card_label,
+    edition_name,
+    fit_lines,
+    plain_name,
+    special_name,
+)
 
 
 def _name(name: str) -> str:
@@ -20,11 +26,11 @@ def _name(name: str) -> str:
 
 
 def _points(value: float) -> str:
-    return f"{value:g}"
+    return format_number(value, "#,##0.##")
 
 
 def _signed(value: float) -> str:
-    return f"{value:+.1f}"
+    return format_number(value, "+#,##0.0;-#,##0.0")
 
 
 def standings_text(standings: Standings, *, final: bool = False) -> str:
@@ -40,8 +46,8 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
     zone = ZoneInfo(standings.tz)
     last_day = (standings.end - timedelta(seconds=1)).astimezone(zone)
     lines = [f"<b>{title}</b>", _("{start} – {end}").format(
-        start=standings.start.astimezone(zone).strftime("%a %d %b"),
-        end=last_day.strftime("%a %d %b")), ""]
+        start=format_day(standings.start.astimezone(zone), "EEE d MMM"),
+        end=format_day(last_day, "EEE d MMM")), ""]
     if not standings.rows:
         lines.append(_("No rated game yet in this period. Rated games have 3 or more human "
                        "players and no computer player."))
@@ -99,8 +105,8 @@ def history_text(entries: list[HistoryEntry]) -> str:
             f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {edition}: {places}").format(
-            id=entry.game_id, date=entry.finished_at.strftime("%d %b"), edition=entry.edition,
-            places=places))
+            id=entry.game_id, date=format_day(entry.finished_at, "d MMM"),
+            edition=edition_name(entry.edition), places=places))
     lines.append("")
     lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
     return fit_lines(lines, keep="first")

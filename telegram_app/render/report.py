@@ -8,6 +8,7 @@ from typing import Any
 from league.service import Step
 from league.snapshots import GameSnapshot
 from telegram_app.render import coyote_events as events_text
+from telegram_app.render.language import in_chat_language
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ def keeps_turn(game: GameSnapshot, steps: list[Step]) -> bool:
 ROUND_BOUNDARY = ("showdown", "round_ended", "round_dealt", "game_over")
 
 
+@in_chat_language
 def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The lines of logged moves the group was not told (``logged``: each move's events, in
     order; ``game``: as it is now): a special after which the same player acted again, a
@@ -93,6 +95,7 @@ def _lives_after(game: GameSnapshot, events: list[dict[str, Any]]) -> GameSnapsh
     return replace(game, state={**game.state, "lives": lives})
 
 
+@in_chat_language
 def report(game: GameSnapshot, steps: list[Step], held: list[str] | None = None, *,
            mention: bool = True) -> Report:
     """Compose the report of ``steps`` (``game``: as committed after them; ``held``: lines of

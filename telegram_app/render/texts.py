@@ -37,7 +37,9 @@ def help_text() -> str:
              "/top — the overall leaderboard\n"
              "/help — this message\n\n"
              "Start a private chat with me so I can show you the cards. In the group, the 👀 "
-             "button shows them to you too.")
+             "button shows them to you too.") + "\n" + \
+        _("Send /language to me in a private chat; a group's admins set the group's "
+          "language with /settings.")
 
 
 def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
@@ -59,8 +61,9 @@ def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
                   if options.get("after_elimination") == "next" else _("the winner starts"))
         parts.append(_("<b>Classic</b> (36 cards): 20, 15×2, 10×3, 5–1×4, 0×3, −5×2, −10 and "
                        "four specials. Scoring order: <b>?</b> turns up the top card of the "
-                       "draw pile; <b>MAX→0</b> makes the highest positive card count 0; the "
-                       "numbers are added; <b>×2</b> doubles the sum; <b>🌙 night</b> counts 0 "
+                       "draw pile; <b>MAX→0</b> makes the highest positive card count 0 (when "
+                       "several tie for highest, only one of them counts 0); the numbers are "
+                       "added; <b>×2</b> doubles the sum; <b>🌙 night</b> counts 0 "
                        "and every card is reshuffled afterwards.\n\n"
                        "If the total is at least the bid, the caller loses a life; otherwise "
                        "the bidder does. Everyone has {lives} lives. The loser starts the next "
@@ -79,8 +82,9 @@ def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
         parts.append(_("<b>Feathers</b> (30 feathers): green 1–10 (two each), 15 and 20; red "
                        "−5, −5, −10; blue ?, MAX→0, MAX→−, ×2, 0. Order: ? turns up the top "
                        "feather; MAX→0 zeroes the highest green; MAX→− makes the highest "
-                       "remaining green negative; ×2 doubles the green feathers still "
-                       "positive; the blue 0 counts 0 and all feathers are reshuffled.\n\n"
+                       "remaining green negative (on a tie, each takes only one); ×2 doubles "
+                       "the green feathers still positive; the blue 0 counts 0 and all "
+                       "feathers are reshuffled.\n\n"
                        "If the total is at least the bid, the caller takes a coyote coin (loses "
                        "a life); otherwise the bidder does. The winner of the showdown starts "
                        "the next round. {lives} coyote coins and you are out.")

@@ -93,7 +93,8 @@ def hidden_card_leaks(api: FakeBotAPI, game) -> list[str]:
             if entry.kind not in ("send", "edit") or entry.chat_id != p.user_id:
                 continue
             text = entry.text or ""
-            if f"Game #{game.id} · round" not in text or "is over" in text.splitlines()[0]:
+            heading = text.splitlines()[:2]  # under the group's name (render/place.py)
+            if f"Game #{game.id} · round" not in text or any("is over" in h for h in heading):
                 continue
             for line in text.splitlines():
                 stripped = line.removeprefix("👉 ")

@@ -18,7 +18,7 @@ from apscheduler.events import (
 from telegram.ext import Application
 
 from league.models import utcnow
-from telegram_app.app import build_application
+from telegram_app.app import ALLOWED_UPDATES, build_application
 from telegram_app.settings import Settings
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
@@ -69,7 +69,8 @@ class BotRunner:
             await self.app.post_init(self.app)
         await self.app.start()
         assert self.app.updater is not None
-        await self.app.updater.start_polling(poll_interval=0, timeout=1)
+        await self.app.updater.start_polling(poll_interval=0, timeout=1,
+                                             allowed_updates=ALLOWED_UPDATES)
 
     async def stop(self) -> None:
         """Stop polling and shut the Application down, as a restart would."""

@@ -4,6 +4,7 @@ ticks every 50 ms of real time, so nothing waits for a real minute."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from tests.clock import Clock
 from tests.e2e.harness import (
     bot_table,
+    hold,
     labels,
     mover,
     open_lobby,
@@ -53,7 +55,7 @@ async def test_game_left_alone_finishes_by_itself(bot) -> None:
     # the deadline is a date-time entity (shown in each reader's own time zone), UTC as text
     deadline = int(datetime(2026, 5, 4, 9, 1, tzinfo=UTC).timestamp())
     table = api.find_messages(GROUP, "Turn ends")[-1]
-    assert "Turn ends 04 May 09:01 UTC." in table.text
+    assert "Turn ends May 4 09:01 UTC." in table.text  # (Babel's date for the language)
     assert {"unix_time": deadline, "date_time_format": "dt"}.items() <= next(
         e for e in table.entities if e["type"] == "date_time").items()
     clock.advance(46)  # three quarters of a minute: one reminder, in the group and privately
@@ -91,6 +93,30 @@ async def test_overdue_turn_handled_after_restart(bot) -> None:
     clock.advance(2 * 3600)  # standard pace: the turn is long overdue while the bot is down
     await runner.start()
     await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+
+
+async def test_first_sweep_runs_at_start(bot) -> None:
+    """The ticker's first sweep runs as the bot starts, not one SWEEP_INTERVAL later: after a
+    restart with a turn already past its deadline (and a migration that takes its time), the
+    timeout is told at once although the next tick would be an hour away."""
+    api, players, clock, runner = bot
+    lobby = await open_lobby(api, players, GROUP)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    await runner.stop()
+    clock.advance(2 * 3600)
+    runner.sweep_interval = 3600.0
+    loop = asyncio.get_running_loop()
+    # A start that takes its time (a long migration, a slow Telegram): getMe is answered
+    # only after 1.5 s, longer than APScheduler's grace for a run that comes late (1 s).
+    held, release = hold(api, "getMe", lambda p: True)
+    starting = asyncio.create_task(runner.start())
+    await asyncio.wait_for(held.wait(), 30)
+    await asyncio.sleep(1.5)
+    release.set()
+    await starting
+    started = loop.time()
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+    print(f"overdue turn timed out {loop.time() - started:.3f} s after the restart")
 
 
 async def test_lobby_expires(bot) -> None:

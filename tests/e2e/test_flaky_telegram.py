@@ -49,15 +49,14 @@ async def test_a_private_message_that_failed_is_sent_at_the_next_move(table) -> 
     api.fail_next("sendMessage", 500, "Internal Server Error", count=2, chat_id=players[1].id)
     await players[0].press_and_settle(lobby, "▶️ Start")
     await wait_for(lambda: bool(api.find_messages(GROUP, "· round 1")))
-    assert not api.bot_messages(players[1].id)[-1].text.startswith("🐺 Game #1 · round 1")
+    assert "\n🐺 Game #1 · round 1\n" not in api.bot_messages(players[1].id)[-1].text
     # The next move (made with the group table's buttons, which every player has, even the
     # one without a private message) refreshes the views.
     table = api.find_messages(GROUP, "· round 1")[-1]
     mover = next(u for u in players if f"{u.first_name}\u2069 to play" in table.text)
     answer = await mover.press_and_settle(table, "1")
     assert not answer.get("show_alert"), answer
-    await wait_for(lambda: api.bot_messages(players[1].id)[-1].text.startswith(
-        "🐺 Game #1 · round 1"))
+    await wait_for(lambda: "\n🐺 Game #1 · round 1\n" in api.bot_messages(players[1].id)[-1].text)
 
 
 async def test_a_lobby_whose_closing_edit_failed_is_closed_by_the_next_press(table) -> None:

@@ -170,6 +170,13 @@ async def test_rules_and_unknown_edition(table) -> None:
     await api.settle(quiet=0.05)
     assert api.find_messages(GROUP, "Feathers")
     assert api.find_messages(GROUP, "Unknown edition")
+    # The MAX→0 tie (shared/rules/coyote.md, scoring step 2): only one tied card counts 0.
+    assert api.find_messages(GROUP, "highest remaining green negative (on a tie, each takes "
+                                    "only one)")
+    await players[0].send(GROUP, "/rules classic")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Classic")))
+    assert api.find_messages(GROUP, "makes the highest positive card count 0 (when several "
+                                    "tie for highest, only one of them counts 0)")
     # during a game, /rules tells that game's edition and lives
     await players[0].send(GROUP, "/newgame feathers")
     await wait_for(lambda: bool(api.find_messages(GROUP, "new game #")))

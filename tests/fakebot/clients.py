@@ -6,6 +6,7 @@ the bot receives through getUpdates.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from .html_check import utf16_len
@@ -66,6 +67,14 @@ class FakeUser:
         self.blocked = False
         text = "/start" if payload is None else f"/start {payload}"
         return self.api.user_message(self, self.id, text)
+
+    def rename(self, first_name: str, last_name: str | None = None,
+               username: str | None = None) -> None:
+        """Change the user's names (later updates carry the new ones)."""
+        self.first_name, self.last_name, self.username = first_name, last_name, username
+        chat = self.api.chats.get(self.id)
+        if chat is not None:
+            chat.first_name, chat.last_name, chat.username = first_name, last_name, username
 
     def block_bot(self) -> None:
         """Block the bot: further messages to this user fail with 403."""
@@ -175,6 +184,62 @@ class UserActionsMixin:
                 self.enqueue_update({"message": self.message_dict(msg)})
         old.migrated_to = new_id
         return new
+
+    def service_message(self: FakeBotAPI, chat_id: int, sender_id: int, fields: dict, *,
+                        thread_id: int | None = None, own_thread: bool = False
+                        ) -> StoredMessage:
+        """Store a service message (``fields``: e.g. ``{"new_chat_title": …}``) and enqueue
+        its ``message`` update; ``own_thread``: it opens a forum topic (its thread id is its
+        own message id)."""
+        chat = self.chats[chat_id]
+        msg = self.store_message(chat, from_bot=False, sender_id=sender_id, kind="service",
+                                 service=fields, thread_id=thread_id)
+        if own_thread:
+            msg.thread_id = msg.message_id
+        self.enqueue_update({"message": self.message_dict(msg)})
+        return msg
+
+    def user_leaves(self: FakeBotAPI, user: FakeUser, chat_id: int,
+                    by: FakeUser | None = None) -> StoredMessage:
+        """``user`` leaves the group (``by``: an admin removes them): the
+        ``left_chat_member`` service message."""
+        self.chats[chat_id].statuses[user.id] = "left" if by is None else "kicked"
+        return self.service_message(chat_id, (by or user).id,
+                                    {"left_chat_member": user.to_dict()})
+
+    def member_update(self: FakeBotAPI, chat_id: int, user: FakeUser, status: str, *,
+                      old: str = "member", by: FakeUser | None = None) -> dict:
+        """A ``chat_member`` update: ``user``'s status goes from ``old`` to ``status``
+        (``left``, ``kicked``, ``member`` …), changed by ``by`` (default: themselves).
+        Delivered only when the bot's getUpdates asked for ``chat_member``, as Telegram
+        does (and Telegram sends it only to a bot that administers the group)."""
+        chat = self.chats[chat_id]
+        chat.statuses[user.id] = old
+        before = self.member_dict(chat, user.id)
+        chat.statuses[user.id] = status
+        return self.enqueue_update({"chat_member": {
+            "chat": chat.to_dict(), "from": (by or user).to_dict(), "date": int(time.time()),
+            "old_chat_member": before, "new_chat_member": self.member_dict(chat, user.id),
+        }})
+
+    def create_topic(self: FakeBotAPI, chat_id: int, name: str, by: FakeUser) -> int:
+        """``by`` opens a forum topic (``forum_topic_created``); returns its thread id."""
+        self.chats[chat_id].is_forum = True
+        msg = self.service_message(chat_id, by.id, {"forum_topic_created": {
+            "name": name, "icon_color": 7322096}}, own_thread=True)
+        return msg.message_id
+
+    def edit_topic(self: FakeBotAPI, chat_id: int, thread_id: int, name: str,
+                   by: FakeUser) -> StoredMessage:
+        """``by`` renames a forum topic (``forum_topic_edited``)."""
+        return self.service_message(chat_id, by.id, {"forum_topic_edited": {"name": name}},
+                                    thread_id=thread_id)
+
+    def rename_group(self: FakeBotAPI, chat_id: int, title: str,
+                     by: FakeUser) -> StoredMessage:
+        """``by`` changes the group's title (``new_chat_title``)."""
+        self.chats[chat_id].title = title
+        return self.service_message(chat_id, by.id, {"new_chat_title": title})
 
     def user_message(
         self: FakeBotAPI, user: FakeUser, chat_id: int, text: str, thread_id: int | None = None

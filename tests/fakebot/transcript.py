@@ -39,7 +39,10 @@ def render_entry(entry: LogEntry, *, brief_edits: bool = False) -> list[str]:
     """Render one log entry as transcript lines (``brief_edits``: an edit as one line)."""
     ref = f"(msg {entry.message_id}) "
     if brief_edits and entry.kind == "edit":
-        return [f"✎ {ref}{(entry.text or '[buttons changed]').splitlines()[0]} …"]
+        lines = (entry.text or "[buttons changed]").splitlines()
+        if len(lines) > 1 and lines[0].startswith("👥 "):  # a private message's group line
+            lines = lines[1:]
+        return [f"✎ {ref}{lines[0]} …"]
     if entry.kind == "user":
         return _block(f"{entry.actor}: ", entry.text, [])
     if entry.kind == "send":

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from league.charts import HEIGHT_PX, TITLE_CHARS, WIDTH_PX, rating_chart_png
+from league.charts import FONTS, HEIGHT_PX, TITLE_CHARS, WIDTH_PX, rating_chart_png
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 T0 = datetime(2024, 3, 1, 18, tzinfo=UTC)
@@ -88,3 +88,26 @@ def test_no_pyplot_telegram_database_or_network_imports() -> None:
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+@pytest.mark.filterwarnings("error")  # matplotlib warns "Glyph … missing from font(s)"
+@pytest.mark.parametrize("title", ["김민준의 Elo", "さくらのElo・山田太郎", "Elo de José Ñúñez",
+                                   "레이팅 게임 아직 없음", "カタカナ ひらがな 漢字"])
+def test_hangul_kana_and_kanji_are_drawn_with_the_packaged_font(title: str) -> None:
+    assert png_size(rating_chart_png(series(3), title)) == (800, 400)
+    assert png_size(rating_chart_png([], title, empty_text=title)) == (800, 400)
+
+
+def test_different_cjk_texts_draw_different_glyphs() -> None:
+    # Missing glyphs are all the same box: two texts of the same length would look alike.
+    korean = rating_chart_png([], "", empty_text="한국어")
+    japanese = rating_chart_png([], "", empty_text="日本語")
+    assert korean != japanese
+    assert FONTS[-1] == "Noto Sans CJK JP"
+
+
+@pytest.mark.filterwarnings("error")
+def test_numeric_dates_for_other_languages() -> None:
+    assert png_size(rating_chart_png(series(20), "김민준", numeric_dates=True)) == (800, 400)
+    assert rating_chart_png(series(20), "x", numeric_dates=True) != \
+        rating_chart_png(series(20), "x")

@@ -1,0 +1,193 @@
+"""What the bot learns about people and groups from every update, and who leaves a group.
+
+:func:`seen` runs before every other handler (group ``-1``): it keeps stored names current
+(a person's first and last name and username, a group's title, a forum topic's name), from
+messages, commands, callback queries, typed bids and chat-member updates alike. An
+in-process memory of the last name seen per user, chat and topic means the database is
+written only when a name changed (or on the first sighting after a start): a button press
+from someone whose name is unchanged costs no query.
+
+:func:`left_chat` (a ``left_chat_member`` service message) and :func:`member_changed` (a
+``chat_member`` update with status ``left`` or ``kicked``, which Telegram sends only to a bot
+that administers the group) treat a player who leaves the group as one who sent ``/leave``:
+out of the running game (placed last, the group told), off the lobby (redrawn).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from telegram import Chat, ChatMember, Message, Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.ext import ContextTypes
+
+from engine import Action
+from league.errors import ServiceError
+from telegram_app.context import BotServices, services
+from telegram_app.handlers.common import in_group, user_ref
+
+log = logging.getLogger(__name__)
+NAMES_KEY = "seen_names"  # bot_data key of this process's :class:`SeenNames`
+GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)  # "left", "kicked"
+
+
+class SeenNames:
+    """The last name this process saw (or stored) per key, at most ``size`` keys (the least
+    recently seen are forgotten; forgetting only costs one write when they come back)."""
+
+    def __init__(self, size: int = 50_000) -> None:
+        self.size = size
+        self._last: OrderedDict[Hashable, Hashable] = OrderedDict()
+
+    def changed(self, key: Hashable, value: Hashable) -> bool:
+        """Whether ``value`` differs from what was last seen for ``key`` (or is the first)."""
+        if key in self._last and self._last[key] == value:
+            self._last.move_to_end(key)
+            return False
+        return True
+
+    def knows(self, key: Hashable) -> bool:
+        """Whether some value was seen for ``key``."""
+        return key in self._last
+
+    def remember(self, key: Hashable, value: Hashable) -> None:
+        """Note ``value`` as stored for ``key``."""
+        self._last[key] = value
+        self._last.move_to_end(key)
+        while len(self._last) > self.size:
+            self._last.popitem(last=False)
+
+
+def _names(context: ContextTypes.DEFAULT_TYPE) -> SeenNames:
+    return context.application.bot_data.setdefault(NAMES_KEY, SeenNames())
+
+
+async def seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Refresh the stored names an update carries, writing only what changed. A failure is
+    logged and the update goes on to its handler."""
+    try:
+        await _refresh(update, context)
+    except Exception:  # a database hiccup must not cost the player their move
+        log.exception("refreshing names from update %s failed", update.update_id)
+
+
+async def _refresh(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    bot, memory = services(context), _names(context)
+    people: dict[int, User] = {}
+    message = update.effective_message
+    for user in (update.effective_user, *_people_of(update, message)):
+        if user is not None and not user.is_bot:
+            people[user.id] = user
+    for user in people.values():
+        ref = user_ref(user)
+        key, value = ("user", user.id), (ref.first_name, ref.last_name, ref.username)
+        if memory.changed(key, value):
+            await bot.service.refresh_user(ref)
+            memory.remember(key, value)
+    chat = update.effective_chat
+    if in_group(chat) and chat is not None and chat.title:
+        if memory.changed(("chat", chat.id), chat.title):
+            await bot.service.set_chat_title(chat.id, chat.title)
+            memory.remember(("chat", chat.id), chat.title)
+    if message is not None and chat is not None and in_group(chat):
+        await _topic(bot, memory, chat, message)
+
+
+def _people_of(update: Update, message: Message | None) -> list[User | None]:
+    """The other people an update shows with their current names."""
+    found: list[User | None] = []
+    member = update.chat_member or update.my_chat_member
+    if member is not None:
+        found += [member.from_user, member.new_chat_member.user]
+    if message is not None:
+        found += [message.left_chat_member, *(message.new_chat_members or ())]
+    return found
+
+
+async def _topic(bot: BotServices, memory: SeenNames, chat: Chat, message: Message) -> None:
+    """A forum topic's name from its creation or an edit (the name it has now), or from the
+    creation message a topic message replies to (the name it was created with: stored only
+    when none is known)."""
+    created, edited = message.forum_topic_created, message.forum_topic_edited
+    thread = message.message_thread_id or 0
+    if not thread:
+        return
+    key = ("topic", chat.id, thread)
+    if created is not None or (edited is not None and edited.name):
+        name = created.name if created is not None else edited.name  # type: ignore[union-attr]
+        if memory.changed(key, name):
+            await bot.service.set_topic_name(chat.id, thread, name)
+            memory.remember(key, name)
+        return
+    replied = message.reply_to_message
+    if replied is not None and replied.forum_topic_created is not None and \
+            replied.message_id == thread and not memory.knows(key):
+        await bot.service.set_topic_name(chat.id, thread, replied.forum_topic_created.name,
+                                         replace=False)
+        memory.remember(key, replied.forum_topic_created.name)
+
+
+async def left_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A ``left_chat_member`` service message: that person leaves this group's games."""
+    message = update.effective_message
+    if message is None or message.left_chat_member is None or \
+            message.left_chat_member.is_bot:
+        return
+    await leave_games(context, message.chat.id, message.left_chat_member.id)
+
+
+async def member_changed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A ``chat_member`` update: someone who left or was removed (status ``left`` or
+    ``kicked``) leaves this group's games. Other changes (promotions, restrictions) do
+    nothing."""
+    change = update.chat_member
+    if change is None or change.new_chat_member.user.is_bot or \
+            not _gone(change.new_chat_member) or _gone(change.old_chat_member):
+        return
+    await leave_games(context, change.chat.id, change.new_chat_member.user.id)
+
+
+def _gone(member: ChatMember) -> bool:
+    """Whether a chat member is not in the chat (left, removed, or restricted and out)."""
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return not getattr(member, "is_member", True)
+    return member.status in GONE
+
+
+async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> None:
+    """Take ``user_id`` out of every open game of the chat (all topics), as ``/leave`` and
+    the lobby's 🚪 Leave would: a running game goes on without them (placed last, the
+    group is told), a lobby loses their seat and is redrawn (cancelled if nobody is left).
+    Done already (both a service message and a ``chat_member`` update came, or they were out
+    anyway): nothing happens."""
+    bot = services(context)
+    for game in await bot.service.open_games_in(chat_id):
+        if game.player(user_id) is not None:
+            await _leave_one(bot, context, game.id, user_id)
+
+
+async def _leave_one(bot: BotServices, context: ContextTypes.DEFAULT_TYPE, game_id: int,
+                     user_id: int) -> None:
+    for _attempt in range(3):  # a move or a Start may land first: take the game as it is then
+        game = await bot.service.get(game_id)
+        try:
+            if game.status == "lobby":
+                game = await bot.service.leave(game.id, user_id)
+                if game.status == "cancelled":
+                    await bot.presenter.close_lobby(game)
+                else:
+                    await bot.presenter.show_lobby(game, context.bot.username)
+            elif game.status == "running":
+                outcome = await bot.service.act(game.id, user_id, game.version,
+                                                Action("resign"))
+                await bot.presenter.moved(outcome)
+            return
+        except ServiceError as exc:
+            if exc.code not in ("stale", "not_in_lobby", "not_running"):
+                log.info("game %s: %s left the group; nothing to do (%s)", game_id, user_id,
+                         exc.code)
+                return
+    log.warning("game %s: could not take out %s, who left the group", game_id, user_id)
+

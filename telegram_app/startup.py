@@ -1,0 +1,154 @@
+"""Start-up hygiene: no secret in any log line, and a token Telegram refuses ends the process
+with one line of ours.
+
+:func:`redact_secrets` puts a :class:`Redact` filter on every handler of the root logger
+(and on the loggers the bot and its libraries log to), so the bot token never reaches the
+log: not in a message, its arguments, a traceback or a stack. PTB writes the token into the
+text of the ``InvalidToken`` it raises at start, and httpx logs request URLs, which carry it.
+
+:func:`check_token` asks Telegram ``getMe`` once before the bot starts: a refusal (401, 403,
+404) or an unreachable Bot API exits the process with one log line that says what to do,
+without PTB's tracebacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Iterable
+from urllib.parse import quote
+
+from telegram import Bot
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
+
+log = logging.getLogger(__name__)
+
+REFUSED_STATUS = 78
+"""Exit status for a token Telegram refuses (``EX_CONFIG``): restarting cannot help, so the
+systemd unit does not (``RestartPreventExitStatus``)."""
+UNREACHABLE_STATUS = 1
+"""Exit status when Telegram cannot be reached or answers ``getMe`` with another error: a
+service manager may well try again."""
+MASK = "[redacted]"
+LIBRARY_LOGGERS = ("telegram", "httpx", "httpcore", "apscheduler", "asyncio", "telegram_app",
+                   "league", "alembic", "sqlalchemy")
+"""Loggers that get the filter themselves too (a record is filtered before any handler sees
+it, whatever handlers are added later)."""
+
+
+class Redact(logging.Filter):
+    """Replaces each secret (and its URL-quoted form) by :data:`MASK` in a record's message,
+    traceback and stack. Secrets shorter than 8 characters are ignored (they would mask
+    ordinary words)."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self.secrets: list[str] = []
+        self.add(secrets)
+
+    def add(self, secrets: Iterable[str]) -> None:
+        """Mask these secrets as well."""
+        for secret in secrets:
+            for form in (secret, quote(secret, safe=""), quote(secret)):
+                if len(form) >= 8 and form not in self.secrets:
+                    self.secrets.append(form)
+        self.secrets.sort(key=len, reverse=True)  # a longer form first: no half-masked token
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret masked."""
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, MASK)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: logging reports it; mask what is there
+            message = str(record.msg)
+        masked = self.redact(message)
+        if masked != message or record.args:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+def redact_secrets(secrets: Iterable[str]) -> Redact:
+    """Mask ``secrets`` in every log line from now on (see the module docstring); calling it
+    again adds secrets to the same filter. Returns the filter."""
+    secrets = [s for s in secrets if s]
+    root = logging.getLogger()
+    existing = next((f for f in root.filters if isinstance(f, Redact)), None)
+    if existing is not None:
+        existing.add(secrets)
+        return existing
+    redact = Redact(secrets)
+    root.addFilter(redact)
+    for handler in root.handlers:
+        handler.addFilter(redact)
+    for name in LIBRARY_LOGGERS:
+        logging.getLogger(name).addFilter(redact)
+    # An exception nobody caught is logged (through the filter), not printed raw.
+    sys.excepthook = _log_uncaught
+    return redact
+
+
+def _log_uncaught(kind: type[BaseException], value: BaseException, tb: object) -> None:
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)  # type: ignore[arg-type]
+        return
+    log.critical("unhandled error", exc_info=(kind, value, tb))  # type: ignore[arg-type]
+
+
+def check_token(token: str, base_url: str) -> None:
+    """Ask ``getMe`` with ``token``; on a refusal or when Telegram cannot be reached, log one
+    line and exit (:data:`REFUSED_STATUS` or :data:`UNREACHABLE_STATUS`)."""
+    problem = asyncio.run(_get_me(token, base_url))
+    if problem is not None:
+        status, line = problem
+        log.error("%s", line)
+        sys.exit(status)
+
+
+async def _get_me(token: str, base_url: str) -> tuple[int, str] | None:
+    """``None`` if Telegram accepts the token, else the exit status and the line to log."""
+    bot = Bot(token, base_url=base_url)
+    try:
+        await bot.get_me()
+    except InvalidToken as exc:  # 401, or 404 (PTB raises InvalidToken for both)
+        if "not found" in (exc.message or "").lower():
+            return REFUSED_STATUS, (
+                "Telegram answered 404 Not Found to TELEGRAM_BOT_TOKEN: the token is "
+                "malformed or TELEGRAM_BASE_URL is wrong. Copy the token from @BotFather "
+                "(/mybots, API Token) into TELEGRAM_BOT_TOKEN, check TELEGRAM_BASE_URL, and "
+                "start the bot again.")
+        return REFUSED_STATUS, (
+            "Telegram refused TELEGRAM_BOT_TOKEN (401 Unauthorized): it is not a valid "
+            "token, or it was revoked. Copy the current token from @BotFather (/mybots, API "
+            "Token) into TELEGRAM_BOT_TOKEN and start the bot again.")
+    except Forbidden:
+        return REFUSED_STATUS, (
+            "Telegram refused TELEGRAM_BOT_TOKEN (403 Forbidden): this bot is banned or "
+            "deactivated. Ask @BotFather about it, or create a new bot and put its token in "
+            "TELEGRAM_BOT_TOKEN, then start the bot again.")
+    except NetworkError as exc:
+        if isinstance(exc, BadRequest):
+            return UNREACHABLE_STATUS, (
+                f"Telegram answered getMe with an error (BadRequest: {exc}); check "
+                "TELEGRAM_BASE_URL.")
+        return UNREACHABLE_STATUS, (
+            f"Telegram cannot be reached at {base_url} ({type(exc).__name__}: {exc}); check "
+            "the network and TELEGRAM_BASE_URL.")
+    except TelegramError as exc:
+        return UNREACHABLE_STATUS, (
+            f"Telegram answered getMe with an error ({type(exc).__name__}: {exc}); trying "
+            "again later may help.")
+    finally:
+        await asyncio.gather(bot.request.shutdown(), return_exceptions=True)
+    return None
