@@ -36,7 +36,9 @@ class Action:
     ``special`` names a special action (a Coyote mask or coin: ``"pass"``, ``"double"``,
     ``"draw1"``, ``"shot"``, ``"reverse"``, ``"change"``, ``"extra"``, ``"skip"``, ``"swap"``,
     ``"guess"``); ``target`` is a seat the special acts on; ``guess`` a card in rules notation.
-    Serialises to a JSON object holding only the fields that are set.
+    ``cards`` are the cards a card-play game's move plays, in rules notation (Koira:
+    ``Action("play", cards=("7H",))``). Serialises to a JSON object holding only the fields
+    that are set.
     """
 
     kind: str
@@ -44,14 +46,17 @@ class Action:
     special: str | None = None
     target: int | None = None
     guess: str | None = None
+    cards: tuple[str, ...] | None = None
 
     def to_json(self) -> JSON:
-        """Return the action as a JSON object (unset fields omitted)."""
+        """Return the action as a JSON object (unset fields omitted; ``cards`` as a list)."""
         data: JSON = {"kind": self.kind}
         for key in ("amount", "special", "target", "guess"):
             value = getattr(self, key)
             if value is not None:
                 data[key] = value
+        if self.cards is not None:
+            data["cards"] = list(self.cards)
         return data
 
     @classmethod
@@ -66,8 +71,43 @@ class Action:
         for key in ("special", "guess"):
             if data.get(key) is not None and not isinstance(data[key], str):
                 raise RuleError("bad_action")
+        cards = data.get("cards")
+        if cards is not None:
+            if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
+                raise RuleError("bad_action")
+            cards = tuple(cards)
         return cls(data["kind"], data.get("amount"), data.get("special"), data.get("target"),
-                   data.get("guess"))
+                   data.get("guess"), cards)
+
+
+PLAYER_REMOVED = "player_removed"
+"""Event: a seat left the game (a leave, or too many timeouts): ``{"seat"}``."""
+ROUND_OVER = "round_ended"
+"""Event: a round of a round-based game ended (Coyote's showdown round)."""
+TRICK_OVER = "trick_over"
+"""Event: a trick of a trick-taking game ended (Koira): ``{"phase", "trick", "seat"}``."""
+GAME_OVER = "game_over"
+"""Event: the game is over: ``{"placements": [place per seat], ...}``."""
+TURN_ENDING_EVENTS = frozenset({ROUND_OVER, TRICK_OVER, GAME_OVER, "showdown", "round_dealt"})
+"""Events after which a turn the computer finished for an absent player is over (the
+league's stand-in plays no further for them)."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One lobby option a game offers: ``name`` (the key in ``options``), its allowed
+    ``values`` (the default among them), the ``default`` and ``label``, a key the bot maps
+    to a translated label."""
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    label: str
+
+    def to_json(self) -> JSON:
+        """``{"name", "values": [...], "default", "label"}``."""
+        return {"name": self.name, "values": list(self.values), "default": self.default,
+                "label": self.label}
 
 
 @dataclass(frozen=True)
@@ -149,10 +189,35 @@ class Game(Protocol):
         """Settable lobby options and their allowed values, the default first."""
         ...
 
-    def ai_action(self, view: JSON, rng: random.Random) -> Action:
-        """A computer player's action, from a seat's view only, with a seeded generator."""
+    def ai_action(self, view: JSON, rng: random.Random, level: str = "normal") -> Action:
+        """A computer player's action, from a seat's view only, with a seeded generator;
+        ``level`` names its strength (``"normal"`` always exists)."""
         ...
 
     def placements(self, state: JSON) -> list[int] | None:
         """Per seat, the place (1 = best, ties share a place) once over; else ``None``."""
+        ...
+
+    # --- game-neutral queries the league uses instead of reading a state -------------------
+    def is_over(self, state: JSON) -> bool:
+        """Whether the game has ended (then :meth:`placements` is set)."""
+        ...
+
+    def still_playing(self, state: JSON) -> list[int]:
+        """The seats still in the game (not eliminated, out or removed), in seat order."""
+        ...
+
+    def progress(self, state: JSON) -> JSON:
+        """A small public marker of how far the game is, for the bot to show and to tell
+        turns apart (Coyote ``{"round": n}``, Koira ``{"phase": p, "trick": n}``)."""
+        ...
+
+    def option_specs(self, options: JSON | None = None) -> list[OptionSpec]:
+        """The lobby options for these options (an edition, say), described for any UI."""
+        ...
+
+    def stand_in_action(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        """What the computer plays for ``seat``, a human who is absent (their turn timed
+        out): from that seat's view only, and never a move a player would want to decide
+        themselves when it hands the turn back to them unfinished."""
         ...

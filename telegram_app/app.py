@@ -136,9 +136,10 @@ def add_handlers(app: Application) -> None:
     app.add_handler(MessageHandler(
         new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated))
-    # Names from every update first (group -1 runs before the handlers above); who leaves
+    # Names from every update first (group -2 runs before the rest); who leaves
     # the group leaves its games.
-    app.add_handler(TypeHandler(Update, members.seen), group=-1)
+    # Before the language (group -1): within one group only the first matching handler runs.
+    app.add_handler(TypeHandler(Update, members.seen), group=-2)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.left_chat))
     app.add_handler(ChatMemberHandler(members.member_changed, ChatMemberHandler.CHAT_MEMBER))
     app.add_error_handler(on_error)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -18,13 +17,6 @@ from sqlalchemy.engine import make_url
 
 from league.db import Database, upgrade
 from league.models import Base
-from telegram_app import i18n
-
-# Catalogs for languages the project has none of yet (see tests/fixtures/locales/README.md).
-FIXTURE_LOCALES = Path(__file__).resolve().parent / "fixtures" / "locales"
-if FIXTURE_LOCALES not in i18n.LOCALE_DIRS:
-    i18n.LOCALE_DIRS.append(FIXTURE_LOCALES)
-    i18n.translations.cache_clear()
 
 ADMIN_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 TABLES = tuple(t.name for t in reversed(Base.metadata.sorted_tables))

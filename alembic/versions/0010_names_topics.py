@@ -2,7 +2,7 @@
 group and topic of their game
 
 Revision ID: 0010_names_topics
-Revises: 0006
+Revises: 0008_languages
 Create Date: 2026-12-01 21:30:00.000000
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0010_names_topics'
-down_revision: str | None = '0006'
+down_revision: str | None = '0008_languages'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

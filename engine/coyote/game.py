@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import JSON, Action, Event, LazyRandom, RuleError, rng_for
+from engine.core import JSON, Action, Event, LazyRandom, OptionSpec, RuleError, rng_for
 from engine.coyote import flow, specials
 from engine.coyote.editions import BID_SPECIALS, MAX_BID, get_edition
 
@@ -122,11 +122,27 @@ class CoyoteGame:
             choices["after_elimination"] = list(edition.after_elimination)
         return choices
 
-    def ai_action(self, view: JSON, rng: Any) -> Action:
-        """A computer player's action from ``view`` (a seat's view) and a seeded ``rng``."""
+    def option_specs(self, options: JSON | None = None) -> list[OptionSpec]:
+        """:meth:`option_choices` described for any UI: name, allowed values, default and
+        label key (``option_lives``, ``option_specials``, ``option_after_elimination``)."""
+        return [OptionSpec(name, tuple(values), values[0], f"option_{name}")
+                for name, values in self.option_choices(options).items()]
+
+    def ai_action(self, view: JSON, rng: Any, level: str = "normal") -> Action:
+        """A computer player's action from ``view`` (a seat's view) and a seeded ``rng``.
+        ``level``: only ``"normal"`` so far (another is played as normal)."""
         from engine.coyote.ai import choose_action  # the AI imports this module
 
         return choose_action(view, rng)
+
+    def stand_in_action(self, state: JSON, seat: int, rng: Any) -> Action:
+        """The computer's action for ``seat``, a human whose turn timed out: as for its own
+        seat, but it leaves their mask alone (a Change would hand their turn to another
+        player and back, unfinished). The league's ``plan_replies`` rule, moved here."""
+        view = self.view(state, seat)
+        if view.get("masks"):
+            view["masks"] = [m and s != seat for s, m in enumerate(view["masks"])]
+        return self.ai_action(view, rng)
 
     def specials_kind(self, options: JSON | None = None) -> str | None:
         """``"masks"``, ``"coins"`` or ``None``: the special actions the edition offers."""
@@ -183,6 +199,18 @@ class CoyoteGame:
         except RuleError:
             return False
         return True
+
+    def is_over(self, state: JSON) -> bool:
+        """Whether the game has ended."""
+        return bool(state["over"])
+
+    def still_playing(self, state: JSON) -> list[int]:
+        """Seats with lives left (:meth:`alive`)."""
+        return flow.alive(state)
+
+    def progress(self, state: JSON) -> JSON:
+        """``{"round": n}``: the round being played (from 1)."""
+        return {"round": state["round"]}
 
     def alive(self, state: JSON) -> list[int]:
         """Seats still in the game, in seat order."""

@@ -1,8 +1,8 @@
 """No English is left in what a game's players read when their language is not English.
 
 Every message and button of a seeded recorded game of each edition (``tests/recorded.py``) is
-rendered in each language that has a catalog (the project's, else the fixture copies of
-``tests/fixtures/locales``) and searched for English runs (``tests/english_check.py``).
+rendered in each language that has a catalog and searched for English runs
+(``tests/english_check.py``).
 """
 
 from __future__ import annotations

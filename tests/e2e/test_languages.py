@@ -3,8 +3,8 @@ client's /start; a Japanese group whose Spanish-speaking player gets Spanish pri
 and alerts in the same game; /language; the weekly post in the chat's language; the command
 menu per language.
 
-Expected texts come from the catalogs (``telegram_app/locales``, else the fixture copies of
-``tests/fixtures/locales``), each checked to differ from the English.
+Expected texts come from the catalogs (``telegram_app/locales``), each checked to differ from
+the English.
 """
 
 from __future__ import annotations
