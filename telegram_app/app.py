@@ -31,13 +31,14 @@ from league.db import Database, upgrade
 from league.inbox import CURRENT, Inbox
 from league.models import utcnow
 from league.service import MatchService
-from telegram_app import startup
+from telegram_app import miniapp, startup
 from telegram_app.context import KEY, BotServices
 from telegram_app.handlers import admin, buttons, commands, language, league, members
 from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
 from telegram_app.intake import KEY as INTAKE
 from telegram_app.intake import InboxBot, Intake, LaneProcessor, replay_job
 from telegram_app.messenger import Messenger
+from telegram_app.miniapp import links
 from telegram_app.outage import answer_outage, is_outage
 from telegram_app.presenter import Presenter
 from telegram_app.scheduler import finish_jobs, schedule
@@ -72,6 +73,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
         service = MatchService(db, clock=clock)
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
+        links.configure(settings.miniapp_url, settings.miniapp_short_name, app.bot.username)
         await set_commands(app)
 
     async def post_shutdown(app: Application) -> None:
@@ -241,9 +243,9 @@ async def serve(app: Application, settings: Settings, server: Any = None) -> Non
     """Run the bot with its web app (``server``: :func:`make_server`'s by default) until
     SIGINT/SIGTERM or ``server.should_exit``: in webhook mode (``TELEGRAM_WEBHOOK_URL``)
     Telegram is told the URL and secret token (``setWebhook``); otherwise the bot polls and
-    the web app serves only ``/healthz`` and ``/metrics``. The same start and stop order as
+    the web app serves ``/healthz``, ``/metrics`` and the Mini App (``/app``). The same start and stop order as
     ``run_polling``."""
-    server = server or make_server(app, settings)
+    server = server or make_server(app, settings, miniapp.routes(app))
     webhook = settings.telegram_webhook_url
     secret = settings.telegram_webhook_secret
     await app.initialize()

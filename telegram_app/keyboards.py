@@ -26,6 +26,7 @@ from telegram_app.callbacks import (
     unmod,
 )
 from telegram_app.i18n import NATIVE_NAMES, _
+from telegram_app.miniapp import links
 from telegram_app.render.common import card_label, edition_name, plain_name, special_name
 from telegram_app.render.language import in_chat_language, in_seat_language
 
@@ -226,15 +227,19 @@ def guess_rows(game: GameSnapshot) -> list[list[Button]]:
 def table_keyboard(game: GameSnapshot, rows: list[list[Button]] | None = None
                    ) -> InlineKeyboardMarkup:
     """The group table: 👀 plus the current player's moves (only they may press them)."""
-    peek = [[Button(_("👀 See the cards"), callback_data=_cb("p", game))]]
+    peek = [[Button(_("👀 See the cards"), callback_data=_cb("p", game)),
+             *links.group_row(game.id)]]
     return InlineKeyboardMarkup(peek + (move_rows(game) if rows is None else rows))
 
 
 @in_seat_language
 def private_keyboard(game: GameSnapshot, seat: int, rows: list[list[Button]] | None = None
                      ) -> InlineKeyboardMarkup | None:
-    """A player's moves in their private chat, only on their turn."""
+    """A player's moves in their private chat, only on their turn (and the Mini App's
+    button, when it is set up)."""
     state = game.state or {}
+    row = links.private_row(game.id)
+    app = [row] if row and not state.get("over") else []
     if state.get("turn") != seat or state.get("over"):
-        return None
-    return InlineKeyboardMarkup(move_rows(game) if rows is None else rows)
+        return InlineKeyboardMarkup(app) if app else None
+    return InlineKeyboardMarkup((move_rows(game) if rows is None else rows) + app)

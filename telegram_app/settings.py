@@ -31,6 +31,10 @@ class Settings(BaseSettings):
       ``INBOX_GRACE``: seconds an unhandled stored update waits before any worker takes it
       over (a killed worker's); ``INBOX_INTERVAL``: seconds between two such looks;
       ``INBOX_KEEP_HOURS``: how long handled updates stay in the inbox.
+    - ``MINIAPP_URL``: the Mini App page (``https://<host>/app/``, served by the bot's web
+      app); set, private messages carry a button that opens it. ``MINIAPP_SHORT_NAME``: the
+      Mini App's short name at @BotFather; with both, the group's table carries its direct
+      link ``t.me/<bot>/<short name>?startapp=g<id>``.
     """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -68,3 +72,5 @@ class Settings(BaseSettings):
 
         path = urlsplit(self.telegram_webhook_url or "").path
         return path if path and path != "/" else "/telegram"
+    miniapp_url: str | None = None
+    miniapp_short_name: str | None = None

@@ -1,0 +1,55 @@
+"""The Telegram Mini App: the table and the league in a web page served by the bot.
+
+:func:`routes` gives a Starlette ``Mount`` to include in the bot's web app (the webhook's,
+``/healthz``'s): the page and its static files, and a JSON API authenticated by Telegram's
+``initData`` (:mod:`.initdata`, :mod:`.auth`). The page draws what the API sends (tables,
+legal moves, league figures); no rule lives in JavaScript."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from telegram.ext import Application
+
+STATIC = Path(__file__).resolve().parent / "static"
+PREFIX = "/app"
+"""Where :func:`routes` mounts the Mini App; ``MINIAPP_URL`` points at ``<origin>/app/``."""
+
+
+def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
+    """The Mini App's routes for the bot ``app`` (its token checks ``initData``; its
+    ``bot_data`` holds the services), under ``prefix``."""
+    from telegram_app.miniapp import game_api, league_api
+    from telegram_app.miniapp.auth import authed
+    from telegram_app.miniapp.strings import me, strings
+
+    auth = authed(app)
+
+    async def index(request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def not_found(request) -> Response:
+        return JSONResponse({"error": "not_found"}, status_code=404)
+
+    api = [
+        Route("/strings", auth(strings)),
+        Route("/me", auth(me)),
+        Route("/game/{game_id:int}", auth(game_api.get_table)),
+        Route("/game/{game_id:int}/moves", auth(game_api.get_moves)),
+        Route("/game/{game_id:int}/move", auth(game_api.post_move), methods=["POST"]),
+        Route("/game/{game_id:int}/events", auth(game_api.events)),
+        Route("/chat/{chat_id}", auth(league_api.chat)),
+        Route("/chat/{chat_id}/standings", auth(league_api.standings)),
+        Route("/chat/{chat_id}/history", auth(league_api.history)),
+        Route("/profile/{user_id:int}", auth(league_api.profile)),
+        Route("/replay/{game_id:int}", auth(league_api.replay)),
+        Route("/{rest:path}", not_found),
+    ]
+    return [Mount(prefix, routes=[
+        Route("/", index),
+        Mount("/api", routes=api),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ])]

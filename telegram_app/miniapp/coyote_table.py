@@ -1,0 +1,146 @@
+"""Coyote drawn for the Mini App: the engine's view of one seat turned into the generic table
+the page draws (:mod:`telegram_app.miniapp.table` describes the shape), and the engine's legal
+actions turned into controls. No rule is decided here: cards come from ``view(state, seat)``
+(everyone's but the viewer's own), moves from ``legal_actions``; the texts are the chat's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import GAMES
+from engine.coyote.editions import MAX_BID
+from league.snapshots import GameSnapshot
+from telegram_app.i18n import _
+from telegram_app.keyboards import guess_cards
+from telegram_app.miniapp.text import clean_name, plain
+from telegram_app.render.common import card_label, special_name
+from telegram_app.render.coyote import _status_lines
+
+SPECIAL_CARDS = {"x2", "max0", "?", "night", "max-", "0b", "J", "Q", "K"}
+
+
+def card(code: str | None) -> dict[str, Any]:
+    """A card for the page: ``{"label", "tone"}`` (``pos``, ``neg``, ``zero``, ``special``),
+    or a face-down card (``{"hidden": true}``) for ``None``."""
+    if code is None:
+        return {"hidden": True, "label": "?", "tone": "back"}
+    if code in SPECIAL_CARDS:
+        tone = "special"
+    elif code == "A" or (code.isdigit() and code != "0"):
+        tone = "pos"
+    elif code.startswith("-"):
+        tone = "neg"
+    else:
+        tone = "zero"
+    return {"label": card_label(code), "tone": tone}
+
+
+def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[dict[str, Any]]:
+    seats = []
+    for player in game.seated:
+        s = player.seat or 0
+        cards: list[dict[str, Any]] = []
+        if view["in_play"][s]:
+            cards.append(card(view["cards"][s]) | ({"own": True} if s == own else {}))
+            cards += [card(c) | {"note": _("Draw 1")} for c in view["extra"][s]]
+            cards += [card(c) | {"note": _("face up")} for c in view["face_up"][s]]
+            cards += [card(c) | {"void": True} for c in view["void"][s]]
+        badges = []
+        if view["specials"] == "masks" and view["masks"][s] and view["lives"][s]:
+            badges.append("🎭")
+        if view["safe"][s]:
+            badges.append(_("(safe)"))
+        seats.append({
+            "seat": s, "name": clean_name(player.name), "you": s == own, "ai": player.is_ai,
+            "turn": s == view["turn"], "out": not view["lives"][s],
+            "lives": view["lives"][s], "max_lives": view["max_lives"], "cards": cards,
+            "badges": badges, "place": (view["placements"] or [None] * view["seats"])[s]
+            if view["over"] else None,
+        })
+    return seats
+
+
+def _bids(game: GameSnapshot, view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"name": clean_name(game.at_seat(seat).name), "amount": amount,
+             "you": seat == view["seat"]} for seat, amount in view["bids"]]
+
+
+def _prompt(view: dict[str, Any], seat: int | None, game: GameSnapshot) -> str:
+    if view["over"]:
+        return _("The game is over.")
+    if view["turn"] is None:
+        return ""
+    if view["turn"] == seat:
+        if view["min_bid"] > MAX_BID:
+            return _("Your turn: nobody may bid higher: call Coyote!")
+        if view["change"] and view["change"]["target"] == seat:
+            return _("Your turn: raise your bid to {min} or more.").format(min=view["min_bid"])
+        if view["must_bid"] or not view["can_call"]:
+            return _("Your turn: bid {min} or more.").format(min=view["min_bid"])
+        return _("Your turn: bid {min} or more, or call Coyote!").format(min=view["min_bid"])
+    return _("Waiting for {name}.").format(name=clean_name(game.at_seat(view["turn"]).name))
+
+
+def table(game: GameSnapshot, seat: int | None) -> dict[str, Any]:
+    """The running or finished game as ``seat`` sees it (``None``: the public table)."""
+    view = GAMES[game.kind].view(game.state or {}, seat)
+    return {
+        "title": _("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]),
+        "edition": view["edition"], "seats": _seats(game, view, seat),
+        "bids": _bids(game, view), "prompt": _prompt(view, seat, game),
+        "notes": [plain(line) for line in _status_lines(game, view)],
+        "pile": view["draw_count"], "over": view["over"],
+        "your_turn": seat is not None and view["turn"] == seat and not view["over"],
+    }
+
+
+def controls(game: GameSnapshot, seat: int) -> list[dict[str, Any]]:
+    """The moves ``seat`` may make now, as controls the page draws (empty off-turn):
+
+    - ``{"type": "number", "action": {...}, "field": "amount", "min", "max", "submit",
+      "modifiers": [{"label", "patch"}]}``: a number picker; the page sends ``action`` with
+      ``field`` set to the number and the chosen modifier's ``patch`` merged in;
+    - ``{"type": "buttons", "title", "options": [{"label", "action", "style"}]}``.
+    Every action is the engine's own JSON (:meth:`engine.core.Action.to_json`)."""
+    state = game.state or {}
+    actions = GAMES[game.kind].legal_actions(state, seat)
+    if not actions:
+        return []
+    view = GAMES[game.kind].view(state, seat)
+    names = {p.seat: clean_name(p.name) for p in game.seated}
+    out: list[dict[str, Any]] = []
+    bids = [a for a in actions if a.kind == "bid" and a.special is None]
+    if bids:
+        modifiers = []
+        seen: set[tuple[str, int | None]] = set()
+        for a in actions:
+            if a.kind == "bid" and a.special and (a.special, a.target) not in seen:
+                seen.add((a.special, a.target))
+                label = "🎭 " + special_name(a.special)
+                if a.target is not None:
+                    label += " → " + names.get(a.target, "?")
+                patch: dict[str, Any] = {"special": a.special}
+                if a.target is not None:
+                    patch["target"] = a.target
+                modifiers.append({"label": label, "patch": patch})
+        out.append({"type": "number", "id": "bid", "title": _("Your bid"),
+                    "action": {"kind": "bid"}, "field": "amount",
+                    "min": min(a.amount or 0 for a in bids), "max": MAX_BID,
+                    "submit": _("Bid {n}"), "modifiers": modifiers})
+    if any(a.kind == "call" for a in actions):
+        out.append({"type": "buttons", "id": "call", "options": [
+            {"label": _("🐺 Coyote!"), "action": {"kind": "call"}, "style": "danger"}]})
+    icon = "🪙" if view["specials"] == "coins" else "🎭"
+    alone = [a for a in actions if a.kind == "special" and a.special != "guess"]
+    if alone:
+        out.append({"type": "buttons", "id": "specials", "title": _("Special actions"),
+                    "options": [{"label": f"{icon} {special_name(a.special or '')}",
+                                 "action": a.to_json()} for a in alone]})
+    guesses = {a.guess for a in actions if a.kind == "special" and a.special == "guess"}
+    if guesses:
+        out.append({"type": "buttons", "id": "guess",
+                    "title": _("🪙 Guess: which card do you have?"),
+                    "options": [{"label": card_label(c), "card": card(c),
+                                 "action": {"kind": "special", "special": "guess", "guess": c}}
+                                for c in guess_cards(game) if c in guesses]})
+    return out

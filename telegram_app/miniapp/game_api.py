@@ -1,0 +1,152 @@
+"""The Mini App's game endpoints: the table a user may see, their legal moves, a move (through
+the same :meth:`MatchService.act` and version check as a button press) and an event stream
+that tells the page when the game changed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from engine import Action, RuleError
+from league import access
+from league.errors import ServiceError
+from league.service import Outcome
+from league.snapshots import GameSnapshot
+from telegram_app.context import BotServices
+from telegram_app.i18n import _
+from telegram_app.miniapp import table
+from telegram_app.miniapp.auth import refusal
+from telegram_app.miniapp.initdata import WebAppUser
+from telegram_app.miniapp.text import id_of, plain
+from telegram_app.render.coyote_events import showdown_summary, step_lines
+
+log = logging.getLogger(__name__)
+POLL = 0.1
+"""Seconds between two looks at the game's version for the event stream (one indexed
+SELECT of one integer)."""
+STREAM_FOR = 25.0
+"""An event stream ends after this long; the page opens a new one (no connection is held
+forever, and a restart of the server loses nothing)."""
+RECENT_STEPS = 6
+MAX_BODY = 4096
+"""A move is a few dozen bytes; a bigger body is refused unread."""
+_tasks: set[asyncio.Task[None]] = set()  # presenter reports running after a page's move
+
+
+def game_id_of(request: Request) -> int:
+    return id_of(request.path_params["game_id"])
+
+
+async def recent_lines(bot: BotServices, game: GameSnapshot) -> list[str]:
+    """The last moves as the group's notes tell them (plain text), newest last."""
+    if game.state is None:
+        return []
+    lines: list[str] = []
+    for row in (await bot.service.log(game.id))[-RECENT_STEPS:]:
+        for event in row.events:
+            if event["type"] == "showdown":
+                lines.append(plain(showdown_summary(game, event)))
+        lines += [plain(line) for line in step_lines(game, row.events)]
+    return lines[-8:]
+
+
+async def _page(bot: BotServices, game: GameSnapshot, user: WebAppUser) -> dict[str, Any]:
+    return table.page(game, user.id, await recent_lines(bot, game))
+
+
+async def get_table(request: Request, bot: BotServices, user: WebAppUser) -> Response:
+    """GET: the game as this user may see it (their seat's view, else the public table)."""
+    game = await bot.service.get(game_id_of(request))
+    return JSONResponse(await _page(bot, game, user))
+
+
+async def get_moves(request: Request, bot: BotServices, user: WebAppUser) -> Response:
+    """GET: ``{"version", "controls"}``: the user's legal moves now (empty off-turn)."""
+    game = await bot.service.get(game_id_of(request))
+    return JSONResponse({"version": game.version, "controls": table.controls(game, user.id)})
+
+
+def tell_move(bot: BotServices, outcome: Outcome) -> None:
+    """Show a committed move in the chats exactly as a move button does
+    (``handlers/buttons.py:_move``): ``expect`` at once, before anything is awaited, so the
+    reports keep commit order; then ``moved`` (the group's table and notes, the private
+    messages) in a task, so the page's answer does not wait for Telegram."""
+    bot.presenter.expect(outcome)
+    # A fresh context: the page's request renders in its user's language, the chats' messages
+    # must not inherit it (the presenter picks each chat's own, as after a button press).
+    task = asyncio.create_task(bot.presenter.moved(outcome), context=contextvars.Context())
+    _tasks.add(task)
+    task.add_done_callback(_told)
+
+
+def _told(task: asyncio.Task[None]) -> None:
+    _tasks.discard(task)
+    if not task.cancelled() and task.exception() is not None:  # as the bot's error handler
+        log.error("telling a Mini App move failed", exc_info=task.exception())
+
+
+async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Response:
+    """POST ``{"version": int, "action": {...}}``: the move, if the game is still at
+    ``version``. 409 ``stale`` ("the game moved on") with the table as it is now; a refused
+    move gets its rule's polite text and changes nothing."""
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            return refusal("bad_action", 413)
+    try:
+        body = json.loads(raw)
+        version = body["version"]
+        action = Action.from_json(body["action"])
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise TypeError(version)
+    except (ValueError, KeyError, TypeError, RuleError):
+        return refusal("bad_action", 400)
+    game_id = game_id_of(request)
+    try:
+        outcome = await bot.service.act(game_id, user.id, version, action)
+    except ServiceError as exc:
+        if exc.code != "stale":
+            raise
+        game = await bot.service.get(game_id)
+        response = refusal("stale", 409, message=_("The game moved on: here it is now."))
+        body = json.loads(bytes(response.body))
+        body["table"] = await _page(bot, game, user)
+        return JSONResponse(body, status_code=409)
+    tell_move(bot, outcome)
+    return JSONResponse(await _page(bot, outcome.game, user))
+
+
+async def events(request: Request, bot: BotServices, user: WebAppUser) -> Response:
+    """GET: a ``text/event-stream`` of ``data: {"version": n}``, once at the start and then
+    whenever the game's version changes (any move, by button, page or timeout), within
+    :data:`POLL` s. Read by the page with ``fetch`` (so the header carries ``initData``)."""
+    game_id = game_id_of(request)
+    if await access.version_of(bot.db, game_id) is None:
+        raise ServiceError("game_not_found")
+
+    async def stream() -> AsyncIterator[str]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + STREAM_FOR
+        last: int | None = None
+        beat = loop.time()
+        while loop.time() < end:
+            version = await access.version_of(bot.db, game_id)
+            if version != last:
+                last = version
+                beat = loop.time()
+                yield f"data: {json.dumps({'version': version})}\n\n"
+            elif loop.time() - beat > 15:
+                beat = loop.time()
+                yield ": still here\n\n"  # keeps proxies from closing an idle stream
+            await asyncio.sleep(POLL)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

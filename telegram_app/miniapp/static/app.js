@@ -1,0 +1,157 @@
+// The Mini App: reads Telegram's launch parameters, asks the server for the page's words,
+// and shows one of the pages. Every figure and every move comes from the server.
+import { launch, applyTheme, postEvent, onThemeChange, haptic } from "./tg.js";
+import { setInitData, get, post, watch, ApiError } from "./api.js";
+import { h } from "./dom.js";
+import { drawTable, tickClocks } from "./table.js";
+import { drawStandings, drawProfile, drawHistory, drawReplay } from "./league.js";
+
+const main = document.getElementById("main");
+const tabs = document.getElementById("tabs");
+const toastBox = document.getElementById("toast");
+let t = {};
+let me = null;
+const state = { view: "table", gameId: null, chatId: null, period: "week", profileId: null,
+  replayId: null };
+let stopWatch = null;
+let shownVersion = null;
+let toastTimer = null;
+
+function toast(text) {
+  toastBox.textContent = text;
+  toastBox.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toastBox.hidden = true; }, 3500);
+}
+
+function show(node) {
+  main.replaceChildren(node);
+  document.body.dataset.view = state.view;
+}
+
+function drawTabs() {
+  const entries = [];
+  if (state.gameId) entries.push(["table", t.table]);
+  if (state.chatId) entries.push(["standings", t.standings], ["history", t.history]);
+  entries.push(["profile", t.profile]);
+  tabs.hidden = entries.length < 2;
+  tabs.replaceChildren(...entries.map(([view, label]) => h("button.tab", {
+    type: "button", "aria-current": view === state.view ? "page" : "false",
+    "data-view": view, onclick: () => go(view) }, label)));
+}
+
+function failed(error) {
+  if (error instanceof ApiError && error.status === 401) return show(h("p.error", {}, t.unauthorized || "401"));
+  toast(error instanceof ApiError ? error.message : (t.error || String(error)));
+}
+
+async function drawGame() {
+  const page = await get(`game/${state.gameId}`);
+  if (state.view !== "table") return;
+  if (!state.chatId) { state.chatId = page.game.chat_id; drawTabs(); }
+  shownVersion = page.game.version;
+  show(drawTable(page, t, send));
+  tickClocks();
+}
+
+async function send(action) {
+  const controls = main.querySelector(".controls");
+  if (controls) controls.classList.add("sending");
+  haptic("medium");
+  try {
+    const page = await post(`game/${state.gameId}/move`, { version: shownVersion, action });
+    shownVersion = page.game.version;
+    show(drawTable(page, t, send));
+    tickClocks();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409 && error.body.table) {
+      toast(error.message);
+      shownVersion = error.body.table.game.version;
+      show(drawTable(error.body.table, t, send));
+      tickClocks();
+    } else {
+      if (controls) controls.classList.remove("sending");
+      failed(error);
+    }
+  }
+}
+
+async function go(view) {
+  state.view = view;
+  if (stopWatch && view !== "table") { stopWatch(); stopWatch = null; }
+  drawTabs();
+  try {
+    if (view === "table") {
+      await drawGame();
+      if (!stopWatch) {
+        stopWatch = watch(state.gameId, (version) => {
+          if (version !== shownVersion && state.view === "table") drawGame().catch(failed);
+        }, (online) => document.body.classList.toggle("offline", !online));
+      }
+    } else if (view === "standings") {
+      const data = await get(`chat/${state.chatId}/standings?period=${state.period}`);
+      show(drawStandings(data, t, (period) => { state.period = period; go("standings"); },
+        (userId) => { state.profileId = userId; go("profile"); }));
+    } else if (view === "profile") {
+      const who = state.profileId || me.id;
+      const chat = state.chatId ? `?chat=${state.chatId}` : "";
+      show(drawProfile(await get(`profile/${who}${chat}`), t));
+      state.profileId = null;
+    } else if (view === "history") {
+      show(drawHistory(await get(`chat/${state.chatId}/history`), t,
+        (gameId) => { state.replayId = gameId; go("replay"); }));
+    } else if (view === "replay") {
+      const data = await get(`replay/${state.replayId}`);
+      if (!state.chatId) { state.chatId = data.chat_id; drawTabs(); }
+      show(drawReplay(data, t));
+    }
+  } catch (error) { failed(error); }
+}
+
+function home() {
+  const items = [];
+  if (me.games.length) {
+    items.push(h("h2", {}, t.your_games), ...me.games.map((g) => h("button.big.secondary", {
+      type: "button", onclick: () => { state.gameId = g.id; state.chatId = g.chat_id; go("table"); },
+    }, `${t.open_table} #${g.id}`)));
+  }
+  if (me.chats.length) {
+    items.push(h("h2", {}, t.your_leagues), ...me.chats.map((c) => h("button.big.secondary", {
+      type: "button", onclick: () => { state.chatId = c.id; go("standings"); } }, c.title)));
+  }
+  if (!items.length) items.push(h("p.hint", {}, t.no_game));
+  state.view = "home";
+  drawTabs();
+  show(h("div.home", {}, items));
+}
+
+async function boot() {
+  const params = launch();
+  applyTheme(params.theme);
+  onThemeChange(applyTheme);
+  setInitData(params.initData);
+  postEvent("web_app_ready");
+  postEvent("web_app_expand");
+  setInterval(tickClocks, 1000);
+  try {
+    [t, me] = await Promise.all([get("strings"), get("me")]);
+    document.documentElement.lang = t.lang || "en";
+  } catch (error) {
+    show(h("p.error", {}, error instanceof ApiError && error.status === 401
+      ? "Open this page from Telegram." : String(error)));
+    return;
+  }
+  const start = params.start || "";
+  const id = start.slice(1);
+  if (/^g\d+$/.test(start)) { state.gameId = Number(id); return go("table"); }
+  if (/^r\d+$/.test(start)) { state.replayId = Number(id); return go("replay"); }
+  if (/^c-?\d+$/.test(start)) { state.chatId = Number(id); return go("standings"); }
+  if (start === "p") return go("profile");
+  if (me.games.length === 1) {
+    state.gameId = me.games[0].id; state.chatId = me.games[0].chat_id;
+    return go("table");
+  }
+  return home();
+}
+
+boot();

@@ -1,0 +1,30 @@
+// Cards drawn as SVG: any game's card is {label, tone, hidden?, void?, note?} from the server;
+// the tone picks the colours (pos, neg, zero, special, back), the label is printed as sent.
+import { s, h } from "./dom.js";
+
+export function cardSvg(card, { size = "md" } = {}) {
+  const tone = card.hidden ? "back" : (card.tone || "zero");
+  const label = card.hidden ? "?" : String(card.label);
+  const fontSize = label.length <= 2 ? 30 : label.length <= 3 ? 24 : label.length <= 5 ? 16 : 12;
+  const svg = s("svg", {
+    viewBox: "0 0 60 84", class: `card card-${tone} card-${size}${card.void ? " card-void" : ""}`,
+    role: "img", "aria-label": card.hidden ? "hidden card" : label,
+  },
+  s("rect", { x: 1.5, y: 1.5, width: 57, height: 81, rx: 7, class: "card-face" }),
+  tone === "back"
+    ? [s("rect", { x: 7, y: 7, width: 46, height: 70, rx: 4, class: "card-inlay" }),
+       s("path", { d: "M18 52 L24 30 L30 40 L36 30 L42 52 Z", class: "card-mark" })]
+    : [s("text", { x: 7, y: 16, class: "card-corner" }, label.length <= 3 ? label : ""),
+       s("text", { x: 53, y: 76, class: "card-corner card-corner-end" },
+         label.length <= 3 ? label : "")],
+  s("text", {
+    x: 30, y: tone === "back" ? 26 : 50, class: "card-label",
+    "font-size": tone === "back" ? 18 : fontSize,
+  }, label),
+  card.void ? s("line", { x1: 6, y1: 78, x2: 54, y2: 6, class: "card-strike" }) : null);
+  return svg;
+}
+
+export function cardBox(card, caption) {
+  return h("figure.cardbox", {}, cardSvg(card), caption ? h("figcaption", {}, caption) : null);
+}

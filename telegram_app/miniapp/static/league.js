@@ -1,0 +1,93 @@
+// League pages: standings, a profile with its Elo chart (SVG drawn here from the points the
+// server sends), the chat's history and a replay viewer stepping through a game's log.
+import { h, s, format } from "./dom.js";
+
+export function drawStandings(data, t, choose, openProfile) {
+  const periods = ["week", "last", "season"].map((p) => h(
+    "button.chip", { type: "button", "aria-pressed": p === data.period ? "true" : "false",
+      onclick: () => choose(p) }, t[p]));
+  return h("div.league", {},
+    h("div.chips", {}, periods),
+    h("h2", {}, data.title), h("p.hint", {}, data.range),
+    data.rows.length ? h("table.standings", {},
+      h("thead", {}, h("tr", {}, ["#", "", "P", "G", "W", "Elo"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, data.rows.map((row) => h(`tr${row.you ? ".mine" : ""}`,
+        { onclick: () => openProfile(row.user_id) },
+        h("td", {}, String(row.rank)), h("td.name", {}, row.name), h("td", {}, row.points),
+        h("td", {}, String(row.games)), h("td", {}, String(row.wins)),
+        h("td", {}, row.elo, h("small", {}, ` ${row.change}`))))))
+      : h("p.hint", {}, data.empty),
+    data.rows.length ? h("p.hint.small", {}, t.rank_cols) : null);
+}
+
+export function eloChart(points, emptyText, start = 1500) {
+  const width = 360; const height = 200; const pad = { l: 40, r: 10, t: 12, b: 24 };
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img" });
+  if (!points.length) {
+    svg.append(s("text", { x: width / 2, y: height / 2, class: "chart-empty" }, emptyText));
+    return svg;
+  }
+  const values = [start, ...points.map((p) => p.elo)];
+  let low = Math.min(...values); let high = Math.max(...values);
+  if (high - low < 20) { low -= 10; high += 10; }
+  const x = (i) => pad.l + (points.length === 1 ? (width - pad.l - pad.r) / 2
+    : i * (width - pad.l - pad.r) / (points.length - 1));
+  const y = (v) => pad.t + (high - v) * (height - pad.t - pad.b) / (high - low);
+  for (const v of [low, (low + high) / 2, high]) {
+    svg.append(s("line", { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v), class: "grid" }));
+    svg.append(s("text", { x: pad.l - 4, y: y(v) + 4, class: "axis" }, String(Math.round(v))));
+  }
+  svg.append(s("line", { x1: pad.l, x2: width - pad.r, y1: y(start), y2: y(start),
+    class: "start-line" }));
+  const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.elo).toFixed(1)}`);
+  svg.append(s("path", { d: path.join(" "), class: "line" }));
+  points.forEach((p, i) => svg.append(s("circle", { cx: x(i), cy: y(p.elo), r: points.length > 1 ? 3.5 : 6, class: "dot" },
+    s("title", {}, `${p.at.slice(0, 10)}: ${p.elo}`))));
+  svg.append(s("text", { x: pad.l, y: height - 6, class: "axis start" }, points[0].at.slice(0, 10)));
+  svg.append(s("text", { x: width - pad.r, y: height - 6, class: "axis end" },
+    points[points.length - 1].at.slice(0, 10)));
+  return svg;
+}
+
+export function drawProfile(data, t) {
+  return h("div.league.profile", {},
+    h("h2", {}, data.title),
+    h("div.stats", {},
+      h("div.stat", {}, h("b", {}, data.elo), h("span", {}, t.elo)),
+      h("div.stat", {}, h("b", {}, String(data.games)), h("span", {}, t.games))),
+    eloChart(data.points, data.empty, data.start),
+    data.lines.map((line) => h("p.small", {}, line)));
+}
+
+export function drawHistory(data, t, openReplay) {
+  return h("div.league", {},
+    h("h2", {}, data.title),
+    data.games.length ? h("ul.history", {}, data.games.map((g) => h("li", {},
+      h("div.row", {}, h("b", {}, `#${g.id}`), h("span.hint", {}, ` ${g.date} · ${g.edition}`),
+        h("button.chip", { type: "button", onclick: () => openReplay(g.id) }, "🎬 ", t.open_replay)),
+      h("div.places", {}, g.places.map((p) => h("span.placeitem", {}, `${p.place}. `,
+        h("span.name", {}, p.name), p.change ? h("small", {}, ` (${p.change})`) : null))))))
+      : h("p.hint", {}, data.empty));
+}
+
+export function drawReplay(data, t) {
+  let at = 0;
+  const body = h("div.replay-steps");
+  const counter = h("p.hint.counter");
+  const show = () => {
+    body.replaceChildren(...data.steps.slice(0, at + 1).map((lines, i) => h(
+      `div.rstep${i === at ? ".current" : ""}`, {}, lines.map((line) => h("p", {}, line)))));
+    counter.textContent = format(t.step, { n: at + 1, total: data.steps.length });
+    const current = body.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  };
+  const go = (d) => { at = Math.min(data.steps.length - 1, Math.max(0, at + d)); show(); };
+  show();
+  return h("div.league.replay", {},
+    h("h2", {}, data.title), counter,
+    h("div.stepper-row", {},
+      h("button.big.secondary", { type: "button", onclick: () => go(-1) }, t.prev),
+      h("button.big.primary", { type: "button", onclick: () => go(1), "data-testid": "next" },
+        t.next)),
+    body);
+}

@@ -1,0 +1,124 @@
+// The table page: draws the generic table the server sends (seats, cards, lives, bids,
+// whose turn, the clock) and, on the user's turn, the controls it lists. A move sends back
+// an action the server gave, with the version it was drawn at.
+import { h, format } from "./dom.js";
+import { cardBox } from "./cards.js";
+
+function hearts(seat) {
+  if (seat.lives === null || seat.lives === undefined) return null;
+  if (seat.out) return h("span.lives.out", {}, "💀");
+  const full = "♥".repeat(Math.max(0, seat.lives));
+  const empty = "♡".repeat(Math.max(0, (seat.max_lives || seat.lives) - seat.lives));
+  return h("span.lives", { "aria-label": `${seat.lives}` }, h("span.full", {}, full), empty);
+}
+
+function seatTile(seat, t) {
+  const classes = ["seat", seat.you && "you", seat.turn && "turn", seat.out && "out"]
+    .filter(Boolean).join(".");
+  return h(`div.${classes}`, { dataset: { seat: seat.seat } },
+    h("div.seat-head", {},
+      h("span.name", {}, seat.name), seat.ai ? h("span.badge", {}, "🤖") : null,
+      seat.you ? h("span.badge.me", {}, t.you) : null,
+      ...seat.badges.map((b) => h("span.badge", {}, b))),
+    h("div.seat-cards", {}, seat.cards.map((card) => cardBox(card,
+      card.own ? t.your_card : card.note || null))),
+    h("div.seat-foot", {}, hearts(seat),
+      seat.place ? h("span.place", {}, format(t.place, { n: seat.place })) : null));
+}
+
+function clock(page, t) {
+  if (page.game.paused) return h("p.clock", {}, "⏸ ", t.paused);
+  if (!page.game.deadline) return null;
+  return h("p.clock", { dataset: { deadline: page.game.deadline, template: t.turn_ends } }, "");
+}
+
+export function tickClocks() {
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+    const text = left >= 3600 ? `${Math.floor(left / 3600)}h ${Math.floor(left % 3600 / 60)}m`
+      : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.textContent = "⏱ " + format(el.dataset.template, { time: text });
+  }
+}
+
+function numberControl(control, send, t) {
+  let value = control.min;
+  let modifier = null;
+  const shown = h("input.number", {
+    type: "number", inputmode: "numeric", min: control.min, max: control.max,
+    value: String(value), "aria-label": control.title,
+  });
+  const submit = h("button.primary.big", { type: "button", "data-testid": "submit-bid" });
+  const update = () => {
+    shown.value = String(value);
+    submit.textContent = format(control.submit, { n: value });
+  };
+  const set = (n) => { value = Math.min(control.max, Math.max(control.min, n)); update(); };
+  shown.addEventListener("input", () => {
+    const n = parseInt(shown.value, 10);
+    if (!Number.isNaN(n)) { value = Math.min(control.max, Math.max(control.min, n)); }
+    submit.textContent = format(control.submit, { n: value });
+  });
+  submit.addEventListener("click", () => {
+    const action = { ...control.action, [control.field]: value, ...(modifier || {}) };
+    send(action);
+  });
+  const quick = [0, 1, 2, 3, 4].map((d) => control.min + d).filter((n) => n <= control.max);
+  const chips = control.modifiers.length ? h("div.chips", {},
+    [{ label: t.no_modifier, patch: null }, ...control.modifiers].map((m, i) => {
+      const chip = h("button.chip", { type: "button", "aria-pressed": i === 0 ? "true" : "false" },
+        m.label);
+      chip.addEventListener("click", () => {
+        modifier = m.patch;
+        for (const other of chip.parentElement.children) other.setAttribute("aria-pressed", "false");
+        chip.setAttribute("aria-pressed", "true");
+      });
+      return chip;
+    })) : null;
+  update();
+  return h("section.control.bid", {},
+    h("h3", {}, control.title),
+    h("div.stepper", {},
+      h("button.step", { type: "button", "aria-label": t.less, onclick: () => set(value - 1) }, "−"),
+      shown,
+      h("button.step", { type: "button", "aria-label": t.more, onclick: () => set(value + 1) }, "+")),
+    h("div.quick", {}, quick.map((n) => h("button.quickbid", {
+      type: "button", onclick: () => set(n), "data-bid": n }, String(n)))),
+    chips, submit);
+}
+
+function buttonsControl(control, send) {
+  const options = h("div.options", {}, control.options.map((option) => h(
+    `button.big.${option.style || "secondary"}`,
+    { type: "button", onclick: () => send(option.action) }, option.label)));
+  if (control.options.length > 6 && control.title) {
+    // A long list (a card to guess) stays folded until asked for, as in the chat.
+    return h(`details.control.${control.id}`, {}, h("summary", {}, control.title), options);
+  }
+  return h(`section.control.${control.id}`, {},
+    control.title ? h("h3", {}, control.title) : null, options);
+}
+
+export function drawTable(page, t, send) {
+  const mine = page.seats.find((seat) => seat.you);
+  const others = page.seats.filter((seat) => !seat.you);
+  const seats = mine ? [mine, ...others] : page.seats;
+  const bids = page.bids.length
+    ? h("ol.bids", {}, page.bids.slice(-10).map((b) => h(`li${b.you ? ".mine" : ""}`, {},
+      h("span.name", {}, b.name), " ", h("b", {}, String(b.amount)))))
+    : h("p.hint", {}, t.no_bid);
+  return h("div.table", { "data-version": page.game.version },
+    h("header.table-head", {}, h("h2", {}, page.title),
+      page.pile !== null && page.pile !== undefined
+        ? h("span.hint", {}, format(t.pile, { n: page.pile })) : null),
+    h("div.seats", {}, seats.map((seat) => seatTile(seat, t))),
+    page.pile === null ? null : h("section.bidline", {}, h("h3", {}, t.bids), bids),
+    page.notes.map((note) => h("p.note", {}, note)),
+    h(`p.prompt${page.your_turn ? ".mine" : ""}`, {}, page.prompt),
+    clock(page, t),
+    page.controls.length ? h("div.controls", {}, page.controls.map((control) =>
+      control.type === "number" ? numberControl(control, send, t) : buttonsControl(control, send)))
+      : null,
+    page.recent.length ? h("section.recent", {}, page.recent.map((line) => h("p", {}, line)))
+      : null);
+}
