@@ -287,7 +287,7 @@ class CoyoteGame:
         edition = get_edition(state["edition"])
         new = _copy(state)
         new["step"] += 1
-        rng = LazyRandom(new["seed"], new["step"])
+        rng: Any = LazyRandom(new["seed"], new["step"])  # a random.Random to its callers
         events: list[Event] = []
         if action.kind == "bid":
             self._bid(new, seat, action, rng, events)

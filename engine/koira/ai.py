@@ -25,6 +25,11 @@ TEMPO = 0.4
 """Phase 2: the worth of winning a trick, and so leading the next."""
 CARD_COST = 0.35
 """Phase 1: what one more card to shed in phase 2 costs, against its worth (:func:`worth`)."""
+SPARE_TRUMP = 0.8
+"""Phase 2: the extra price of spending a trump of J or higher while every other player still
+holds more than 3 cards."""
+TAKEN = 0.3
+"""Phase 2: how much the usefulness of picked-up cards makes up for picking them up."""
 STALL = 3
 """Phase 2: after this many pick-ups per player in the game with no card leaving the game,
 the play is going round in circles (nothing in the rules ends it): a computer player then
@@ -178,7 +183,7 @@ def _phase2_scores(view: JSON, legal: list[Action]) -> list[tuple[float, Action]
             taken = trick[0]["cards"]
             if view["options"]["pickup_single"]:
                 taken = taken[:1]
-            score = -SHED * len(taken) - TEMPO + 0.3 * sum(worth(c, trump) for c in taken)
+            score = -SHED * len(taken) - TEMPO + TAKEN * sum(worth(c, trump) for c in taken)
             scored.append((score, action))
             continue
         cards = list(action.cards or ())
@@ -188,7 +193,7 @@ def _phase2_scores(view: JSON, legal: list[Action]) -> list[tuple[float, Action]
         if trick and lying + len(cards) >= view["need"]:
             score += TEMPO
         if early and trick and any(suit(c) == trump and rank(c) >= 11 for c in cards):
-            score -= 0.8  # a high trump is worth more later than this trick
+            score -= SPARE_TRUMP  # a high trump is worth more later than this trick
         if not trick:
             # leading: low cards and long sequences first, keep the high ones to beat with
             score += 0.2 * len(cards) - 0.3 * max(worth(c, trump) for c in cards)

@@ -8,6 +8,18 @@ deal and state shape live in :mod:`engine.koira.deal`, the phases in
 Actions: ``Action("play", cards=("7H",))`` (one card; in phase 2 also a sequence, lowest
 first), ``Action("stock")`` (phase 1: turn up the stock's top and play it),
 ``Action("pickup")`` (phase 2) and ``Action("resign")`` (the league removes a player).
+
+Events (public data only; ``type`` and fields)::
+
+    game_dealt {dealer, counts, stock}            trick_started {phase, trick, leader}
+    card_played {seat, cards, phase, from_stock?}  tie {seats, rank}            (R1)
+    trick_over {phase, trick, seat, cards?, shared?, picked_up?}
+        (seat None: a pick-up emptied the trick, R12; cards absent for a shuffled share)
+    trick_shared {phase, trick, seats, how: "shuffled" (R3, counts) | "sorted" (R5, shares)}
+    cards_drawn {seat, count}                      trump_revealed {seat, card, suit} (R7)
+    phase_changed {phase: 2, trump, counts}        picked_up {seat, cards}
+    player_out {seat, place}                       player_removed {seat}
+    game_over {placements, koira}
 """
 
 from __future__ import annotations
