@@ -204,7 +204,9 @@ def main() -> None:
         log.error("incomplete or invalid settings: %s (see README, Running the bot)", missing)
         sys.exit(1)
     token = settings.telegram_bot_token.get_secret_value()
-    startup.redact_secrets([token])  # before anything could log it
+    secret = settings.telegram_webhook_secret
+    # Before anything could log them: the token, and the webhook's secret token.
+    startup.redact_secrets([token] + ([secret.get_secret_value()] if secret else []))
     startup.check_token(token, settings.telegram_base_url)  # one line and exit if refused
     app = build_application(settings)
     try:
