@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from engine import Action, Game, RuleError
 from league.base import load_game, store_state
 from league.clock import arm_turn, pause, resume
+from league.delivery import DeliveryMixin
 from league.errors import ServiceError
 from league.lobby import LobbyService, lobby_row
 from league.models import OPEN_STATUSES, GameEvent, GamePlayer
@@ -53,6 +54,8 @@ class Outcome:
     steps: list[Step] = field(default_factory=list)
     turn_before: int | None = None
     """The seat whose turn it was before the change (``None`` when not known)."""
+    started: bool = False
+    """The change is the game's start (its lobby message is to be closed)."""
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -60,16 +63,20 @@ class Outcome:
         return [e for step in self.steps for e in step.events]
 
 
-class MatchService(SweepMixin, LeagueQueries, LobbyService):
-    """Lobby, start, moves (with computer players' replies), cancellation and queries."""
+class MatchService(DeliveryMixin, SweepMixin, LeagueQueries, LobbyService):
+    """Lobby, start, moves (with computer players' replies), cancellation and queries.
+    Every committed start, move and timeout is reported to the :meth:`on_commit`
+    listeners."""
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
         """Seat the lobby in join order and deal. Only the creator may start. Raises
         ``not_in_lobby``, ``not_creator``, ``too_few_players`` (``min``), ``stale``."""
         try:
-            return await self._start(game_id, user_id)
+            outcome = await self._start(game_id, user_id)
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
+        self._reported([outcome])
+        return outcome
 
     async def _start(self, game_id: int, user_id: int) -> Outcome:
         async with self.db.sessions.begin() as session:
@@ -92,7 +99,7 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
             steps += self._advance(session, row, game)
             await rate_if_finished(session, row, self.clock())
             after = snapshot(row)  # the game right after these steps, whatever commits next
-        return Outcome(after, steps)
+        return Outcome(after, steps, started=True)
 
     async def act(self, game_id: int, user_id: int, version: int, action: Action, *,
                   typed: int | None = None) -> Outcome:
@@ -143,7 +150,9 @@ class MatchService(SweepMixin, LeagueQueries, LobbyService):
                 after = snapshot(row)  # the game right after these steps, whatever commits next
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
-        return Outcome(after, steps, to_act)
+        outcome = Outcome(after, steps, to_act)
+        self._reported([outcome])
+        return outcome
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
         """Cancel an open game: a lobby by its creator or a chat admin; a running game by a

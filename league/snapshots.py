@@ -63,6 +63,9 @@ class GameSnapshot:
     paused: bool = False
     reminder_message_id: int | None = None
     reminder_version: int | None = None
+    told_version: int | None = None
+    """The version up to which the group was told the moves, when read (``None``: never
+    recorded; claims go through ``MatchService.claim_told``)."""
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -92,6 +95,7 @@ def snapshot(game: Game) -> GameSnapshot:
         deadline_at=aware(game.deadline_at) if game.deadline_at else None,
         paused=game.paused_left is not None,
         reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
+        told_version=game.told_version,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
                        p.private_message_id, p.private_round)

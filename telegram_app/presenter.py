@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import Any
 
 from engine import GAMES
 from league.service import MatchService, Outcome
@@ -19,24 +20,88 @@ from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
+from telegram_app.render import coyote_events as events_text
 from telegram_app.render.common import fit_lines
-from telegram_app.render.report import Report, keeps_turn, report, untold_lines
+from telegram_app.render.report import (
+    Report,
+    keeps_turn,
+    report,
+    still_acting,
+    untold_lines,
+)
 
-WAIT_EARLIER = 10.0
-"""Seconds a change's report waits for the report of an earlier change of the same game."""
+DELIVERIES = 8
+"""Games delivered at once by one process: each holds a database connection for its lock
+(PostgreSQL) while it sends, so this stays well below the connection pool's size."""
 log = logging.getLogger(__name__)
 
 
 class Presenter:
-    """Shows lobbies and games in their group and in each player's private chat."""
+    """Shows lobbies and games in their group and in each player's private chat.
+
+    It is the service's commit listener (:meth:`committed`): every committed start, move and
+    timeout is delivered by :meth:`deliver`, the one path from a commit to the messages,
+    which the sweeper also runs for games whose last change was not shown."""
 
     def __init__(self, messenger: Messenger, service: MatchService) -> None:
         self.messenger = messenger
         self.service = service
-        # game id -> (its lock: one report at a time, the number holding or waiting for it)
-        self._locks: dict[int, tuple[asyncio.Condition, int]] = {}
-        # game id -> versions of committed changes not shown yet (see expect)
-        self._pending: dict[int, set[int]] = {}
+        # game id -> (its lock: one delivery at a time, the number holding or waiting for it)
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        # game id -> version -> committed change not delivered yet (see committed)
+        self._pending: dict[int, dict[int, Outcome]] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._slots = asyncio.Semaphore(DELIVERIES)
+        service.on_commit(self.committed)
+
+    def committed(self, outcome: Outcome) -> None:
+        """The service's listener: note a committed change and start delivering its game
+        (right after the commit, before anything else is awaited, so the changes of one game
+        are delivered in commit order: the next delivery takes all that are noted)."""
+        self._pending.setdefault(outcome.game.id, {})[outcome.game.version] = outcome
+        self.spawn(self.deliver(outcome.game.id))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the update handlers; :meth:`drain` waits for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def busy(self) -> bool:
+        """Whether a delivery is running or waiting."""
+        return bool(self._tasks)
+
+    async def drain(self, timeout: float) -> None:  # noqa: ASYNC109
+        """Wait up to ``timeout`` seconds for the deliveries under way (a stop)."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    def represent(self, game_ids: list[int]) -> None:
+        """Start delivering each of ``game_ids`` (the sweep's games not shown) that this
+        process is not delivering already (the sweep does not wait for them: a slow game
+        must not hold up the next sweep)."""
+        for game_id in game_ids:
+            if game_id not in self._locks:
+                self.spawn(self.deliver(game_id))
+
+    async def deliver(self, game_id: int) -> None:
+        """Show what changed in the game since the group was last told: the changes this
+        process committed (coalesced: each run of consecutive versions is one report), or,
+        with none, what the log holds beyond ``told_version`` and any private message of
+        this round that was never delivered (:meth:`_represent`). One delivery per game at a
+        time: a lock here, and the service's across processes. Errors are logged; what was
+        not told is found again by the next sweep."""
+        try:
+            async with self._lock(game_id), self._slots, self.service.delivering(game_id):
+                runs = _runs(self._pending.pop(game_id, {}))
+                for outcome in runs:
+                    if outcome.started:
+                        await self.close_lobby(outcome.game)
+                    await self._moved(outcome)
+                if not runs:
+                    await self._represent(game_id)
+        except Exception:
+            log.exception("showing game %s failed", game_id)
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -56,12 +121,6 @@ class Presenter:
         await self.messenger.edit(game.chat_id, game.lobby_message_id,
                                   render.lobby_closed_text(game))
 
-    async def started(self, outcome: Outcome) -> None:
-        """After start: close the lobby, then show the deal (and any computer moves)."""
-        self.expect(outcome)
-        await self.close_lobby(outcome.game)
-        await self.moved(outcome)
-
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
         async with self._lock(game.id):  # after any report being shown: close what it drew
@@ -77,44 +136,55 @@ class Presenter:
             self.messenger.edit(p.user_id, p.private_message_id, render.lobby_closed_text(game))
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
-    async def moved(self, outcome: Outcome) -> None:
+    async def _represent(self, game_id: int) -> None:
+        """Show a game nobody here is delivering, as it is now: the moves the log holds
+        beyond ``told_version`` (a report a kill or a failed send left untold, or another
+        process's change it did not show) in one note, ending with the
+        player to act or the end of the game; then the table and the private messages are
+        drawn as they are now (a private message of this round that never arrived is
+        sent); then ``told_version`` is raised. A game already shown costs a read."""
+        fresh = await self.service.get(game_id)
+        state = fresh.state or {}
+        if fresh.status not in ("running", "finished") or not state:
+            return
+        told, arrived = fresh.told_version, False
+        if told is not None and told < fresh.version:
+            logged = await self.service.untold(game_id, told, fresh.version)
+            if not still_acting(fresh, logged):  # (a Reverse: told with their next move)
+                arrived = await self._tell_logged(fresh, logged)
+        if state.get("over"):
+            await self._close_round(fresh, state.get("round") or 0)
+        else:
+            await self._refresh(fresh)
+        if arrived:
+            await self.service.raise_told(game_id, fresh.version)
+
+    async def _tell_logged(self, fresh: GameSnapshot, logged: list[list[dict[str, Any]]]
+                           ) -> bool:
+        """Send the note of ``logged`` moves (``fresh``: the game now); whether it is told
+        (see :meth:`_tell`)."""
+        state = fresh.state or {}
+        lines = untold_lines(fresh, logged)
+        if lines and state.get("over"):
+            lines += ["", events_text.game_over_text(fresh)]
+        elif lines and (turn := events_text.turn_line(fresh)):
+            lines.append(turn)
+        return not lines or await self.messenger.send_result(
+            fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id) != "lost"
+
+    async def _moved(self, outcome: Outcome) -> None:
         """Show a committed change: one group report, then the new round's table, or the
-        current state edited in place. At most two new group messages, however many moves
-        the computer players made.
+        current state drawn in place.
 
         The report is :func:`telegram_app.render.report.report`. A special after which the
         same player still acts (Reverse, Extra feather, Swap) is told with their next move,
-        so that a turn makes at most two group messages and never mentions the player who is
-        still acting; a report that could not be sent (or never ran) is told with the next
-        one (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the
+        so that a turn never mentions the player who is still acting; a report that could
+        not be sent (or never ran) is told with the next one
+        (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the
         range of moves a report tells is claimed in the database (``told_version``) before
         it is sent, so a restart loses neither, and two reports running at once (the
-        sweeper's and a player's) never tell a move twice.
-
-        The reports of one game are shown one at a time, in the order of their commits (an
-        earlier change this process committed, see :meth:`expect`, is shown first), and
-        messages are drawn from the game as it is now (read here), never from an older
-        picture."""
-        game_id, version = outcome.game.id, outcome.game.version
-        self.expect(outcome)
-        pending = self._pending[game_id]
-        async with self._lock(game_id) as turn:
-            try:
-                await asyncio.wait_for(turn.wait_for(
-                    lambda: not any(v < version for v in pending)), WAIT_EARLIER)
-            except TimeoutError:  # its caller is slow or failed: go on without it
-                log.warning("game %s: the report of an earlier change did not come within "
-                            "%s s", game_id, WAIT_EARLIER)
-                pending.difference_update(v for v in list(pending) if v < version)
-            try:
-                await self._moved(outcome)
-            finally:
-                pending.discard(version)
-                if not pending and self._pending.get(game_id) is pending:
-                    del self._pending[game_id]
-                turn.notify_all()
-
-    async def _moved(self, outcome: Outcome) -> None:
+        sweeper's and a player's, or two processes') never tell a move twice. Messages are
+        drawn from the game as it is now (read here), never from an older picture."""
         game = outcome.game  # as committed right after the steps
         fresh = await self.service.get(game.id)  # now: current message ids and state
         if fresh.status == "cancelled":
@@ -122,34 +192,31 @@ class Presenter:
         if keeps_turn(game, outcome.steps):
             await self._refresh(fresh)
             return
-        told = await self.service.claim_told(game.id, game.version)
+        told = fresh.told_version  # read under the game's delivery lock
         if told is not None and told >= game.version:
-            # A later report went first (after a wait for this one ran out, or in another
-            # process) and told these moves; the round they ended is still to be closed.
+            # A later delivery went first (another process's, or a sweep's after a kill) and
+            # told these moves; the round they ended is still to be closed.
             shown = report(game, outcome.steps, mention=False)
             if shown.closed is not None:
                 await self._close_round(fresh, shown.closed)
             if shown.new_round and not (fresh.state or {}).get("over"):
                 await self._new_round(fresh)
             return
-        try:
-            shown = await self._tell(game, fresh, outcome, told)
-        except BaseException:  # not told: give the claim back for the next report
-            await asyncio.shield(self.service.unclaim_told(game.id, game.version, told))
-            raise
-        if (fresh.state or {}).get("over"):
-            return
-        if shown.new_round:
-            await self._new_round(fresh)
-        else:
-            await self._refresh(fresh)
+        shown, arrived = await self._tell(game, fresh, outcome, told)
+        if not (fresh.state or {}).get("over"):
+            if shown.new_round:
+                await self._new_round(fresh)
+            else:
+                await self._refresh(fresh)
+        if arrived:  # sent, then told: a kill before this shows it again (at least once)
+            await self.service.raise_told(game.id, game.version)
 
     async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
-                    told: int | None) -> Report:
+                    told: int | None) -> tuple[Report, bool]:
         """Send the report of ``outcome`` (moves after ``told`` not yet told first) and close
-        the round it ends; ``fresh``: the game now. A note that did not arrive gives its
-        claim back, so it is told with the next report; one Telegram refused (or
-        that may have arrived) is not repeated."""
+        the round it ends; ``fresh``: the game now. Returns the report and whether it is
+        told: a note that surely did not arrive is not (the next delivery tells it); one
+        Telegram refused (or that may have arrived) is not repeated."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
         held = [] if told is None or told >= before else untold_lines(
             game, await self.service.untold(game.id, told, before))
@@ -164,20 +231,14 @@ class Presenter:
                 fresh, before, outcome, text)):
             if await self.messenger.send_result(
                     fresh.chat_id, text, thread_id=fresh.thread_id) == "lost":
-                await self.service.unclaim_told(game.id, game.version, told)
-        return shown
-
-    def expect(self, outcome: Outcome) -> None:
-        """Note a committed change that is going to be shown (call it right after the commit,
-        before anything else is awaited): a later change of the same game is shown after it
-        (:meth:`moved` waits up to :data:`WAIT_EARLIER` seconds for it)."""
-        self._pending.setdefault(outcome.game.id, set()).add(outcome.game.version)
+                return shown, False
+        return shown, True
 
     @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[asyncio.Condition]:
-        """Hold the game's lock (a condition: :meth:`moved` waits on it for earlier changes);
-        it is forgotten once nobody holds or waits for it."""
-        turn, users = self._locks.get(game_id, (asyncio.Condition(), 0))
+    async def _lock(self, game_id: int) -> AsyncIterator[asyncio.Lock]:
+        """Hold the game's lock (in this process); it is forgotten once nobody holds or
+        waits for it."""
+        turn, users = self._locks.get(game_id, (asyncio.Lock(), 0))
         self._locks[game_id] = (turn, users + 1)
         try:
             async with turn:
@@ -346,3 +407,20 @@ def _in_round(game: GameSnapshot, player: PlayerInfo) -> bool:
     if not game.state or player.seat is None:
         return False
     return bool(GAMES[game.kind].view(game.state, None)["in_play"][player.seat])
+
+
+def _runs(pending: dict[int, Outcome]) -> list[Outcome]:
+    """``pending`` changes in version order, each run of consecutive ones (a change whose
+    first step follows the previous change's last) coalesced into one outcome: one report,
+    one edit of each message. A gap (a pause, a change of another process) starts a run."""
+    runs: list[Outcome] = []
+    for version in sorted(pending):
+        outcome = pending[version]
+        last = runs[-1] if runs else None
+        if last is not None and not outcome.started and \
+                version - len(outcome.steps) == last.game.version:
+            runs[-1] = Outcome(outcome.game, last.steps + outcome.steps, last.turn_before,
+                               last.started)
+        else:
+            runs.append(outcome)
+    return runs

@@ -139,10 +139,8 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
 
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
-    outcome = await bot.service.start(game.id, query.from_user.id)
-    bot.presenter.expect(outcome)  # before anything is awaited: shown before later changes
+    await bot.service.start(game.id, query.from_user.id)  # the presenter shows the deal
     await _answer(query)
-    await bot.presenter.started(outcome)
 
 
 async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -180,11 +178,9 @@ async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:  # before reading the button's move
         raise ServiceError("not_a_player")
-    outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0,
-                                    _action(data, game))
-    bot.presenter.expect(outcome)  # before anything is awaited: shown before later changes
+    # The presenter, the service's commit listener, shows the move.
+    await bot.service.act(game.id, query.from_user.id, data.version or 0, _action(data, game))
     await _answer(query)
-    await bot.presenter.moved(outcome)
 
 
 async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,

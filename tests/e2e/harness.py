@@ -19,6 +19,7 @@ from telegram.ext import Application
 
 from league.models import utcnow
 from telegram_app.app import build_application
+from telegram_app.context import KEY
 from telegram_app.settings import Settings
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
@@ -39,12 +40,14 @@ class BotRunner:
 
     def busy(self) -> bool:
         """Whether the Application holds updates it fetched but has not finished handling
-        (PTB marks each one done on its update queue after the handlers ran), or a JobQueue
-        job (the sweeper, the league posts) is running: both may work in the database for a
-        while without a request."""
+        (PTB marks each one done on its update queue after the handlers ran), a JobQueue
+        job (the sweeper, the league posts) is running, or a delivery of a committed change
+        is under way: all may work in the database for a while without a request."""
         if self.app is None or not self.app.running:
             return False
-        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0 or self._jobs > 0
+        bot = self.app.bot_data.get(KEY)
+        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0 or self._jobs > 0 \
+            or (bot is not None and bot.presenter.busy())
 
     def _count_jobs(self, event: JobEvent) -> None:
         self._jobs += 1 if event.code == EVENT_JOB_SUBMITTED else -1
