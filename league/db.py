@@ -58,7 +58,11 @@ class Database:
 
     def __init__(self, url: str | None = None, *, echo: bool = False) -> None:
         self.url = async_url(url)
-        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo)
+        # PostgreSQL: room for the deliveries' lock connections (telegram_app.presenter
+        # .DELIVERIES) beside the handlers' transactions.
+        pool = {"pool_size": 10, "max_overflow": 20} if self.url.startswith("postgresql") \
+            else {}
+        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, **pool)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,

@@ -92,6 +92,10 @@ class Chat(Base):
     last_rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
 
+UNTOLD = "status IN ('running', 'finished') AND told_version < version"
+"""The games ``ix_games_untold`` holds: told less than their version."""
+
+
 class Game(Base):
     """One game from lobby to end.
 
@@ -111,6 +115,9 @@ class Game(Base):
         Index("ix_games_due", "due_at",
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
               sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
+        # the games whose last change may not be shown (MatchService.behind)
+        Index("ix_games_untold", "id",
+              postgresql_where=text(UNTOLD), sqlite_where=text(UNTOLD)),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -220,9 +220,10 @@ def guess_rows(game: GameSnapshot) -> list[list[Button]]:
 
 def table_keyboard(game: GameSnapshot, rows: list[list[Button]] | None = None
                    ) -> InlineKeyboardMarkup:
-    """The group table: 👀 plus the current player's moves (only they may press them)."""
+    """The group table: 👀 (the moves are in each player's private chat, so the table need
+    not be edited on every move; ``rows``: the keyboard a press on an old table asked for)."""
     peek = [[Button(_("👀 See the cards"), callback_data=_cb("p", game))]]
-    return InlineKeyboardMarkup(peek + (move_rows(game) if rows is None else rows))
+    return InlineKeyboardMarkup(peek + (rows or []))
 
 
 def private_keyboard(game: GameSnapshot, seat: int, rows: list[list[Button]] | None = None

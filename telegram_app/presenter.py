@@ -190,7 +190,7 @@ class Presenter:
         if fresh.status == "cancelled":
             return  # cancelled since: its messages say so
         if keeps_turn(game, outcome.steps):
-            await self._refresh(fresh)
+            await self._refresh(fresh, _movers(outcome))
             return
         told = fresh.told_version  # read under the game's delivery lock
         if told is not None and told >= game.version:
@@ -198,7 +198,7 @@ class Presenter:
             # told these moves; the round they ended is still to be closed.
             shown = report(game, outcome.steps, mention=False)
             if shown.closed is not None:
-                await self._close_round(fresh, shown.closed)
+                await self._close_round(fresh, shown.closed, _movers(outcome))
             if shown.new_round and not (fresh.state or {}).get("over"):
                 await self._new_round(fresh)
             return
@@ -207,7 +207,7 @@ class Presenter:
             if shown.new_round:
                 await self._new_round(fresh)
             else:
-                await self._refresh(fresh)
+                await self._refresh(fresh, _movers(outcome))
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             await self.service.raise_told(game.id, game.version)
 
@@ -225,7 +225,7 @@ class Presenter:
         mention = (state.get("turn"), state.get("round")) == (now.get("turn"), now.get("round"))
         shown = report(game, outcome.steps, held, mention=mention)
         if shown.closed is not None:  # the round on screen ends: close its messages
-            await self._close_round(fresh, shown.closed)
+            await self._close_round(fresh, shown.closed, _movers(outcome))
         text = fit_lines(shown.lines)
         if shown.lines and not (shown.new_round and await self._into_reminder(
                 fresh, before, outcome, text)):
@@ -256,11 +256,17 @@ class Presenter:
         async with self._lock(game.id):
             await self._refresh(await self.service.get(game.id))
 
-    async def _refresh(self, game: GameSnapshot) -> None:
-        """Edit the table and every private message to ``game``. A table that is gone (never
-        sent, deleted, or in a migrated group) is posted again, and so is a private message
-        of this round that never arrived; a passing failure is left for the next refresh
-        (the old message keeps working: its presses are redrawn)."""
+    async def _refresh(self, game: GameSnapshot, seats: set[int] | None = None) -> None:
+        """Draw the table and the private messages of ``seats`` (default: every seat) as
+        ``game`` is now. The table is edited only if what it shows changed (the messenger
+        skips an edit to the same content); a table that is gone (never sent, deleted, or in
+        a migrated group) is posted again, and so is a private message of this round that
+        never arrived; a passing failure is left for the next delivery (the old message
+        keeps working: its presses are redrawn).
+
+        After a move, ``seats`` are the players who moved and the player to act: the
+        others' private messages (no keyboard on them) are drawn again at their turn or
+        with the next round, so a move costs its group note and two private edits."""
         result = await self.messenger.edit_result(
             game.chat_id, game.table_message_id, render.table_text(game),
             markup=table_keyboard(game))
@@ -273,8 +279,10 @@ class Presenter:
             reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
             await asyncio.gather(*(self.send_private(game, p) for p in missing
                                    if p.user_id in reachable))
+        if seats is not None:
+            seats = seats | {(game.state or {}).get("turn")}
         await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
-                               if p not in missing))
+                               if p not in missing and (seats is None or p.seat in seats)))
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
@@ -375,6 +383,9 @@ class Presenter:
                                              thread_id=game.thread_id,
                                              markup=table_keyboard(game))
         if table_id is not None:
+            # Who opened the round (a mention, to notify them) stays true: no edit for it.
+            self.messenger.shown_as(game.chat_id, table_id, render.table_text(game),
+                                    table_keyboard(game))
             await self.service.set_messages(game.id, table=table_id)
 
     async def _new_round(self, game: GameSnapshot) -> None:
@@ -384,14 +395,24 @@ class Presenter:
         await asyncio.gather(*(self.send_private(game, p) for p in humans
                                if p.user_id in reachable))
 
-    async def _close_round(self, game: GameSnapshot, round_no: int) -> None:
-        await self.messenger.edit(game.chat_id, game.table_message_id,
-                                  render.table_closed_text(game, round_no))
+    async def _close_round(self, game: GameSnapshot, round_no: int,
+                           seats: set[int] | None = None) -> None:
+        """Close round ``round_no``'s private messages of ``seats`` (default: all; after a
+        move, those who moved: only their messages carried a keyboard). The old table is
+        left as it is (it shows that round; the new round's table follows it), unless the
+        game is over: then it shows the end."""
+        if (game.state or {}).get("over"):
+            await self.messenger.edit(game.chat_id, game.table_message_id,
+                                      render.table_text(game), markup=None)
+        elif seats is None:
+            await self.messenger.edit(game.chat_id, game.table_message_id,
+                                      render.table_closed_text(game, round_no))
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
                                 render.private_closed_text(game, round_no))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id and p.private_round == round_no))
+            if p.user_id is not None and p.private_message_id and p.private_round == round_no
+            and (seats is None or p.seat in seats)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         state = game.state or {}
@@ -424,3 +445,10 @@ def _runs(pending: dict[int, Outcome]) -> list[Outcome]:
         else:
             runs.append(outcome)
     return runs
+
+
+def _movers(outcome: Outcome) -> set[int]:
+    """The seats whose private message may carry a keyboard that ``outcome`` made stale: the
+    player whose turn it was and every human who moved."""
+    seats = {step.seat for step in outcome.steps if step.seat is not None and not step.ai}
+    return seats | ({outcome.turn_before} if outcome.turn_before is not None else set())

@@ -207,7 +207,6 @@ async def test_a_timeout_committed_while_a_showdown_is_sent_waits_for_it(slow_ta
     called = next(i for i, t in enumerate(texts) if "calls Coyote!" in t)
     timed_out = next(i for i, t in enumerate(texts) if "ran out of time" in t)
     assert called < timed_out, texts
-    assert any("round 1" in t and "over" in t for t in texts), texts  # round 1's table closed
     tables = [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")
               and api.buttons(m)]
     assert tables, texts  # round 2's own table
