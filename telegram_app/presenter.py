@@ -130,8 +130,8 @@ class Presenter:
         if game.table_message_id is None:
             await self.close_lobby(game)
             return
-        await self.messenger.edit(game.chat_id, game.table_message_id,
-                                  render.lobby_closed_text(game))
+        # (the table's text holds the report that opened the round: only its 👀 goes)
+        await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id, render.lobby_closed_text(game))
             for p in game.seated if p.user_id is not None and p.private_message_id))
@@ -161,10 +161,14 @@ class Presenter:
 
     async def _tell_logged(self, fresh: GameSnapshot, logged: list[list[dict[str, Any]]]
                            ) -> bool:
-        """Send the note of ``logged`` moves (``fresh``: the game now); whether it is told
-        (see :meth:`_tell`)."""
+        """Send the note of ``logged`` moves (``fresh``: the game now), heading the new
+        round's table if a round was dealt meanwhile; whether it is told (see
+        :meth:`_tell`)."""
         state = fresh.state or {}
         lines = untold_lines(fresh, logged)
+        if not state.get("over") and any(e["type"] == "round_dealt"
+                                         for events in logged for e in events):
+            return await self._new_round(fresh, lines)
         if lines and state.get("over"):
             lines += ["", events_text.game_over_text(fresh)]
         elif lines and (turn := events_text.turn_line(fresh)):
@@ -190,24 +194,30 @@ class Presenter:
         if fresh.status == "cancelled":
             return  # cancelled since: its messages say so
         if keeps_turn(game, outcome.steps):
-            await self._refresh(fresh, _movers(outcome))
+            await self._refresh(fresh, _targets(outcome))
             return
         told = fresh.told_version  # read under the game's delivery lock
         if told is not None and told >= game.version:
             # A later delivery went first (another process's, or a sweep's after a kill) and
             # told these moves; the round they ended is still to be closed.
+            # (its delivery posted the new round's table with them)
             shown = report(game, outcome.steps, mention=False)
             if shown.closed is not None:
-                await self._close_round(fresh, shown.closed, _movers(outcome))
-            if shown.new_round and not (fresh.state or {}).get("over"):
-                await self._new_round(fresh)
+                await self._close_round(fresh, shown.closed, set())
+            if not (fresh.state or {}).get("over"):
+                await self._refresh(fresh, _targets(outcome))
             return
-        shown, arrived = await self._tell(game, fresh, outcome, told)
-        if not (fresh.state or {}).get("over"):
-            if shown.new_round:
-                await self._new_round(fresh)
-            else:
-                await self._refresh(fresh, _movers(outcome))
+        over = bool((fresh.state or {}).get("over"))
+        if not over and not any(e["type"] == "round_dealt" for e in outcome.events):
+            # The note and the player to act's keyboard: independent, sent at once.
+            (shown, arrived), _ = await asyncio.gather(
+                self._tell(game, fresh, outcome, told), self._refresh(fresh, set()))
+        else:
+            shown, arrived = await self._tell(game, fresh, outcome, told)
+            if not over and shown.new_round:  # the report opens the new round's table
+                arrived = await self._new_round(fresh, shown.lines)
+            elif not over:
+                await self._refresh(fresh, _targets(outcome))
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             await self.service.raise_told(game.id, game.version)
 
@@ -216,7 +226,9 @@ class Presenter:
         """Send the report of ``outcome`` (moves after ``told`` not yet told first) and close
         the round it ends; ``fresh``: the game now. Returns the report and whether it is
         told: a note that surely did not arrive is not (the next delivery tells it); one
-        Telegram refused (or that may have arrived) is not repeated."""
+        Telegram refused (or that may have arrived) is not repeated. A report that deals a
+        new round is not sent here: it heads that round's table (:meth:`_new_round`), so
+        a showdown costs the group one new message."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
         held = [] if told is None or told >= before else untold_lines(
             game, await self.service.untold(game.id, told, before))
@@ -225,12 +237,10 @@ class Presenter:
         mention = (state.get("turn"), state.get("round")) == (now.get("turn"), now.get("round"))
         shown = report(game, outcome.steps, held, mention=mention)
         if shown.closed is not None:  # the round on screen ends: close its messages
-            await self._close_round(fresh, shown.closed, _movers(outcome))
-        text = fit_lines(shown.lines)
-        if shown.lines and not (shown.new_round and await self._into_reminder(
-                fresh, before, outcome, text)):
+            await self._close_round(fresh, shown.closed, set())
+        if shown.lines and not (shown.new_round and not (fresh.state or {}).get("over")):
             if await self.messenger.send_result(
-                    fresh.chat_id, text, thread_id=fresh.thread_id) == "lost":
+                    fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id) == "lost":
                 return shown, False
         return shown, True
 
@@ -257,20 +267,18 @@ class Presenter:
             await self._refresh(await self.service.get(game.id))
 
     async def _refresh(self, game: GameSnapshot, seats: set[int] | None = None) -> None:
-        """Draw the table and the private messages of ``seats`` (default: every seat) as
-        ``game`` is now. The table is edited only if what it shows changed (the messenger
-        skips an edit to the same content); a table that is gone (never sent, deleted, or in
-        a migrated group) is posted again, and so is a private message of this round that
-        never arrived; a passing failure is left for the next delivery (the old message
-        keeps working: its presses are redrawn).
+        """Draw the private messages of ``seats`` (default: every seat) as ``game`` is now;
+        a table never sent is posted, and so is a private message of this round that never
+        arrived; a passing failure is left for the next delivery (the old message keeps
+        working: its presses are redrawn). The table is not edited: it shows the round as
+        dealt, under the report that opened it (see ``render.coyote.table_text``).
 
-        After a move, ``seats`` are the players who moved and the player to act: the
-        others' private messages (no keyboard on them) are drawn again at their turn or
-        with the next round, so a move costs its group note and two private edits."""
-        result = await self.messenger.edit_result(
-            game.chat_id, game.table_message_id, render.table_text(game),
-            markup=table_keyboard(game))
-        if result == "gone":
+        The player to act is always drawn (their keyboard). After a move ``seats`` holds
+        only a player a special was aimed at (Draw 1 gave them a card): the others' private
+        messages, the mover's included, are drawn again at their turn or with the next
+        round (the mover's old keyboard answers "out of date" and is redrawn if pressed),
+        so a bid costs its group note and one private edit."""
+        if game.table_message_id is None:
             await self._post_table(game)
         round_no = (game.state or {}).get("round")
         missing = [p for p in game.seated if p.user_id is not None and _in_round(game, p)
@@ -298,10 +306,8 @@ class Presenter:
         elif in_group and message_id == game.table_message_id:
             if game.status == "running":
                 await self.refresh(game)
-            elif game.status == "cancelled":
-                await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
-            else:
-                await self.messenger.edit(chat_id, message_id, render.table_text(game))
+            else:  # (its text holds the report that opened the round: kept)
+                await self.messenger.edit_markup(chat_id, message_id, None)
         elif game.status == "running" and (player := game.player(chat_id)) is not None and \
                 player.private_message_id == message_id:
             await self._edit_private(game, player)
@@ -361,52 +367,41 @@ class Presenter:
             await self.service.set_private_message(game.id, player.user_id, message_id,
                                                    round_no)
 
-    async def _into_reminder(self, game: GameSnapshot, before: int, outcome: Outcome,
-                             text: str) -> bool:
-        """Write the report of a reminded turn (played by the player, or by the computer
-        after a timeout) over that turn's group reminder when a new round's table follows
-        (the one new message that mentions the next player), so the turn makes two new
-        group messages, not three. ``game``: as it is now; ``before``: its version before
-        the outcome. ``False`` if there is no such reminder or the edit failed (then the
-        report is sent)."""
-        if game.reminder_message_id is None or game.reminder_version != before:
-            return False
-        first = outcome.steps[0]
-        timed_out = any(e["type"] == "turn_timed_out" for e in first.events)
-        if not timed_out and (outcome.turn_before is None or first.seat != outcome.turn_before):
-            return False  # another player's leave: the reminded turn is not over
-        return await self.messenger.edit_result(
-            game.chat_id, game.reminder_message_id, text) == "ok"
-
-    async def _post_table(self, game: GameSnapshot) -> None:
-        table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),
-                                             thread_id=game.thread_id,
-                                             markup=table_keyboard(game))
-        if table_id is not None:
-            # Who opened the round (a mention, to notify them) stays true: no edit for it.
-            self.messenger.shown_as(game.chat_id, table_id, render.table_text(game),
-                                    table_keyboard(game))
+    async def _post_table(self, game: GameSnapshot, report_lines: list[str] | None = None
+                          ) -> bool:
+        """Post the round's table (a new message: it mentions who opens the round), headed
+        by ``report_lines`` (the report that dealt the round). Whether the report is told
+        (see :meth:`_tell`)."""
+        table = render.table_text(game, mention=True)
+        text = fit_lines([*report_lines, "", table]) if report_lines else table
+        table_id = await self.messenger.send_result(game.chat_id, text,
+                                                    thread_id=game.thread_id,
+                                                    markup=table_keyboard(game))
+        if isinstance(table_id, int):
             await self.service.set_messages(game.id, table=table_id)
+        return table_id != "lost"
 
-    async def _new_round(self, game: GameSnapshot) -> None:
-        await self._post_table(game)
+    async def _new_round(self, game: GameSnapshot, report_lines: list[str] | None = None
+                         ) -> bool:
+        """Post the new round's table (headed by ``report_lines``) and every player's private
+        message of the round; whether the report is told."""
         humans = [p for p in game.seated if p.user_id is not None]
         reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
-        await asyncio.gather(*(self.send_private(game, p) for p in humans
-                               if p.user_id in reachable))
+        told, *_ = await asyncio.gather(  # all at once: their order does not matter
+            self._post_table(game, report_lines),
+            *(self.send_private(game, p) for p in humans if p.user_id in reachable))
+        return told
 
     async def _close_round(self, game: GameSnapshot, round_no: int,
                            seats: set[int] | None = None) -> None:
         """Close round ``round_no``'s private messages of ``seats`` (default: all; after a
-        move, those who moved: only their messages carried a keyboard). The old table is
-        left as it is (it shows that round; the new round's table follows it), unless the
-        game is over: then it shows the end."""
+        move none: the new round's private messages follow at once). The old table is
+        left as it is (it shows that round under the report that opened it; the new round's
+        table follows), unless the game is over: then its 👀 goes and every private message
+        is closed (once a game)."""
         if (game.state or {}).get("over"):
-            await self.messenger.edit(game.chat_id, game.table_message_id,
-                                      render.table_text(game), markup=None)
-        elif seats is None:
-            await self.messenger.edit(game.chat_id, game.table_message_id,
-                                      render.table_closed_text(game, round_no))
+            seats = None
+            await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
                                 render.private_closed_text(game, round_no))
@@ -447,8 +442,7 @@ def _runs(pending: dict[int, Outcome]) -> list[Outcome]:
     return runs
 
 
-def _movers(outcome: Outcome) -> set[int]:
-    """The seats whose private message may carry a keyboard that ``outcome`` made stale: the
-    player whose turn it was and every human who moved."""
-    seats = {step.seat for step in outcome.steps if step.seat is not None and not step.ai}
-    return seats | ({outcome.turn_before} if outcome.turn_before is not None else set())
+def _targets(outcome: Outcome) -> set[int]:
+    """Seats a special of ``outcome`` was aimed at (their own hand changed)."""
+    return {e["target"] for e in outcome.events
+            if isinstance(e.get("target"), int) and not isinstance(e.get("target"), bool)}

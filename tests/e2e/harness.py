@@ -178,7 +178,11 @@ async def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
     """The player whose private message now carries move buttons (waiting for the bot to
     have drawn exactly one such keyboard)."""
     def found() -> list[FakeUser]:
-        return [u for u in players if private_turn_message(api, u)]
+        # The newest keyboard: a player who moved keeps theirs (out of date) until their
+        # next turn (the message economy, README "Playing").
+        offers = {u.id: move_version(api, m) or 0 for u in players
+                  if (m := private_turn_message(api, u)) is not None}
+        return [u for u in players if offers and offers.get(u.id) == max(offers.values())]
 
     try:
         await wait_for(lambda: len(found()) == 1, timeout=15)

@@ -123,10 +123,10 @@ async def test_feathers_coins(table) -> None:
     before = len(api.bot_messages(GROUP))
     await press(api, first, "🪙 Extra feather", GROUP)
     await api.settle()
-    # the same player still acts: no group note yet (it comes with their bid), only the
-    # table shows the face-up card
+    # the same player still acts: no group note yet (it comes with their bid), only their
+    # private message shows the face-up card (the table is not edited during a round)
     assert len(api.bot_messages(GROUP)) == before
-    assert "face up" in api.find_messages(GROUP, "round 1")[-1].text
+    assert "face up" in private_turn_message(api, first).text
     assert "🐺 Coyote!" not in labels(api, private_turn_message(api, first))  # then bid
     assert "🪙 Skip" not in labels(api, private_turn_message(api, first))  # one coin a turn
     await press(api, first, "1", GROUP)
