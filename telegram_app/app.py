@@ -13,7 +13,6 @@ from pydantic import ValidationError
 from telegram import BotCommand, Update
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -31,6 +30,7 @@ from telegram_app.handlers import admin, buttons, commands, league
 from telegram_app.i18n import _
 from telegram_app.messenger import Messenger
 from telegram_app.presenter import Presenter
+from telegram_app.ratelimit import ChatRateLimiter
 from telegram_app.scheduler import finish_jobs, schedule
 from telegram_app.settings import Settings
 
@@ -43,8 +43,8 @@ def build_application(settings: Settings, *, migrate: bool = True,
     Alembic revision in ``post_init`` (in a worker thread: Alembic is synchronous); ``clock``
     is the league's time (tests pass a controlled one)."""
     db = Database(settings.database_url)
-    limiter = AIORateLimiter(overall_max_rate=settings.telegram_overall_rate,
-                             group_max_rate=settings.telegram_group_rate, max_retries=3)
+    limiter = ChatRateLimiter(overall_max_rate=settings.telegram_overall_rate,
+                              group_max_rate=settings.telegram_group_rate, max_retries=3)
 
     async def post_init(app: Application) -> None:
         if migrate:
