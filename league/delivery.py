@@ -11,7 +11,6 @@ so after a kill any process can find what is left to show (:meth:`DeliveryMixin.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -20,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, exists, func, or_, select, text, update
 
+from league.base import load_game
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, User, utcnow
+from league.snapshots import GameSnapshot, snapshot
 
 if TYPE_CHECKING:
     from league.db import Database
@@ -65,30 +66,33 @@ class DeliveryMixin:
 
     async def raise_told(self, game_id: int, version: int) -> None:
         """Record that the group has been shown the game up to ``version`` (never lowers
-        it). Called under :meth:`delivering` once a delivery's messages are out."""
+        it); :meth:`delivering` does it for a delivery."""
         async with self.db.sessions.begin() as session:
-            await session.execute(update(GameRow).where(
-                GameRow.id == game_id,
-                or_(GameRow.told_version.is_(None), GameRow.told_version < version))
-                .values(told_version=version))
+            await session.execute(_raise(game_id, version))
 
     @asynccontextmanager
-    async def delivering(self, game_id: int) -> AsyncIterator[None]:
+    async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
         """Hold game ``game_id``'s delivery lock while its messages are drawn and sent, so
-        one process at a time shows a game's changes, in commit order. On PostgreSQL a
-        session advisory lock (keys :data:`DELIVERY_LOCK`, ``game_id``) on a connection of
-        its own, freed by the server if the process dies; on SQLite (one process) nothing."""
+        one process at a time shows a game's changes, in commit order; yields the game as
+        read under the lock, and records what the delivery :meth:`Delivery.told` when it
+        ends without an error. On PostgreSQL all of it is one transaction: a transaction
+        advisory lock (keys :data:`DELIVERY_LOCK`, ``game_id``, freed by the server if the
+        process dies), the read, and the raise of ``told_version``; on SQLite (one process)
+        no lock. Raises ``game_not_found``."""
         if self.db.dialect != "postgresql":
-            yield
+            delivery = Delivery(await self.get(game_id))  # type: ignore[attr-defined]
+            yield delivery
+            if delivery.told_upto is not None:
+                await self.raise_told(game_id, delivery.told_upto)
             return
-        async with self.db.engine.connect() as conn:
-            await conn.execute(text("SELECT pg_advisory_lock(:k, :g)"),
-                               {"k": DELIVERY_LOCK, "g": game_id})
-            await conn.commit()
-            try:
-                yield
-            finally:
-                await asyncio.shield(_unlock(conn, game_id))
+        async with self.db.sessions() as session:
+            await session.execute(text("SELECT pg_advisory_xact_lock(:k, :g)"),
+                                  {"k": DELIVERY_LOCK, "g": game_id})
+            delivery = Delivery(snapshot(await load_game(session, game_id)))
+            yield delivery
+            if delivery.told_upto is not None:
+                await session.execute(_raise(game_id, delivery.told_upto))
+            await session.commit()
 
     async def behind(self, limit: int = 200) -> list[int]:
         """Ids of games whose last change may not be shown: running (or finished within
@@ -122,7 +126,28 @@ class DeliveryMixin:
         return sorted(found)
 
 
-async def _unlock(conn: Any, game_id: int) -> None:
-    await conn.execute(text("SELECT pg_advisory_unlock(:k, :g)"),
-                       {"k": DELIVERY_LOCK, "g": game_id})
-    await conn.commit()
+class Delivery:
+    """One delivery of a game (:meth:`DeliveryMixin.delivering`): ``game`` as read under its
+    lock; :meth:`told` notes how far the group has now been shown it."""
+
+    def __init__(self, game: GameSnapshot) -> None:
+        self.game = game
+        self.told_upto: int | None = None
+
+    def told(self, version: int) -> None:
+        """The group has been shown the game up to ``version`` (recorded at the end)."""
+        self.told_upto = version if self.told_upto is None else max(self.told_upto, version)
+
+    def told_version(self, game: GameSnapshot) -> int | None:
+        """How far the group has been told ``game`` (as read), counting this delivery."""
+        if self.told_upto is None:
+            return game.told_version
+        return self.told_upto if game.told_version is None else \
+            max(self.told_upto, game.told_version)
+
+
+def _raise(game_id: int, version: int) -> Any:
+    return update(GameRow).where(
+        GameRow.id == game_id,
+        or_(GameRow.told_version.is_(None), GameRow.told_version < version)) \
+        .values(told_version=version)

@@ -102,10 +102,12 @@ class MatchService(DeliveryMixin, SweepMixin, LeagueQueries, LobbyService):
         return Outcome(after, steps, started=True)
 
     async def act(self, game_id: int, user_id: int, version: int, action: Action, *,
-                  typed: int | None = None) -> Outcome:
+                  typed: int | None = None, in_chat: int | None = None) -> Outcome:
         """Apply ``user_id``'s action if the game is still at ``version``, then let computer
         players answer. ``typed``: the id of the private-chat message the action was typed in
         (a bid typed as a number rather than pressed, which carries no version).
+        ``in_chat``: the chat the move was pressed in, which must be the game's group or
+        the player's private chat (else ``bad_button``: forged data aimed at another game).
 
         Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
         concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
@@ -116,6 +118,8 @@ class MatchService(DeliveryMixin, SweepMixin, LeagueQueries, LobbyService):
         try:
             async with self.db.sessions.begin() as session:
                 row = await load_game(session, game_id)
+                if in_chat is not None and in_chat not in (row.chat_id, user_id):
+                    raise ServiceError("bad_button")
                 if row.status != "running" or row.state is None:
                     raise ServiceError("not_running")
                 if row.version != version:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
+from league.delivery import Delivery
 from league.service import MatchService, Outcome
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
@@ -92,14 +93,17 @@ class Presenter:
         time: a lock here, and the service's across processes. Errors are logged; what was
         not told is found again by the next sweep."""
         try:
-            async with self._lock(game_id), self._slots, self.service.delivering(game_id):
+            async with self._lock(game_id), self._slots, \
+                    self.service.delivering(game_id) as delivery:
                 runs = _runs(self._pending.pop(game_id, {}))
-                for outcome in runs:
+                for n, outcome in enumerate(runs):
                     if outcome.started:
                         await self.close_lobby(outcome.game)
-                    await self._moved(outcome)
+                    # (a later run reads the game again: the first may have posted a table)
+                    fresh = delivery.game if n == 0 else await self.service.get(game_id)
+                    await self._moved(outcome, fresh, delivery)
                 if not runs:
-                    await self._represent(game_id)
+                    await self._represent(delivery)
         except Exception:
             log.exception("showing game %s failed", game_id)
 
@@ -136,14 +140,15 @@ class Presenter:
             self.messenger.edit(p.user_id, p.private_message_id, render.lobby_closed_text(game))
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
-    async def _represent(self, game_id: int) -> None:
+    async def _represent(self, delivery: Delivery) -> None:
         """Show a game nobody here is delivering, as it is now: the moves the log holds
         beyond ``told_version`` (a report a kill or a failed send left untold, or another
         process's change it did not show) in one note, ending with the
         player to act or the end of the game; then the table and the private messages are
         drawn as they are now (a private message of this round that never arrived is
         sent); then ``told_version`` is raised. A game already shown costs a read."""
-        fresh = await self.service.get(game_id)
+        fresh = delivery.game
+        game_id = fresh.id
         state = fresh.state or {}
         if fresh.status not in ("running", "finished") or not state:
             return
@@ -157,7 +162,7 @@ class Presenter:
         else:
             await self._refresh(fresh)
         if arrived:
-            await self.service.raise_told(game_id, fresh.version)
+            delivery.told(fresh.version)
 
     async def _tell_logged(self, fresh: GameSnapshot, logged: list[list[dict[str, Any]]]
                            ) -> bool:
@@ -176,7 +181,7 @@ class Presenter:
         return not lines or await self.messenger.send_result(
             fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id) != "lost"
 
-    async def _moved(self, outcome: Outcome) -> None:
+    async def _moved(self, outcome: Outcome, fresh: GameSnapshot, delivery: Delivery) -> None:
         """Show a committed change: one group report, then the new round's table, or the
         current state drawn in place.
 
@@ -188,15 +193,15 @@ class Presenter:
         range of moves a report tells is claimed in the database (``told_version``) before
         it is sent, so a restart loses neither, and two reports running at once (the
         sweeper's and a player's, or two processes') never tell a move twice. Messages are
-        drawn from the game as it is now (read here), never from an older picture."""
+        drawn from the game as it is now (``fresh``, read under the delivery's lock), never
+        from an older picture; ``delivery`` records how far the group was told."""
         game = outcome.game  # as committed right after the steps
-        fresh = await self.service.get(game.id)  # now: current message ids and state
         if fresh.status == "cancelled":
             return  # cancelled since: its messages say so
         if keeps_turn(game, outcome.steps):
             await self._refresh(fresh, _targets(outcome))
             return
-        told = fresh.told_version  # read under the game's delivery lock
+        told = delivery.told_version(fresh)
         if told is not None and told >= game.version:
             # A later delivery went first (another process's, or a sweep's after a kill) and
             # told these moves; the round they ended is still to be closed.
@@ -219,7 +224,7 @@ class Presenter:
             elif not over:
                 await self._refresh(fresh, _targets(outcome))
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
-            await self.service.raise_told(game.id, game.version)
+            delivery.told(game.version)
 
     async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
                     told: int | None) -> tuple[Report, bool]:

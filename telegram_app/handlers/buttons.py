@@ -54,6 +54,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if data.verb == "z":
             await admin.on_setting(query, data, context)
             return
+        if data.verb in DIRECT and await _direct_move(query, data, bot):
+            return
         game = await bot.service.get(data.game_id)
         _check_chat(query, data, game)
         handler = HANDLERS[data.verb]
@@ -69,6 +71,34 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 return
             await bot.presenter.redraw(game, query.message.chat.id, query.message.message_id,
                                        context.bot.username)
+
+
+DIRECT = frozenset({"b", "c", "x"})
+"""Move verbs whose action the button alone says (a Guess needs the game's cards)."""
+
+
+async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -> bool:
+    """A bid, call or special straight to the service (one transaction a press: its checks
+    of the chat and the player are made there); ``False`` when the button's data is wrong
+    or the press is refused as stale or foreign, so the usual path finds the refusal that
+    fits in its order (a non-player's forged bid is told they do not play, not that the
+    bid is too high) and redraws the pressed message."""
+    try:
+        action = _action(data, None)
+    except ServiceError:
+        return False
+    chat_id = query.message.chat.id if query.message else None
+    if chat_id is None:
+        return False
+    try:
+        await bot.service.act(data.game_id, query.from_user.id, data.version or 0, action,
+                              in_chat=chat_id)
+    except ServiceError as exc:
+        if exc.code in ("stale", "not_running", "not_a_player", "bad_button"):
+            return False  # the usual path's checks, in its order (a non-player first)
+        raise
+    await _answer(query)
+    return True
 
 
 def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> None:
@@ -154,8 +184,9 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
 
 
 # --- moves ------------------------------------------------------------------------------------
-def _action(data: Callback, game: GameSnapshot) -> Action:
-    """The engine action a move button stands for; raises ``bad_button``."""
+def _action(data: Callback, game: GameSnapshot | None) -> Action:
+    """The engine action a move button stands for (``game`` is needed for a Guess only);
+    raises ``bad_button``."""
     try:
         if data.verb == "c":
             return Action("call")
@@ -166,7 +197,7 @@ def _action(data: Callback, game: GameSnapshot) -> Action:
             return Action("bid", data.args[1], special=special, target=target)
         if data.verb == "x":
             return Action("special", special=SPECIAL_NAMES[data.args[1]])
-        if data.verb == "q":
+        if data.verb == "q" and game is not None:
             return Action("special", special="guess", guess=guess_cards(game)[data.args[1]])
     except (KeyError, IndexError):
         pass
