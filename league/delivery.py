@@ -36,6 +36,8 @@ the commit (it must not block: the bot's listener only notes the change and star
 delivery)."""
 
 DELIVERY_LOCK = 0x636F  # the first key of the game's advisory lock ("co"); the second: game id
+LOCK_WAIT = 20
+"""Seconds a delivery waits for the game's lock before it gives up (logged)."""
 GRACE = timedelta(seconds=2)
 """A change younger than this is left to the process that committed it (it is delivering
 it now); :meth:`DeliveryMixin.behind` finds only older ones."""
@@ -86,6 +88,9 @@ class DeliveryMixin:
                 await self.raise_told(game_id, delivery.told_upto)
             return
         async with self.db.sessions() as session:
+            # A delivery stuck elsewhere (a connection a stopped process left open) must not
+            # hold this one for ever: the wait fails, and the next sweep shows the game.
+            await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_WAIT}s'"))
             await session.execute(text("SELECT pg_advisory_xact_lock(:k, :g)"),
                                   {"k": DELIVERY_LOCK, "g": game_id})
             delivery = Delivery(snapshot(await load_game(session, game_id)))

@@ -216,7 +216,7 @@ class Presenter:
         if not over and not any(e["type"] == "round_dealt" for e in outcome.events):
             # The note and the player to act's keyboard: independent, sent at once.
             (shown, arrived), _ = await asyncio.gather(
-                self._tell(game, fresh, outcome, told), self._refresh(fresh, set()))
+                self._tell(game, fresh, outcome, told), self._refresh(fresh, _targets(outcome)))
         else:
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_round:  # the report opens the new round's table

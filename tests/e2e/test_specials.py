@@ -82,8 +82,8 @@ async def test_classic_masks(table) -> None:
     await press(api, starter, "2", GROUP)
     assert api.find_messages(GROUP, "takes an extra card")
     target = next(u for u in players if u.first_name == names[0])
-    own_view = api.bot_messages(target.id)[-1].text
-    assert "❓ (yours) + ❓" in own_view
+    # (their private message is redrawn: the special was aimed at them)
+    await wait_for(lambda: "❓ (yours) + ❓" in (api.bot_messages(target.id)[-1].text or ""))
 
     nxt = await mover(api, players)
     await press(api, nxt, "🎭 Reverse", GROUP)
