@@ -65,7 +65,7 @@ class GameSnapshot:
     reminder_version: int | None = None
     told_version: int | None = None
     """The version up to which the group was told the moves, when read (``None``: never
-    recorded; claims go through ``MatchService.claim_told``)."""
+    recorded; raised by a delivery, ``MatchService.delivering``)."""
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""

@@ -65,12 +65,6 @@ class Messenger:
         except Exception:  # the send goes on to the new id; the next report retries the move
             log.exception("moving chat %s to %s failed", old_chat_id, new_chat_id)
 
-    def shown_as(self, chat_id: int, message_id: int, text: str,
-                 markup: InlineKeyboardMarkup | None) -> None:
-        """Count a message as showing ``text`` and ``markup`` (a table sent with a line that
-        need not be edited away: an edit to ``text`` is then skipped as a repeat)."""
-        self._remember(chat_id, message_id, _content(text, markup))
-
     def _remember(self, chat_id: int, message_id: int, content: int) -> None:
         self._shown[(chat_id, message_id)] = content
         self._shown.move_to_end((chat_id, message_id))

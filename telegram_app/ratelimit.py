@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 KEPT_CHATS = 10_000
@@ -88,7 +90,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             except RetryAfter as exc:
                 if attempt == retries:
                     raise
-                pause = exc.retry_after
+                with warnings.catch_warnings():  # (PTB 22 warns of a coming type change)
+                    warnings.simplefilter("ignore", PTBDeprecationWarning)
+                    pause = exc.retry_after
                 seconds = pause if isinstance(pause, int | float) else pause.total_seconds()
                 log.info("flood control for chat %s (%s): pausing it %.1f s", chat, endpoint,
                          seconds)

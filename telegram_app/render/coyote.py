@@ -187,11 +187,6 @@ def clock_line(game: GameSnapshot) -> str:
         game.deadline_at, "dt", game.deadline_at.strftime("%d %b %H:%M UTC")))
 
 
-def table_closed_text(game: GameSnapshot, round_no: int) -> str:
-    """An old table message once its round is over."""
-    return _("🐺 Game #{id} · round {round} is over.").format(id=game.id, round=round_no)
-
-
 def private_text(game: GameSnapshot, seat: int) -> str:
     """A player's private view: the others' cards (never their own hidden ones), bids, lives,
     specials in force, and what they may do on their turn."""
