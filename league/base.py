@@ -208,35 +208,6 @@ class ServiceBase:
                 GameRow.id == game_id, GameRow.reminder_version >= version,
                 GameRow.reminder_message_id.is_(None)).values(reminder_message_id=message_id))
 
-    async def claim_told(self, game_id: int, version: int) -> int | None:
-        """Claim telling the group the game's moves up to ``version``: returns the version
-        they had been told up to before (``None``: never recorded). If that is ``version`` or
-        more, a later report told them and nothing changes; otherwise the claim is made (a
-        compare-and-set, so two reports never claim the same moves)."""
-        for _attempt in range(5):
-            async with self.db.sessions.begin() as session:
-                told = await session.scalar(select(GameRow.told_version)
-                                            .where(GameRow.id == game_id))
-                if told is not None and told >= version:
-                    return told
-                same = GameRow.told_version.is_(None) if told is None else \
-                    GameRow.told_version == told
-                result = await session.execute(update(GameRow).where(
-                    GameRow.id == game_id, same).values(told_version=version))
-                if result.rowcount == 1:
-                    return told
-        return version  # others kept claiming: theirs are the later reports
-
-    async def unclaim_told(self, game_id: int, version: int, told: int | None) -> None:
-        """Give back a claim of :meth:`claim_told` whose report did not arrive (``told``: what
-        the claim returned), so its moves are told with the next report
-        (``telegram_app.render.report.untold_lines``). If a later report (another process) has
-        claimed since, the claim stays and those moves are not told."""
-        async with self.db.sessions.begin() as session:
-            await session.execute(update(GameRow).where(
-                GameRow.id == game_id, GameRow.told_version == version)
-                .values(told_version=told))
-
     async def untold(self, game_id: int, after: int, upto: int) -> list[list[dict[str, Any]]]:
         """The events of each logged move with a version in ``(after, upto]``, in order: the
         moves the group has not been told (see ``Game.told_version``)."""

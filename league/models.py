@@ -112,6 +112,10 @@ class ForumTopic(Base):
                                                  onupdate=utcnow)
 
 
+UNTOLD = "status IN ('running', 'finished') AND told_version < version"
+"""The games ``ix_games_untold`` holds: told less than their version."""
+
+
 class Game(Base):
     """One game from lobby to end.
 
@@ -131,6 +135,9 @@ class Game(Base):
         Index("ix_games_due", "due_at",
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
               sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
+        # the games whose last change may not be shown (MatchService.behind)
+        Index("ix_games_untold", "id",
+              postgresql_where=text(UNTOLD), sqlite_where=text(UNTOLD)),
     )
 
     # Not a column (so not annotated): ``(the chat's language, {user id: language})``, read

@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from engine import Action, Game, RuleError
 from league.base import load_game, store_state
 from league.clock import arm_turn, pause, resume
+from league.delivery import DeliveryMixin
 from league.errors import ServiceError
 from league.lobby import LobbyService, lobby_row
 from league.models import OPEN_STATUSES, GameEvent, GamePlayer
@@ -54,6 +55,8 @@ class Outcome:
     steps: list[Step] = field(default_factory=list)
     turn_before: int | None = None
     """The seat whose turn it was before the change (``None`` when not known)."""
+    started: bool = False
+    """The change is the game's start (its lobby message is to be closed)."""
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -61,16 +64,20 @@ class Outcome:
         return [e for step in self.steps for e in step.events]
 
 
-class MatchService(NamesMixin, SweepMixin, LeagueQueries, LobbyService):
-    """Lobby, start, moves (with computer players' replies), cancellation and queries."""
+class MatchService(DeliveryMixin, NamesMixin, SweepMixin, LeagueQueries, LobbyService):
+    """Lobby, start, moves (with computer players' replies), cancellation and queries.
+    Every committed start, move and timeout is reported to the :meth:`on_commit`
+    listeners."""
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
         """Seat the lobby in join order and deal. Only the creator may start. Raises
         ``not_in_lobby``, ``not_creator``, ``too_few_players`` (``min``), ``stale``."""
         try:
-            return await self._start(game_id, user_id)
+            outcome = await self._start(game_id, user_id)
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
+        self._reported([outcome])
+        return outcome
 
     async def _start(self, game_id: int, user_id: int) -> Outcome:
         async with self.db.sessions.begin() as session:
@@ -93,13 +100,15 @@ class MatchService(NamesMixin, SweepMixin, LeagueQueries, LobbyService):
             steps += self._advance(session, row, game)
             await rate_if_finished(session, row, self.clock())
             after = snapshot(row)  # the game right after these steps, whatever commits next
-        return Outcome(after, steps)
+        return Outcome(after, steps, started=True)
 
     async def act(self, game_id: int, user_id: int, version: int, action: Action, *,
-                  typed: int | None = None) -> Outcome:
+                  typed: int | None = None, in_chat: int | None = None) -> Outcome:
         """Apply ``user_id``'s action if the game is still at ``version``, then let computer
         players answer. ``typed``: the id of the private-chat message the action was typed in
         (a bid typed as a number rather than pressed, which carries no version).
+        ``in_chat``: the chat the move was pressed in, which must be the game's group or
+        the player's private chat (else ``bad_button``: forged data aimed at another game).
 
         Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
         concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
@@ -110,6 +119,8 @@ class MatchService(NamesMixin, SweepMixin, LeagueQueries, LobbyService):
         try:
             async with self.db.sessions.begin() as session:
                 row = await load_game(session, game_id)
+                if in_chat is not None and in_chat not in (row.chat_id, user_id):
+                    raise ServiceError("bad_button")
                 if row.status != "running" or row.state is None:
                     raise ServiceError("not_running")
                 if row.version != version:
@@ -144,7 +155,9 @@ class MatchService(NamesMixin, SweepMixin, LeagueQueries, LobbyService):
                 after = snapshot(row)  # the game right after these steps, whatever commits next
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None
-        return Outcome(after, steps, to_act)
+        outcome = Outcome(after, steps, to_act)
+        self._reported([outcome])
+        return outcome
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
         """Cancel an open game: a lobby by its creator or a chat admin; a running game by a

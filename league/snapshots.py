@@ -71,6 +71,9 @@ class GameSnapshot:
     """The forum topic's name as last seen (``None``: not in a topic, or never seen)."""
     language: str | None = None
     """The language code of the chat's messages (``None``: not set)."""
+    told_version: int | None = None
+    """The version up to which the group was told the moves, when read (``None``: never
+    recorded; raised by a delivery, ``MatchService.delivering``)."""
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -104,6 +107,7 @@ def snapshot(game: Game) -> GameSnapshot:
         reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
         chat_title=game.chat_title, topic_name=game.topic_name if game.thread_id else None,
         language=chat_language,
+        told_version=game.told_version,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
                        p.private_message_id, p.private_round,

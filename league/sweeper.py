@@ -69,11 +69,15 @@ class SweepMixin:
                 for row in rows:
                     await rate_if_finished(session, row, now)
                 await session.flush()
-                return [SweepResult(kind, snapshot(row), seat, removed, steps)
-                        for (kind, seat, removed, steps), row in zip(done, rows, strict=True)
-                        if kind != "error"]
+                results = [SweepResult(kind, snapshot(row), seat, removed, steps)
+                           for (kind, seat, removed, steps), row in zip(done, rows, strict=True)
+                           if kind != "error"]
         except (StaleDataError, IntegrityError):
             return []
+        from league.service import Outcome  # (service imports this module)
+        self._reported([Outcome(r.game, r.steps, r.seat)  # type: ignore[attr-defined]
+                        for r in results if r.steps])
+        return results
 
     def _sweep_one(self, session: AsyncSession, row: GameRow,
                    now: datetime) -> tuple[str, int | None, bool, list[Step]]:

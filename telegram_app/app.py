@@ -14,7 +14,6 @@ from pydantic import ValidationError
 from telegram import BotCommand, Update
 from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -41,6 +40,7 @@ from telegram_app.messenger import Messenger
 from telegram_app.miniapp import links
 from telegram_app.outage import answer_outage, is_outage
 from telegram_app.presenter import Presenter
+from telegram_app.ratelimit import ChatRateLimiter
 from telegram_app.scheduler import finish_jobs, schedule
 from telegram_app.settings import Settings
 
@@ -56,8 +56,8 @@ def build_application(settings: Settings, *, migrate: bool = True,
     Alembic revision in ``post_init`` (in a worker thread: Alembic is synchronous); ``clock``
     is the league's time (tests pass a controlled one)."""
     db = Database(settings.database_url)
-    limiter = AIORateLimiter(overall_max_rate=settings.telegram_overall_rate,
-                             group_max_rate=settings.telegram_group_rate, max_retries=3)
+    limiter = ChatRateLimiter(overall_max_rate=settings.telegram_overall_rate,
+                              group_max_rate=settings.telegram_group_rate, max_retries=3)
     processor = LaneProcessor()
     concurrency = settings.update_concurrency or (16 if db.dialect == "postgresql" else 1)
 

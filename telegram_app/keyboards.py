@@ -226,10 +226,12 @@ def guess_rows(game: GameSnapshot) -> list[list[Button]]:
 @in_chat_language
 def table_keyboard(game: GameSnapshot, rows: list[list[Button]] | None = None
                    ) -> InlineKeyboardMarkup:
-    """The group table: 👀 plus the current player's moves (only they may press them)."""
+    """The group table: 👀 (the moves are in each player's private chat, so the table need
+    not be edited on every move; ``rows``: the keyboard a press on an old table asked for)
+    and the Mini App's direct link where it is configured."""
     peek = [[Button(_("👀 See the cards"), callback_data=_cb("p", game)),
              *links.group_row(game.id)]]
-    return InlineKeyboardMarkup(peek + (move_rows(game) if rows is None else rows))
+    return InlineKeyboardMarkup(peek + (rows or []))
 
 
 @in_seat_language

@@ -186,9 +186,11 @@ class Messenger:
             log.warning("editMessageText %s/%s failed: %s", chat_id, message_id, exc)
             return "failed"
 
-    async def edit_markup(self, chat_id: int, message_id: int,
+    async def edit_markup(self, chat_id: int, message_id: int | None,
                           markup: InlineKeyboardMarkup | None) -> bool:
-        """Replace only a message's inline keyboard."""
+        """Replace only a message's inline keyboard (``False`` for no message)."""
+        if message_id is None:
+            return False
         self._shown.pop((chat_id, message_id), None)  # its text is not known here
         try:
             await self._retrying(lambda: self.bot.edit_message_reply_markup(

@@ -8,35 +8,107 @@ mention of the next player); a showdown adds the reveal and the next round's tab
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import Any
 
 from engine import GAMES
+from league.delivery import Delivery
 from league.service import MatchService, Outcome
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
 from telegram_app.render import coyote as render
+from telegram_app.render import coyote_events as events_text
 from telegram_app.render.common import fit_lines
-from telegram_app.render.report import Report, keeps_turn, report, untold_lines
+from telegram_app.render.report import (
+    Report,
+    keeps_turn,
+    report,
+    still_acting,
+    untold_lines,
+)
 
-WAIT_EARLIER = 10.0
-"""Seconds a change's report waits for the report of an earlier change of the same game."""
+DELIVERIES = 8
+"""Games delivered at once by one process: each holds a database connection for its lock
+(PostgreSQL) while it sends, so this stays well below the connection pool's size."""
 log = logging.getLogger(__name__)
 
 
 class Presenter:
-    """Shows lobbies and games in their group and in each player's private chat."""
+    """Shows lobbies and games in their group and in each player's private chat.
+
+    It is the service's commit listener (:meth:`committed`): every committed start, move and
+    timeout is delivered by :meth:`deliver`, the one path from a commit to the messages,
+    which the sweeper also runs for games whose last change was not shown."""
 
     def __init__(self, messenger: Messenger, service: MatchService) -> None:
         self.messenger = messenger
         self.service = service
-        # game id -> (its lock: one report at a time, the number holding or waiting for it)
-        self._locks: dict[int, tuple[asyncio.Condition, int]] = {}
-        # game id -> versions of committed changes not shown yet (see expect)
-        self._pending: dict[int, set[int]] = {}
+        # game id -> (its lock: one delivery at a time, the number holding or waiting for it)
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        # game id -> version -> committed change not delivered yet (see committed)
+        self._pending: dict[int, dict[int, Outcome]] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._slots = asyncio.Semaphore(DELIVERIES)
+        service.on_commit(self.committed)
+
+    def committed(self, outcome: Outcome) -> None:
+        """The service's listener: note a committed change and start delivering its game
+        (right after the commit, before anything else is awaited, so the changes of one game
+        are delivered in commit order: the next delivery takes all that are noted)."""
+        self._pending.setdefault(outcome.game.id, {})[outcome.game.version] = outcome
+        self.spawn(self.deliver(outcome.game.id))
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the update handlers; :meth:`drain` waits for it. In a fresh
+        context: a delivery must inherit neither the language of the update whose commit
+        started it (each message picks its reader's) nor its inbox item."""
+        task = asyncio.get_running_loop().create_task(work, context=contextvars.Context())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def busy(self) -> bool:
+        """Whether a delivery is running or waiting."""
+        return bool(self._tasks)
+
+    async def drain(self, timeout: float) -> None:  # noqa: ASYNC109
+        """Wait up to ``timeout`` seconds for the deliveries under way (a stop)."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    def represent(self, game_ids: list[int]) -> None:
+        """Start delivering each of ``game_ids`` (the sweep's games not shown) that this
+        process is not delivering already (the sweep does not wait for them: a slow game
+        must not hold up the next sweep)."""
+        for game_id in game_ids:
+            if game_id not in self._locks:
+                self.spawn(self.deliver(game_id))
+
+    async def deliver(self, game_id: int) -> None:
+        """Show what changed in the game since the group was last told: the changes this
+        process committed (coalesced: each run of consecutive versions is one report), or,
+        with none, what the log holds beyond ``told_version`` and any private message of
+        this round that was never delivered (:meth:`_represent`). One delivery per game at a
+        time: a lock here, and the service's across processes. Errors are logged; what was
+        not told is found again by the next sweep."""
+        try:
+            async with self._lock(game_id), self._slots, \
+                    self.service.delivering(game_id) as delivery:
+                runs = _runs(self._pending.pop(game_id, {}))
+                for n, outcome in enumerate(runs):
+                    if outcome.started:
+                        await self.close_lobby(outcome.game)
+                    # (a later run reads the game again: the first may have posted a table)
+                    fresh = delivery.game if n == 0 else await self.service.get(game_id)
+                    await self._moved(outcome, fresh, delivery)
+                if not runs:
+                    await self._represent(delivery)
+        except Exception:
+            log.exception("showing game %s failed", game_id)
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -56,12 +128,6 @@ class Presenter:
         await self.messenger.edit(game.chat_id, game.lobby_message_id,
                                   render.lobby_closed_text(game))
 
-    async def started(self, outcome: Outcome) -> None:
-        """After start: close the lobby, then show the deal (and any computer moves)."""
-        self.expect(outcome)
-        await self.close_lobby(outcome.game)
-        await self.moved(outcome)
-
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
         async with self._lock(game.id):  # after any report being shown: close what it drew
@@ -71,86 +137,107 @@ class Presenter:
         if game.table_message_id is None:
             await self.close_lobby(game)
             return
-        await self.messenger.edit(game.chat_id, game.table_message_id,
-                                  render.lobby_closed_text(game))
+        # (the table's text holds the report that opened the round: only its 👀 goes)
+        await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
                                 render.private_cancelled_text(game, reader=p))
             for p in game.seated if p.user_id is not None and p.private_message_id))
 
-    async def moved(self, outcome: Outcome) -> None:
+    async def _represent(self, delivery: Delivery) -> None:
+        """Show a game nobody here is delivering, as it is now: the moves the log holds
+        beyond ``told_version`` (a report a kill or a failed send left untold, or another
+        process's change it did not show) in one note, ending with the
+        player to act or the end of the game; then the table and the private messages are
+        drawn as they are now (a private message of this round that never arrived is
+        sent); then ``told_version`` is raised. A game already shown costs a read."""
+        fresh = delivery.game
+        game_id = fresh.id
+        state = fresh.state or {}
+        if fresh.status not in ("running", "finished") or not state:
+            return
+        told, arrived = fresh.told_version, False
+        if told is not None and told < fresh.version:
+            logged = await self.service.untold(game_id, told, fresh.version)
+            if not still_acting(fresh, logged):  # (a Reverse: told with their next move)
+                arrived = await self._tell_logged(fresh, logged)
+        if state.get("over"):
+            await self._close_round(fresh, state.get("round") or 0)
+        else:
+            await self._refresh(fresh)
+        if arrived:
+            delivery.told(fresh.version)
+
+    async def _tell_logged(self, fresh: GameSnapshot, logged: list[list[dict[str, Any]]]
+                           ) -> bool:
+        """Send the note of ``logged`` moves (``fresh``: the game now), heading the new
+        round's table if a round was dealt meanwhile; whether it is told (see
+        :meth:`_tell`)."""
+        state = fresh.state or {}
+        lines = untold_lines(fresh, logged)
+        if not state.get("over") and any(e["type"] == "round_dealt"
+                                         for events in logged for e in events):
+            return await self._new_round(fresh, lines)
+        if lines and state.get("over"):
+            lines += ["", events_text.game_over_text(fresh)]
+        elif lines and (turn := events_text.turn_line(fresh)):
+            lines.append(turn)
+        return not lines or await self.messenger.send_result(
+            fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id) != "lost"
+
+    async def _moved(self, outcome: Outcome, fresh: GameSnapshot, delivery: Delivery) -> None:
         """Show a committed change: one group report, then the new round's table, or the
-        current state edited in place. At most two new group messages, however many moves
-        the computer players made.
+        current state drawn in place.
 
         The report is :func:`telegram_app.render.report.report`. A special after which the
         same player still acts (Reverse, Extra feather, Swap) is told with their next move,
-        so that a turn makes at most two group messages and never mentions the player who is
-        still acting; a report that could not be sent (or never ran) is told with the next
-        one (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the
+        so that a turn never mentions the player who is still acting; a report that could
+        not be sent (or never ran) is told with the next one
+        (:func:`~telegram_app.render.report.untold_lines`). Both come from the log: the
         range of moves a report tells is claimed in the database (``told_version``) before
         it is sent, so a restart loses neither, and two reports running at once (the
-        sweeper's and a player's) never tell a move twice.
-
-        The reports of one game are shown one at a time, in the order of their commits (an
-        earlier change this process committed, see :meth:`expect`, is shown first), and
-        messages are drawn from the game as it is now (read here), never from an older
-        picture."""
-        game_id, version = outcome.game.id, outcome.game.version
-        self.expect(outcome)
-        pending = self._pending[game_id]
-        async with self._lock(game_id) as turn:
-            try:
-                await asyncio.wait_for(turn.wait_for(
-                    lambda: not any(v < version for v in pending)), WAIT_EARLIER)
-            except TimeoutError:  # its caller is slow or failed: go on without it
-                log.warning("game %s: the report of an earlier change did not come within "
-                            "%s s", game_id, WAIT_EARLIER)
-                pending.difference_update(v for v in list(pending) if v < version)
-            try:
-                await self._moved(outcome)
-            finally:
-                pending.discard(version)
-                if not pending and self._pending.get(game_id) is pending:
-                    del self._pending[game_id]
-                turn.notify_all()
-
-    async def _moved(self, outcome: Outcome) -> None:
+        sweeper's and a player's, or two processes') never tell a move twice. Messages are
+        drawn from the game as it is now (``fresh``, read under the delivery's lock), never
+        from an older picture; ``delivery`` records how far the group was told."""
         game = outcome.game  # as committed right after the steps
-        fresh = await self.service.get(game.id)  # now: current message ids and state
         if fresh.status == "cancelled":
             return  # cancelled since: its messages say so
         if keeps_turn(game, outcome.steps):
-            await self._refresh(fresh)
+            await self._refresh(fresh, _targets(outcome))
             return
-        told = await self.service.claim_told(game.id, game.version)
+        told = delivery.told_version(fresh)
         if told is not None and told >= game.version:
-            # A later report went first (after a wait for this one ran out, or in another
-            # process) and told these moves; the round they ended is still to be closed.
+            # A later delivery went first (another process's, or a sweep's after a kill) and
+            # told these moves; the round they ended is still to be closed.
+            # (its delivery posted the new round's table with them)
             shown = report(game, outcome.steps, mention=False)
             if shown.closed is not None:
-                await self._close_round(fresh, shown.closed)
-            if shown.new_round and not (fresh.state or {}).get("over"):
-                await self._new_round(fresh)
+                await self._close_round(fresh, shown.closed, set())
+            if not (fresh.state or {}).get("over"):
+                await self._refresh(fresh, _targets(outcome))
             return
-        try:
-            shown = await self._tell(game, fresh, outcome, told)
-        except BaseException:  # not told: give the claim back for the next report
-            await asyncio.shield(self.service.unclaim_told(game.id, game.version, told))
-            raise
-        if (fresh.state or {}).get("over"):
-            return
-        if shown.new_round:
-            await self._new_round(fresh)
+        over = bool((fresh.state or {}).get("over"))
+        if not over and not any(e["type"] == "round_dealt" for e in outcome.events):
+            # The note and the player to act's keyboard: independent, sent at once.
+            (shown, arrived), _ = await asyncio.gather(
+                self._tell(game, fresh, outcome, told), self._refresh(fresh, _targets(outcome)))
         else:
-            await self._refresh(fresh)
+            shown, arrived = await self._tell(game, fresh, outcome, told)
+            if not over and shown.new_round:  # the report opens the new round's table
+                arrived = await self._new_round(fresh, shown.lines)
+            elif not over:
+                await self._refresh(fresh, _targets(outcome))
+        if arrived:  # sent, then told: a kill before this shows it again (at least once)
+            delivery.told(game.version)
 
     async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
-                    told: int | None) -> Report:
+                    told: int | None) -> tuple[Report, bool]:
         """Send the report of ``outcome`` (moves after ``told`` not yet told first) and close
-        the round it ends; ``fresh``: the game now. A note that did not arrive gives its
-        claim back, so it is told with the next report; one Telegram refused (or
-        that may have arrived) is not repeated."""
+        the round it ends; ``fresh``: the game now. Returns the report and whether it is
+        told: a note that surely did not arrive is not (the next delivery tells it); one
+        Telegram refused (or that may have arrived) is not repeated. A report that deals a
+        new round is not sent here: it heads that round's table (:meth:`_new_round`), so
+        a showdown costs the group one new message."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
         held = [] if told is None or told >= before else untold_lines(
             game, await self.service.untold(game.id, told, before))
@@ -159,26 +246,18 @@ class Presenter:
         mention = (state.get("turn"), state.get("round")) == (now.get("turn"), now.get("round"))
         shown = report(game, outcome.steps, held, mention=mention)
         if shown.closed is not None:  # the round on screen ends: close its messages
-            await self._close_round(fresh, shown.closed)
-        text = fit_lines(shown.lines)
-        if shown.lines and not (shown.new_round and await self._into_reminder(
-                fresh, before, outcome, text)):
+            await self._close_round(fresh, shown.closed, set())
+        if shown.lines and not (shown.new_round and not (fresh.state or {}).get("over")):
             if await self.messenger.send_result(
-                    fresh.chat_id, text, thread_id=fresh.thread_id) == "lost":
-                await self.service.unclaim_told(game.id, game.version, told)
-        return shown
-
-    def expect(self, outcome: Outcome) -> None:
-        """Note a committed change that is going to be shown (call it right after the commit,
-        before anything else is awaited): a later change of the same game is shown after it
-        (:meth:`moved` waits up to :data:`WAIT_EARLIER` seconds for it)."""
-        self._pending.setdefault(outcome.game.id, set()).add(outcome.game.version)
+                    fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id) == "lost":
+                return shown, False
+        return shown, True
 
     @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[asyncio.Condition]:
-        """Hold the game's lock (a condition: :meth:`moved` waits on it for earlier changes);
-        it is forgotten once nobody holds or waits for it."""
-        turn, users = self._locks.get(game_id, (asyncio.Condition(), 0))
+    async def _lock(self, game_id: int) -> AsyncIterator[asyncio.Lock]:
+        """Hold the game's lock (in this process); it is forgotten once nobody holds or
+        waits for it."""
+        turn, users = self._locks.get(game_id, (asyncio.Lock(), 0))
         self._locks[game_id] = (turn, users + 1)
         try:
             async with turn:
@@ -196,15 +275,19 @@ class Presenter:
         async with self._lock(game.id):
             await self._refresh(await self.service.get(game.id))
 
-    async def _refresh(self, game: GameSnapshot) -> None:
-        """Edit the table and every private message to ``game``. A table that is gone (never
-        sent, deleted, or in a migrated group) is posted again, and so is a private message
-        of this round that never arrived; a passing failure is left for the next refresh
-        (the old message keeps working: its presses are redrawn)."""
-        result = await self.messenger.edit_result(
-            game.chat_id, game.table_message_id, render.table_text(game),
-            markup=table_keyboard(game))
-        if result == "gone":
+    async def _refresh(self, game: GameSnapshot, seats: set[int] | None = None) -> None:
+        """Draw the private messages of ``seats`` (default: every seat) as ``game`` is now;
+        a table never sent is posted, and so is a private message of this round that never
+        arrived; a passing failure is left for the next delivery (the old message keeps
+        working: its presses are redrawn). The table is not edited: it shows the round as
+        dealt, under the report that opened it (see ``render.coyote.table_text``).
+
+        The player to act is always drawn (their keyboard). After a move ``seats`` holds
+        only a player a special was aimed at (Draw 1 gave them a card): the others' private
+        messages, the mover's included, are drawn again at their turn or with the next
+        round (the mover's old keyboard answers "out of date" and is redrawn if pressed),
+        so a bid costs its group note and one private edit."""
+        if game.table_message_id is None:
             await self._post_table(game)
         round_no = (game.state or {}).get("round")
         missing = [p for p in game.seated if p.user_id is not None and _in_round(game, p)
@@ -213,8 +296,10 @@ class Presenter:
             reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
             await asyncio.gather(*(self.send_private(game, p) for p in missing
                                    if p.user_id in reachable))
+        if seats is not None:
+            seats = seats | {(game.state or {}).get("turn")}
         await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
-                               if p not in missing))
+                               if p not in missing and (seats is None or p.seat in seats)))
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
@@ -230,10 +315,8 @@ class Presenter:
         elif in_group and message_id == game.table_message_id:
             if game.status == "running":
                 await self.refresh(game)
-            elif game.status == "cancelled":
-                await self.messenger.edit(chat_id, message_id, render.lobby_closed_text(game))
-            else:
-                await self.messenger.edit(chat_id, message_id, render.table_text(game))
+            else:  # (its text holds the report that opened the round: kept)
+                await self.messenger.edit_markup(chat_id, message_id, None)
         elif game.status == "running" and (player := game.player(chat_id)) is not None and \
                 player.private_message_id == message_id:
             await self._edit_private(game, player)
@@ -294,45 +377,47 @@ class Presenter:
             await self.service.set_private_message(game.id, player.user_id, message_id,
                                                    round_no)
 
-    async def _into_reminder(self, game: GameSnapshot, before: int, outcome: Outcome,
-                             text: str) -> bool:
-        """Write the report of a reminded turn (played by the player, or by the computer
-        after a timeout) over that turn's group reminder when a new round's table follows
-        (the one new message that mentions the next player), so the turn makes two new
-        group messages, not three. ``game``: as it is now; ``before``: its version before
-        the outcome. ``False`` if there is no such reminder or the edit failed (then the
-        report is sent)."""
-        if game.reminder_message_id is None or game.reminder_version != before:
-            return False
-        first = outcome.steps[0]
-        timed_out = any(e["type"] == "turn_timed_out" for e in first.events)
-        if not timed_out and (outcome.turn_before is None or first.seat != outcome.turn_before):
-            return False  # another player's leave: the reminded turn is not over
-        return await self.messenger.edit_result(
-            game.chat_id, game.reminder_message_id, text) == "ok"
-
-    async def _post_table(self, game: GameSnapshot) -> None:
-        table_id = await self.messenger.send(game.chat_id, render.table_text(game, mention=True),
-                                             thread_id=game.thread_id,
-                                             markup=table_keyboard(game))
-        if table_id is not None:
+    async def _post_table(self, game: GameSnapshot, report_lines: list[str] | None = None
+                          ) -> bool:
+        """Post the round's table (a new message: it mentions who opens the round), headed
+        by ``report_lines`` (the report that dealt the round). Whether the report is told
+        (see :meth:`_tell`)."""
+        table = render.table_text(game, mention=True)
+        text = fit_lines([*report_lines, "", table]) if report_lines else table
+        table_id = await self.messenger.send_result(game.chat_id, text,
+                                                    thread_id=game.thread_id,
+                                                    markup=table_keyboard(game))
+        if isinstance(table_id, int):
             await self.service.set_messages(game.id, table=table_id)
+        return table_id != "lost"
 
-    async def _new_round(self, game: GameSnapshot) -> None:
-        await self._post_table(game)
+    async def _new_round(self, game: GameSnapshot, report_lines: list[str] | None = None
+                         ) -> bool:
+        """Post the new round's table (headed by ``report_lines``) and every player's private
+        message of the round; whether the report is told."""
         humans = [p for p in game.seated if p.user_id is not None]
         reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
-        await asyncio.gather(*(self.send_private(game, p) for p in humans
-                               if p.user_id in reachable))
+        told, *_ = await asyncio.gather(  # all at once: their order does not matter
+            self._post_table(game, report_lines),
+            *(self.send_private(game, p) for p in humans if p.user_id in reachable))
+        return told
 
-    async def _close_round(self, game: GameSnapshot, round_no: int) -> None:
-        await self.messenger.edit(game.chat_id, game.table_message_id,
-                                  render.table_closed_text(game, round_no))
+    async def _close_round(self, game: GameSnapshot, round_no: int,
+                           seats: set[int] | None = None) -> None:
+        """Close round ``round_no``'s private messages of ``seats`` (default: all; after a
+        move none: the new round's private messages follow at once). The old table is
+        left as it is (it shows that round under the report that opened it; the new round's
+        table follows), unless the game is over: then its 👀 goes and every private message
+        is closed (once a game)."""
+        if (game.state or {}).get("over"):
+            seats = None
+            await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
                                 render.private_closed_text(game, round_no, reader=p))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id and p.private_round == round_no))
+            if p.user_id is not None and p.private_message_id and p.private_round == round_no
+            and (seats is None or p.seat in seats)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         state = game.state or {}
@@ -348,3 +433,26 @@ def _in_round(game: GameSnapshot, player: PlayerInfo) -> bool:
     if not game.state or player.seat is None:
         return False
     return bool(GAMES[game.kind].view(game.state, None)["in_play"][player.seat])
+
+
+def _runs(pending: dict[int, Outcome]) -> list[Outcome]:
+    """``pending`` changes in version order, each run of consecutive ones (a change whose
+    first step follows the previous change's last) coalesced into one outcome: one report,
+    one edit of each message. A gap (a pause, a change of another process) starts a run."""
+    runs: list[Outcome] = []
+    for version in sorted(pending):
+        outcome = pending[version]
+        last = runs[-1] if runs else None
+        if last is not None and not outcome.started and \
+                version - len(outcome.steps) == last.game.version:
+            runs[-1] = Outcome(outcome.game, last.steps + outcome.steps, last.turn_before,
+                               last.started)
+        else:
+            runs.append(outcome)
+    return runs
+
+
+def _targets(outcome: Outcome) -> set[int]:
+    """Seats a special of ``outcome`` was aimed at (their own hand changed)."""
+    return {e["target"] for e in outcome.events
+            if isinstance(e.get("target"), int) and not isinstance(e.get("target"), bool)}

@@ -19,10 +19,9 @@ from collections.abc import Awaitable, Callable
 
 from telegram.ext import Application, ContextTypes
 
-from league.service import Outcome
 from league.sweeper import SweepResult
 from telegram_app import metrics
-from telegram_app.context import BotServices, services
+from telegram_app.context import KEY, BotServices, services
 from telegram_app.i18n import use_language
 from telegram_app.outage import is_outage
 from telegram_app.render import coyote as render
@@ -62,9 +61,12 @@ def uncancelled(work: Job) -> Job:
 
 
 async def finish_jobs(app: Application) -> None:
-    """Wait (up to :data:`FINISH_TIMEOUT` seconds) for job work a stop interrupted; meant for
-    ``post_stop``, while the bot and the database are still open."""
+    """Wait (up to :data:`FINISH_TIMEOUT` seconds) for job work a stop interrupted, and for
+    the deliveries under way; meant for ``post_stop``, while the bot and the database are
+    still open."""
     running: set[asyncio.Task] = app.bot_data.get(IN_FLIGHT, set())
+    if KEY in app.bot_data:
+        await app.bot_data[KEY].presenter.drain(FINISH_TIMEOUT)
     if running:
         _, late = await asyncio.wait(set(running), timeout=FINISH_TIMEOUT)
         for task in late:
@@ -143,10 +145,13 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """One tick: sweep, then show what happened."""
+    """One tick: sweep (its timeouts reach the presenter as commits), show the reminders and
+    expired lobbies, then show again every game whose last change was not shown (a kill
+    after a commit, a note that did not arrive, a private message never delivered)."""
     bot = services(context)
     try:
         results = await bot.service.sweep()
+        behind = await bot.service.behind()
     except Exception as exc:  # a database outage must not kill the ticker; the next tick retries
         intake = context.application.bot_data.get("intake")
         if intake is not None and is_outage(exc):
@@ -155,9 +160,6 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
             log.exception("sweep failed")
         return
     metrics.swept()
-    for result in results:  # before anything is awaited: shown before later changes
-        if result.steps:
-            bot.presenter.expect(Outcome(result.game, result.steps))
 
     async def show_one(result: SweepResult) -> None:
         try:
@@ -165,12 +167,13 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         except Exception:
             log.exception("showing the sweep of game %s failed", result.game.id)
 
-    # Each game's report at once: one game's slow sends must not hold up another's.
-    await asyncio.gather(*(show_one(result) for result in results))
+    bot.presenter.represent(behind)
+    # Each game at once: one game's slow sends must not hold up another's.
+    await asyncio.gather(*(show_one(result) for result in results if not result.steps))
 
 
 async def show(bot: BotServices, result: SweepResult, bot_username: str | None) -> None:
-    """Render one sweep result in the group and the player's private chat."""
+    """Render a reminder or an expired lobby (timeouts are delivered by the presenter)."""
     game = result.game
     if result.kind == "lobby_expired":
         await bot.messenger.edit(game.chat_id, game.lobby_message_id,
@@ -187,5 +190,3 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
             with for_player(player):
                 text = events_text.reminder_text(game, player, removal=result.removed)
             await bot.messenger.send(player.user_id, with_place(game, text))
-        return
-    await bot.presenter.moved(Outcome(game, result.steps))

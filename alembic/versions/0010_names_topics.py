@@ -2,7 +2,7 @@
 group and topic of their game
 
 Revision ID: 0010_names_topics
-Revises: 0008_languages
+Revises: 0009_delivery_indexes
 Create Date: 2026-12-01 21:30:00.000000
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0010_names_topics'
-down_revision: str | None = '0008_languages'
+down_revision: str | None = '0009_delivery_indexes'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -59,6 +59,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if data.verb == "u":
             await language.on_language(update, context, data)
             return
+        if data.verb in DIRECT and await _direct_move(query, data, bot):
+            return
         game = await bot.service.get(data.game_id)
         _check_chat(query, data, game)
         handler = HANDLERS[data.verb]
@@ -74,6 +76,34 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 return
             await bot.presenter.redraw(game, query.message.chat.id, query.message.message_id,
                                        context.bot.username)
+
+
+DIRECT = frozenset({"b", "c", "x"})
+"""Move verbs whose action the button alone says (a Guess needs the game's cards)."""
+
+
+async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -> bool:
+    """A bid, call or special straight to the service (one transaction a press: its checks
+    of the chat and the player are made there); ``False`` when the button's data is wrong
+    or the press is refused as stale or foreign, so the usual path finds the refusal that
+    fits in its order (a non-player's forged bid is told they do not play, not that the
+    bid is too high) and redraws the pressed message."""
+    try:
+        action = _action(data, None)
+    except ServiceError:
+        return False
+    chat_id = query.message.chat.id if query.message else None
+    if chat_id is None:
+        return False
+    try:
+        await bot.service.act(data.game_id, query.from_user.id, data.version or 0, action,
+                              in_chat=chat_id)
+    except ServiceError as exc:
+        if exc.code in ("stale", "not_running", "not_a_player", "bad_button"):
+            return False  # the usual path's checks, in its order (a non-player first)
+        raise
+    await _answer(query)
+    return True
 
 
 def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> None:
@@ -144,10 +174,8 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
 
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
-    outcome = await bot.service.start(game.id, query.from_user.id)
-    bot.presenter.expect(outcome)  # before anything is awaited: shown before later changes
+    await bot.service.start(game.id, query.from_user.id)  # the presenter shows the deal
     await _answer(query)
-    await bot.presenter.started(outcome)
 
 
 async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -161,8 +189,9 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
 
 
 # --- moves ------------------------------------------------------------------------------------
-def _action(data: Callback, game: GameSnapshot) -> Action:
-    """The engine action a move button stands for; raises ``bad_button``."""
+def _action(data: Callback, game: GameSnapshot | None) -> Action:
+    """The engine action a move button stands for (``game`` is needed for a Guess only);
+    raises ``bad_button``."""
     try:
         if data.verb == "c":
             return Action("call")
@@ -173,7 +202,7 @@ def _action(data: Callback, game: GameSnapshot) -> Action:
             return Action("bid", data.args[1], special=special, target=target)
         if data.verb == "x":
             return Action("special", special=SPECIAL_NAMES[data.args[1]])
-        if data.verb == "q":
+        if data.verb == "q" and game is not None:
             return Action("special", special="guess", guess=guess_cards(game)[data.args[1]])
     except (KeyError, IndexError):
         pass
@@ -185,11 +214,9 @@ async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:  # before reading the button's move
         raise ServiceError("not_a_player")
-    outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0,
-                                    _action(data, game))
-    bot.presenter.expect(outcome)  # before anything is awaited: shown before later changes
+    # The presenter, the service's commit listener, shows the move.
+    await bot.service.act(game.id, query.from_user.id, data.version or 0, _action(data, game))
     await _answer(query)
-    await bot.presenter.moved(outcome)
 
 
 async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,

@@ -97,14 +97,12 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, context, _("There is no running game here (in a lobby, press "
                                            "🚪 Leave)."))
             return
-        try:
-            outcome = await bot.service.act(game.id, user.id, game.version, Action("resign"))
+        try:  # the presenter, the service's commit listener, shows the leave
+            await bot.service.act(game.id, user.id, game.version, Action("resign"))
         except ServiceError as exc:
             if exc.code == "stale":
                 continue
             await reply(update, context, error_text(exc.code, exc.detail))
-            return
-        await bot.presenter.moved(outcome)
         return
     await reply(update, context, error_text("stale"))
 
@@ -207,14 +205,12 @@ async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, _("To bid, type a whole number from 1 to {max} (or use "
                                        "the buttons).").format(max=MAX_BID))
         return
-    try:
-        outcome = await bot.service.act(game.id, user.id, game.version,
-                                        Action("bid", int(text)), typed=message.message_id)
+    try:  # the presenter, the service's commit listener, shows the bid
+        await bot.service.act(game.id, user.id, game.version, Action("bid", int(text)),
+                              typed=message.message_id)
     except ServiceError as exc:
         if exc.code != "already_handled":  # a repeated update: answered the first time
             await reply(update, context, error_text(exc.code, exc.detail))
-        return
-    await bot.presenter.moved(outcome)
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -180,9 +180,8 @@ async def _leave_one(bot: BotServices, context: ContextTypes.DEFAULT_TYPE, game_
                 else:
                     await bot.presenter.show_lobby(game, context.bot.username)
             elif game.status == "running":
-                outcome = await bot.service.act(game.id, user_id, game.version,
-                                                Action("resign"))
-                await bot.presenter.moved(outcome)
+                # (the presenter, the service's commit listener, shows the leave)
+                await bot.service.act(game.id, user_id, game.version, Action("resign"))
             return
         except ServiceError as exc:
             if exc.code not in ("stale", "not_in_lobby", "not_running"):

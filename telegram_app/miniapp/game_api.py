@@ -5,7 +5,6 @@ that tells the page when the game changed."""
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -17,7 +16,6 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from engine import Action, RuleError
 from league import access
 from league.errors import ServiceError
-from league.service import Outcome
 from league.snapshots import GameSnapshot
 from telegram_app.context import BotServices
 from telegram_app.i18n import _
@@ -37,7 +35,6 @@ forever, and a restart of the server loses nothing)."""
 RECENT_STEPS = 6
 MAX_BODY = 4096
 """A move is a few dozen bytes; a bigger body is refused unread."""
-_tasks: set[asyncio.Task[None]] = set()  # presenter reports running after a page's move
 
 
 def game_id_of(request: Request) -> int:
@@ -73,25 +70,6 @@ async def get_moves(request: Request, bot: BotServices, user: WebAppUser) -> Res
     return JSONResponse({"version": game.version, "controls": table.controls(game, user.id)})
 
 
-def tell_move(bot: BotServices, outcome: Outcome) -> None:
-    """Show a committed move in the chats exactly as a move button does
-    (``handlers/buttons.py:_move``): ``expect`` at once, before anything is awaited, so the
-    reports keep commit order; then ``moved`` (the group's table and notes, the private
-    messages) in a task, so the page's answer does not wait for Telegram."""
-    bot.presenter.expect(outcome)
-    # A fresh context: the page's request renders in its user's language, the chats' messages
-    # must not inherit it (the presenter picks each chat's own, as after a button press).
-    task = asyncio.create_task(bot.presenter.moved(outcome), context=contextvars.Context())
-    _tasks.add(task)
-    task.add_done_callback(_told)
-
-
-def _told(task: asyncio.Task[None]) -> None:
-    _tasks.discard(task)
-    if not task.cancelled() and task.exception() is not None:  # as the bot's error handler
-        log.error("telling a Mini App move failed", exc_info=task.exception())
-
-
 async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """POST ``{"version": int, "action": {...}}``: the move, if the game is still at
     ``version``. 409 ``stale`` ("the game moved on") with the table as it is now; a refused
@@ -120,7 +98,7 @@ async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Res
         body = json.loads(bytes(response.body))
         body["table"] = await _page(bot, game, user)
         return JSONResponse(body, status_code=409)
-    tell_move(bot, outcome)
+    # (the service reports the commit: the chats are told as after a button press)
     return JSONResponse(await _page(bot, outcome.game, user))
 
 

@@ -163,22 +163,24 @@ def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
 
 @in_chat_language
 def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
-    """The group's table message for the current round: seats, lives, face-up cards, bids,
-    whose turn it is (``mention``: as a mention, for a new message that should notify)."""
+    """The group's table message for the current round: seats, lives, face-up cards and the
+    specials in force; with ``mention``, who opens the round (as a mention: the new message
+    of a round notifies them). Bids and turns are not on it: each move's group note tells
+    them and names the next player, so the table is edited only when what it shows changes
+    (a special, the end of the game), not on every move."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, None)
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
-    lines += _seat_lines(game, view, None)
-    lines += ["", _bids_line(game, state)] + _status_lines(game, view)
+    lines += _seat_lines(game, {**view, "turn": None}, None)
+    status = _status_lines(game, view)
+    if status:
+        lines += ["", *status]
     if view["over"]:
         lines.append(_("The game is over."))
-    elif view["turn"] is not None:
+    elif mention and view["turn"] is not None:
         player = game.at_seat(view["turn"])
-        lines.append(_("{name} to play.").format(
-            name=mention_html(player) if mention else name_html(player)))
-        if clock := clock_line(game):
-            lines.append(clock)
-    lines.append(_("👀 shows you the others' cards."))
+        lines += ["", _("{name} opens the round.").format(name=mention_html(player))]
+    lines.append(_("👀 shows you the others' cards; your moves are in our private chat."))
     return "\n".join(lines)
 
 
@@ -191,12 +193,6 @@ def clock_line(game: GameSnapshot) -> str:
         return ""
     return _("⏱ Turn ends {time}.").format(time=time_html(
         game.deadline_at, "dt", format_moment(game.deadline_at.astimezone(UTC)) + " UTC"))
-
-
-@in_chat_language
-def table_closed_text(game: GameSnapshot, round_no: int) -> str:
-    """An old table message once its round is over."""
-    return _("🐺 Game #{id} · round {round} is over.").format(id=game.id, round=round_no)
 
 
 @in_seat_language
@@ -224,6 +220,8 @@ def private_text(game: GameSnapshot, seat: int) -> str:
         else:
             lines += ["", _("<b>Your turn:</b> bid {min} or more, or call Coyote!").format(
                 min=view["min_bid"])]
+        if clock := clock_line(game):
+            lines.append(clock)
     elif view["turn"] is not None:
         lines += ["", _("Waiting for {name}.").format(name=name_html(game.at_seat(view["turn"])))]
     return with_place(game, "\n".join(lines))

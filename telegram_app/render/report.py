@@ -54,6 +54,20 @@ def keeps_turn(game: GameSnapshot, steps: list[Step]) -> bool:
 ROUND_BOUNDARY = ("showdown", "round_ended", "round_dealt", "game_over")
 
 
+def still_acting(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> bool:
+    """Whether the logged moves not told yet end with a special of :data:`KEEPS_TURN` by the
+    player who is still to act in the same round (``game``: as it is now): their report
+    waits for that player's next move, as :func:`keeps_turn` decides for a fresh change."""
+    state = game.state or {}
+    if not logged or state.get("over"):
+        return False
+    used = _first(logged[-1], "special_used")
+    return (used is not None and used["special"] in KEEPS_TURN
+            and state.get("turn") == used["seat"]
+            and not any(e["type"] in (*ROUND_BOUNDARY, "turn_timed_out", "player_removed")
+                        for events in logged for e in events))
+
+
 @in_chat_language
 def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The lines of logged moves the group was not told (``logged``: each move's events, in

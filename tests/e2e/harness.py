@@ -19,6 +19,7 @@ from telegram.ext import Application
 
 from league.models import utcnow
 from telegram_app.app import ALLOWED_UPDATES, build_application
+from telegram_app.context import KEY
 from telegram_app.settings import Settings
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
@@ -40,15 +41,17 @@ class BotRunner:
     def busy(self) -> bool:
         """Whether the Application holds updates it fetched but has not finished handling
         (the intake's pending updates, from the fetch — they are stored in the inbox before
-        they reach PTB's update queue — to the end of their handlers), or a JobQueue
-        job (the sweeper, the league posts) is running: both may work in the database for a
-        while without a request."""
+        they reach PTB's update queue — to the end of their handlers), a JobQueue job (the
+        sweeper, the league posts) is running, or a delivery of a committed change is under
+        way: all may work in the database for a while without a request."""
         if self.app is None or not self.app.running:
             return False
         intake = self.app.bot_data.get("intake")
         if intake is not None and intake.pending:  # fetched, maybe not yet stored or queued
             return True
-        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0 or self._jobs > 0
+        bot = self.app.bot_data.get(KEY)
+        return getattr(self.app.update_queue, "_unfinished_tasks", 0) > 0 or self._jobs > 0 \
+            or (bot is not None and bot.presenter.busy())
 
     def _count_jobs(self, event: JobEvent) -> None:
         self._jobs += 1 if event.code == EVENT_JOB_SUBMITTED else -1
@@ -180,7 +183,11 @@ async def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
     """The player whose private message now carries move buttons (waiting for the bot to
     have drawn exactly one such keyboard)."""
     def found() -> list[FakeUser]:
-        return [u for u in players if private_turn_message(api, u)]
+        # The newest keyboard: a player who moved keeps theirs (out of date) until their
+        # next turn (the message economy, README "Playing").
+        offers = {u.id: move_version(api, m) or 0 for u in players
+                  if (m := private_turn_message(api, u)) is not None}
+        return [u for u in players if offers and offers.get(u.id) == max(offers.values())]
 
     try:
         await wait_for(lambda: len(found()) == 1, timeout=15)

@@ -18,6 +18,7 @@ from tests.e2e.harness import (
     open_lobby,
     opens_with_an_impossible_bid,
     press,
+    private_turn_message,
     wait_for,
 )
 from tests.fakebot import FakeBotAPI
@@ -54,10 +55,11 @@ async def test_game_left_alone_finishes_by_itself(bot) -> None:
 
     # the deadline is a date-time entity (shown in each reader's own time zone), UTC as text
     deadline = int(datetime(2026, 5, 4, 9, 1, tzinfo=UTC).timestamp())
-    table = api.find_messages(GROUP, "Turn ends")[-1]
-    assert "Turn ends May 4 09:01 UTC." in table.text  # (Babel's date for the language)
+    # (on the private message of the player to act: the table is not edited every turn)
+    turn = next(m for u in players if (m := private_turn_message(api, u)) is not None)
+    assert "Turn ends May 4 09:01 UTC." in turn.text  # (Babel's date for the language)
     assert {"unix_time": deadline, "date_time_format": "dt"}.items() <= next(
-        e for e in table.entities if e["type"] == "date_time").items()
+        e for e in turn.entities if e["type"] == "date_time").items()
     clock.advance(46)  # three quarters of a minute: one reminder, in the group and privately
     await wait_for(lambda: bool(api.find_messages(GROUP, "it is your turn in game")))
     reminder = api.find_messages(GROUP, "it is your turn in game")[-1]
@@ -140,7 +142,8 @@ async def test_pause_and_resume(bot) -> None:
     await wait_for(lambda: bool(api.find_messages(GROUP, "only the group's admins can pause")))
     await ann.send(GROUP, "/pause")
     await wait_for(lambda: bool(api.find_messages(GROUP, "is paused")))
-    assert api.find_messages(GROUP, "The clock is paused")
+    assert any("The clock is paused" in (m.text or "") for u in players  # (the turn's)
+               for m in api.bot_messages(u.id))
     clock.advance(10 * 86400)
     await api.settle(quiet=0.3)
     assert not api.find_messages(GROUP, "ran out of time")
@@ -160,33 +163,33 @@ async def test_a_removal_that_ends_the_game_closes_its_messages(bot) -> None:
     await wait_for(lambda: bool(api.find_messages(GROUP, "is over!")))
     await api.settle(quiet=0.1)
     table = api.find_messages(GROUP, "· round 1")[-1]
-    assert "is over" in table.text and not api.buttons(table)
+    assert not api.buttons(table)  # (its text shows the round as dealt; the note tells the end)
     for user in players:
         assert not api.buttons(api.bot_messages(user.id)[-1])  # no stale move buttons
 
 
-async def _times_out_into_round_2(api, clock, before: int, reminder) -> None:
+async def _times_out_into_round_2(api, clock, before: int, reminder) -> str:
     """The reminded turn times out and its computer move leads to round 2: the turn added
-    two group messages, the first being the reminder (now the report)."""
+    two group messages, the reminder and round 2's table headed by the report (returned)."""
     clock.advance(900)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
     assert len(new) == 2 and new[0].message_id == reminder.message_id
+    assert "round 2" in new[1].text
+    return new[1].text
 
 
 async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot) -> None:
-    """Reminder, then a timeout whose computer move ends the round: the report is written
-    over the reminder, so the turn adds two group messages (the reminder and the new round's
-    table), not three."""
+    """Reminder, then a timeout whose computer move ends the round: the report heads the new
+    round's table, so the turn adds two group messages (the reminder and that table), not
+    three."""
     api, players, clock, runner = bot
     await opens_with_an_impossible_bid(api, players, GROUP)
     before = len(api.bot_messages(GROUP))
     reminder = await _remind(api, clock)
-    await _times_out_into_round_2(api, clock, before, reminder)
-    report = api.get_message(GROUP, reminder.message_id).text
+    report = await _times_out_into_round_2(api, clock, before, reminder)
     assert "ran out of time" in report and "calls Coyote!" in report
-    assert "it is your turn in game" not in report
 
 
 async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot) -> None:
@@ -207,8 +210,7 @@ async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot
     assert (await mover(api, players)) is players[2]
     before = len(api.bot_messages(GROUP))
     reminder = await _remind(api, clock)
-    await _times_out_into_round_2(api, clock, before, reminder)
-    assert "ran out of time" in api.get_message(GROUP, reminder.message_id).text
+    assert "ran out of time" in await _times_out_into_round_2(api, clock, before, reminder)
 
 
 async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None:
@@ -241,8 +243,8 @@ async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None
 
 async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messages(
         bot) -> None:
-    """The reminded player calls Coyote themself: the showdown is written over their
-    reminder, so the turn adds the reminder and the new round's table only."""
+    """The reminded player calls Coyote themself: the showdown heads the new round's table,
+    so the turn adds the reminder and that table only."""
     api, players, clock, runner = bot
     await opens_with_an_impossible_bid(api, players, GROUP)
     second = await mover(api, players)
@@ -254,7 +256,7 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
     assert len(new) == 2 and new[0].message_id == reminder.message_id
-    assert "calls Coyote!" in api.get_message(GROUP, reminder.message_id).text
+    assert "calls Coyote!" in new[1].text and "round 2" in new[1].text
 
 
 async def test_another_players_leave_that_ends_the_round(bot) -> None:
@@ -345,9 +347,9 @@ async def test_reverse_then_a_call_after_the_reminder_makes_two_group_messages(b
     await _tap(api, players[2], "🐺 Coyote!")
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
-    assert len(api.bot_messages(GROUP)[before:]) == 2
-    report = api.get_message(GROUP, reminder.message_id).text
-    assert "uses Reverse" in report and "calls Coyote!" in report
+    new = api.bot_messages(GROUP)[before:]
+    assert len(new) == 2 and new[0].message_id == reminder.message_id
+    assert "uses Reverse" in new[1].text and "calls Coyote!" in new[1].text  # round 2's table
 
 
 async def test_the_reminded_players_own_leave_is_written_over_the_reminder(bot) -> None:
@@ -375,5 +377,6 @@ async def test_after_another_players_leave_the_reminded_call_replaces_the_remind
     await _tap(api, players[2], "🐺 Coyote!")
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
-    assert len(api.bot_messages(GROUP)[before:]) == 1  # only the new table
-    assert "calls Coyote!" in api.get_message(GROUP, reminder.message_id).text
+    new = api.bot_messages(GROUP)[before:]
+    assert len(new) == 1 and "calls Coyote!" in new[0].text  # only the new table, with it
+    assert "it is your turn in game" in api.get_message(GROUP, reminder.message_id).text

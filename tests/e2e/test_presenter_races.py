@@ -177,23 +177,36 @@ async def test_a_showdown_overtaken_by_a_timeout_report_is_still_shown(slow_tabl
     assert [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")]
 
 
-async def test_a_report_that_waited_in_vain_still_closes_the_round(slow_table,
-                                                                    monkeypatch) -> None:
-    """The answer to the call is slower than a later report will wait: the timeout's report
-    goes first and tells the call in one line; the call's report, coming last, still closes
-    round 1's table and posts round 2's."""
-    from telegram_app import presenter
-
-    monkeypatch.setattr(presenter, "WAIT_EARLIER", 0.3)
-    api, release, query = await _call_overtaken_by_a_timeout(slow_table)
-    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+async def test_a_timeout_committed_while_a_showdown_is_sent_waits_for_it(slow_table) -> None:
+    """The call's report is held at the fake server while the sweep times out round 2's
+    first turn: the timeout's delivery waits for the call's (one delivery per game at a
+    time), so the showdown is told in full first, round 1's table is closed and round 2's
+    posted, then the timeout."""
+    api, players, clock, runner = slow_table
+    await opens_with_an_impossible_bid(api, players, GROUP)
+    caller = await mover(api, players)
+    held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
+                         and "<b>Coyote!</b>" in str(p.get("text")))
+    query = await caller.press(api.bot_messages(caller.id)[-1], "🐺 Coyote!")
+    await asyncio.wait_for(held.wait(), 30)  # the call is committed; its report is held
+    service = runner.app.bot_data[KEY].service
+    game = await service.open_game(GROUP, 0)
+    clock.advance(3601)  # round 2's first turn runs out: the sweep plays it
+    for _ in range(300):
+        if (await service.get(game.id)).version > game.version:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the sweep did not time the turn out")
+    assert not api.find_messages(GROUP, "ran out of time")  # it waits for the call's report
     release.set()
     await api.wait_answer(query)
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
     await api.settle()
     texts = [_plain(m.text) for m in api.bot_messages(GROUP)]
-    summary = [t for t in texts if "called Coyote on" in t]
-    assert len(summary) == 1 and not [t for t in texts if "calls Coyote!" in t], texts
-    assert any("round 1" in t and "over" in t for t in texts), texts  # round 1's table closed
+    called = next(i for i, t in enumerate(texts) if "calls Coyote!" in t)
+    timed_out = next(i for i, t in enumerate(texts) if "ran out of time" in t)
+    assert called < timed_out, texts
     tables = [m for m in api.bot_messages(GROUP) if "round 2" in (m.text or "")
               and api.buttons(m)]
     assert tables, texts  # round 2's own table

@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import open_lobby, play_turn, wait_for
+from tests.e2e.harness import (
+    choose,
+    move_version,
+    mover,
+    open_lobby,
+    play_turn,
+    private_turn_message,
+    wait_for,
+)
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100444
@@ -52,6 +60,56 @@ async def test_bot_process_survives_kill_9(pg_db, pg_url: str) -> None:
                     break
                 assert await play_turn(api, players, GROUP)
             assert api.find_messages(GROUP, "Winner")
+        finally:
+            if bot.returncode is None:
+                bot.send_signal(signal.SIGKILL)
+                await bot.wait()
+
+
+@pytest.mark.timeout(180)
+async def test_a_kill_right_after_a_commit_is_shown_again_after_the_restart(
+        pg_db, pg_url: str) -> None:
+    """A bid is committed, then the process is killed before any of its messages went out
+    (the fake Bot API holds them and never answers): the new process shows the game again
+    at its first sweep, so the next player gets their keyboard and the group its note."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Process group", admins=[1])
+        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
+        for user in players:
+            await user.start_bot()
+        bot = await _spawn(api, pg_url)
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            lobby = await open_lobby(api, players, GROUP)
+            await players[0].press_and_settle(lobby, "▶️ Start")
+            assert await play_turn(api, players, GROUP)
+            user = await mover(api, players)
+            message = private_turn_message(api, user)
+            pressed = move_version(api, message)
+            notes = len(api.bot_messages(GROUP))
+            held = asyncio.Event()
+            originals = {name: api._handlers[name] for name in ("sendmessage",
+                                                                  "editmessagetext")}
+
+            def swallow(name: str):
+                async def gated(params: dict):
+                    held.set()
+                    await asyncio.Event().wait()  # never answered: the bot dies meanwhile
+                return gated
+
+            for name in originals:
+                api._handlers[name] = swallow(name)
+            await user.press(message, choose(api, message))
+            await asyncio.wait_for(held.wait(), 30)  # committed; its delivery has begun
+            bot.send_signal(signal.SIGKILL)
+            await bot.wait()
+            api._handlers.update(originals)
+            assert not any(private_turn_message(api, u, pressed) for u in players)
+            bot = await _spawn(api, pg_url)
+            await wait_for(lambda: any(private_turn_message(api, u, pressed) for u in players),
+                           timeout=60)
+            await wait_for(lambda: len(api.bot_messages(GROUP)) > notes, timeout=30)
+            assert "bids" in api.bot_messages(GROUP)[-1].text
         finally:
             if bot.returncode is None:
                 bot.send_signal(signal.SIGKILL)

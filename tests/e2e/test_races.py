@@ -92,18 +92,17 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
     turns the Extra feather coin (their press handled and shown by another bot process: the
     turn stays theirs, so nothing is told yet). Then the next player bids 2. Returns the
     group's texts and the first player's name."""
+    from contextlib import asynccontextmanager
+
     from engine import Action
-    from telegram_app.presenter import Presenter
     from tests.e2e.harness import press
 
     api, players, clock, runner = slow_table
     await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
     first = await mover(api, players)
     await api.settle()
-    bot = runner.app.bot_data[KEY]
-    service = bot.service
-    other_process = Presenter(bot.messenger, service)
-    plain_get, plain_act = service.get, service.act
+    service = runner.app.bot_data[KEY].service
+    plain_get, plain_act, plain_delivering = service.get, service.act, service.delivering
     state = {"armed": False, "done": False, "second": None}
 
     async def act(game_id: int, user_id: int, version: int, action: Action, **kwargs):
@@ -111,21 +110,26 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
         state["armed"] = user_id == first.id and not state["done"]  # committed
         return outcome
 
-    async def get(game_id: int):
+    @asynccontextmanager
+    async def delivering(game_id: int):
         if state["armed"]:  # the bid is committed and not shown yet: the other press lands
             state["armed"], state["done"] = False, True
             now = await plain_get(game_id)
             state["second"] = now.at_seat(now.state["turn"]).user_id
-            outcome = await plain_act(game_id, state["second"], now.version,
-                                      Action("special", special="extra"))
-            await other_process.moved(outcome)
-        return await plain_get(game_id)
+            listeners = service.__dict__.pop("_listeners", [])  # another process's commit
+            try:
+                await plain_act(game_id, state["second"], now.version,
+                                Action("special", special="extra"))
+            finally:
+                service.__dict__["_listeners"] = listeners
+        async with plain_delivering(game_id) as delivery:
+            yield delivery
 
-    service.act, service.get = act, get
+    service.act, service.delivering = act, delivering
     await press(api, first, "1", GROUP)
     await api.settle()
     assert state["done"]
-    service.act, service.get = plain_act, plain_get
+    service.act, service.delivering = plain_act, plain_delivering
     second = next(u for u in players if u.id == state["second"])
     await press(api, second, "2", GROUP)
     await api.settle()

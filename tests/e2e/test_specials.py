@@ -82,8 +82,8 @@ async def test_classic_masks(table) -> None:
     await press(api, starter, "2", GROUP)
     assert api.find_messages(GROUP, "takes an extra card")
     target = next(u for u in players if u.first_name == names[0])
-    own_view = api.bot_messages(target.id)[-1].text
-    assert "❓ (yours) + ❓" in own_view
+    # (their private message is redrawn: the special was aimed at them)
+    await wait_for(lambda: "❓ (yours) + ❓" in (api.bot_messages(target.id)[-1].text or ""))
 
     nxt = await mover(api, players)
     await press(api, nxt, "🎭 Reverse", GROUP)
@@ -123,10 +123,10 @@ async def test_feathers_coins(table) -> None:
     before = len(api.bot_messages(GROUP))
     await press(api, first, "🪙 Extra feather", GROUP)
     await api.settle()
-    # the same player still acts: no group note yet (it comes with their bid), only the
-    # table shows the face-up card
+    # the same player still acts: no group note yet (it comes with their bid), only their
+    # private message shows the face-up card (the table is not edited during a round)
     assert len(api.bot_messages(GROUP)) == before
-    assert "face up" in api.find_messages(GROUP, "round 1")[-1].text
+    assert "face up" in private_turn_message(api, first).text
     assert "🐺 Coyote!" not in labels(api, private_turn_message(api, first))  # then bid
     assert "🪙 Skip" not in labels(api, private_turn_message(api, first))  # one coin a turn
     await press(api, first, "1", GROUP)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -60,7 +61,9 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
 
     Use ``async with FakeBotAPI(token="123:ABC") as api`` or ``await api.start()`` /
     ``await api.stop()``. ``strict_html_amp`` rejects a bare ``&`` in HTML text (Telegram
-    tolerates it). Recorded state: ``requests`` (every bot call), ``log`` (visible events),
+    tolerates it). ``delay``: seconds each call but ``getUpdates`` takes (as the real API's
+    round trip; for benchmarks). Recorded state: ``counts`` (calls per method),
+    ``requests`` (every bot call), ``log`` (visible events),
     ``chats``, ``users``, ``commands``, ``unknown_methods`` (methods the fake does not
     implement: Telegram answers 404 and PTB raises ``InvalidToken`` for them).
     """
@@ -72,8 +75,13 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         bot_username: str = "coyote_league_bot",
         bot_name: str = "Coyote League",
         strict_html_amp: bool = True,
+        delay: float = 0.0,
     ):
         self.token = token
+        self.delay = delay
+        """Seconds every call but ``getUpdates`` takes (a round trip to the real API)."""
+        self.counts: Counter[str] = Counter()
+        """Calls per method (lower-cased), ``getUpdates`` included."""
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
         self.bot_name = bot_name
@@ -193,6 +201,9 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         try:
             params = await self._read_params(request)
             self.requests.append(RecordedRequest(method, params))
+            self.counts[name] += 1
+            if self.delay and not is_poll:
+                await asyncio.sleep(self.delay)
             handler = self._handlers.get(name)
             if handler is None and not is_poll:
                 self.unknown_methods.append(method)  # PTB turns this 404 into InvalidToken

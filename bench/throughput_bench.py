@@ -1,0 +1,301 @@
+"""Throughput of the whole bot as an operator sees it (issue 10): the real bot process
+(``python -m bench.bot_process``, i.e. ``python -m telegram_app``) against PostgreSQL with
+100,000 finished games and the fake Bot API (``tests/fakebot``) adding a delay to every call;
+four scripted human players per group press as soon as their keyboard appears.
+
+``.venv/bin/python -m bench.throughput_bench [--seconds 30] [--concurrency 16]
+[--finished 100000] [--only NAME]``. Prints, per setting: presses/s, press → next keyboard
+p50/p95, rate-limited Bot API calls per move (all, in the group), bot CPU per press,
+database transactions per press, sequential scans of the tables that grow with games; then
+single-client ``pgbench`` TPS measured in the same run.
+
+``--concurrency N`` runs python-telegram-bot with ``concurrent_updates(N)``: a stand-in for
+the per-game update processor of the intake branch (updates are otherwise handled one at a
+time); the figures for the merged bot come from re-running this script after the merge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from bench.pg import ADMIN, throwaway_database
+from tests.e2e.harness import choose, move_version
+from tests.fakebot import FakeBotAPI, FakeUser
+
+ROOT = Path(__file__).resolve().parents[1]
+RATE_LIMITED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage",
+                "sendphoto", "senddocument"}
+GROWING = ("games", "game_players", "game_events", "rating_events")
+POLL = 0.01
+BOT_LOG = os.environ.get("BENCH_BOT_LOG", "/tmp/throughput_bench_bot.log")
+"""The bot processes' log (stderr), appended to."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    delay: float
+    groups: int
+    limits: bool
+    think: float = 0.0  # seconds a player waits before pressing (0: at once)
+    busy: int = 0  # groups added that press at once (think 0)
+
+
+SETTINGS = [
+    Setting("no delay, no limits, 10 groups", 0.0, 10, False),
+    Setting("150 ms, no limits, 50 groups", 0.15, 50, False),
+    Setting("50 ms, limits on, 20 groups (a move every 3 s)", 0.05, 20, True, think=3.0),
+    Setting("the same plus one busy group", 0.05, 20, True, think=3.0, busy=1),
+]
+
+
+@dataclass
+class Tally:
+    presses: int = 0
+    latencies: list[float] = field(default_factory=list)
+    measuring: bool = False
+    playing: set[int] = field(default_factory=set)  # groups that have pressed once
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _stats(url: str) -> tuple[int, dict[str, int]]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        xacts = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                             "WHERE datname = current_database()").fetchone()[0]
+        scans = dict(conn.execute(
+            "SELECT relname, seq_scan FROM pg_stat_user_tables WHERE relname = ANY(%s)",
+            (list(GROWING),)).fetchall())
+    return xacts, scans
+
+
+def _seed(url: str, finished: int) -> None:
+    """``finished`` finished four-player games with a logged move each, in one chat."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO users (id, first_name, can_message, created_at, updated_at) "
+                     "VALUES (999000001, 'Seed', false, now(), now())")
+        conn.execute("INSERT INTO chats (id, title, created_at) VALUES (-999000001, 'Seed', "
+                     "now())")
+        conn.execute(
+            "INSERT INTO games (chat_id, thread_id, kind, options, status, version, seed, "
+            "creator_id, told_version, created_at, started_at, finished_at) "
+            "SELECT -999000001, 0, 'coyote', '{}', 'finished', 40, g, 999000001, 40, "
+            "now() - interval '30 days', now() - interval '30 days', "
+            "now() - interval '30 days' FROM generate_series(1, %s) g", (finished,))
+        conn.execute(
+            "INSERT INTO game_players (game_id, user_id, name, is_ai, seat, lives, placement, "
+            "timeouts_in_row, joined_at) SELECT id, NULL, 'p' || s, true, s, 0, s + 1, 0, "
+            "created_at FROM games, generate_series(0, 3) s")
+        conn.execute(
+            "INSERT INTO game_events (game_id, seq, events, version, created_at) "
+            "SELECT id, 1, '[]', 40, created_at FROM games")
+        conn.execute("ANALYZE")
+
+
+async def _spawn(api: FakeBotAPI, url: str, limits: bool, concurrency: int
+                 ) -> asyncio.subprocess.Process:
+    rates = {} if limits else {"TELEGRAM_GROUP_RATE": "100000",
+                               "TELEGRAM_OVERALL_RATE": "100000"}
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token, "TELEGRAM_BASE_URL": api.base_url,
+           "DATABASE_URL": url, "SWEEP_INTERVAL": "5", **rates}
+    log = open(BOT_LOG, "a")  # noqa: SIM115, ASYNC230  # the child writes it (a bench)
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.bot_process", str(concurrency), cwd=ROOT, env=env,
+        stdout=log, stderr=log)
+
+
+async def _until(condition, timeout: float = 120) -> bool:  # noqa: ASYNC109
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(POLL)
+    return True
+
+
+def _keyboard(api: FakeBotAPI, players: list[FakeUser], above: int):
+    """The newest private message with move buttons above version ``above``, if any."""
+    best = None
+    for user in players:
+        messages = api.bot_messages(user.id)
+        if messages and (version := move_version(api, messages[-1])) is not None \
+                and version > above and (best is None or version > best[0]):
+            best = (version, user, messages[-1])
+    return best
+
+
+async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: float,
+                 tally: Tally, stop: asyncio.Event) -> None:
+    """Play games in ``group`` until ``stop``: open, join, start, then press each keyboard
+    as it appears (after ``think`` seconds)."""
+    while not stop.is_set():
+        lobbies = len(api.find_messages(group, "new game #"))
+        await players[0].send(group, "/newgame")
+        if not await _until(lambda n=lobbies: len(api.find_messages(group, "new game #")) > n):
+            return
+        lobby = api.find_messages(group, "new game #")[-1]
+        for user in players[1:]:
+            await api.wait_answer(await user.press(lobby, "✋ Join"), timeout=120)
+        await api.wait_answer(await players[0].press(lobby, "▶️ Start"), timeout=120)
+        overs = len(api.find_messages(group, "is over!"))
+        pressed = 0
+
+        def over(overs: int = overs) -> bool:
+            return any("is over!" in (m.text or "") for m in api.bot_messages(group)[-3:]) \
+                and len(api.find_messages(group, "is over!")) > overs
+
+        while not stop.is_set():
+            if not await _until(lambda v=pressed: _keyboard(api, players, v) or over()):
+                return
+            found = _keyboard(api, players, pressed)
+            if found is None:
+                break  # the game is over: the next one
+            if think:
+                await asyncio.sleep(think)
+            version, user, message = found
+            try:
+                await user.press(message, choose(api, message))
+            except LookupError:
+                continue
+            start, pressed = time.monotonic(), version
+            tally.playing.add(group)
+            if tally.measuring:
+                tally.presses += 1
+            if not await _until(lambda v=pressed: _keyboard(api, players, v) or over()):
+                return
+            if tally.measuring:
+                tally.latencies.append(time.monotonic() - start)
+
+
+async def run_setting(setting: Setting, url: str, seconds: float, concurrency: int,
+                      offset: int) -> dict[str, float]:
+    async with FakeBotAPI(delay=setting.delay) as api:
+        groups: list[tuple[int, list[FakeUser], float, Tally]] = []
+        normal, busy = Tally(), Tally()
+        for g in range(setting.groups + setting.busy):
+            group = -(1_000_000 + offset + g)
+            api.add_group(group, f"Group {g}", admins=[offset * 10 + g * 4 + 1])
+            players = [api.add_user(offset * 10 + g * 4 + i, f"P{g}_{i}")
+                       for i in range(1, 5)]
+            is_busy = g >= setting.groups
+            groups.append((group, players, 0.0 if is_busy else setting.think,
+                           busy if is_busy else normal))
+        bot = await _spawn(api, url, setting.limits, concurrency)
+        stop = asyncio.Event()
+        try:
+            await _until(lambda: bool(api.calls("getUpdates")), 60)
+            for _, players, _, _ in groups:
+                for user in players:
+                    await user.start_bot()
+            tasks = [asyncio.create_task(_group(api, group, players, think, tally, stop))
+                     for group, players, think, tally in groups]
+            # warm up: every group plays (the bot's first start migrates the schema)
+            await _until(lambda: len(normal.playing) + len(busy.playing) == len(groups), 180)
+            await asyncio.sleep(2 + setting.think)
+            before = (time.monotonic(), _cpu_seconds(bot.pid), _stats(url),
+                      dict(api.counts), len(api.requests))
+            normal.measuring = busy.measuring = True
+            await asyncio.sleep(seconds)
+            normal.measuring = busy.measuring = False
+            after = (time.monotonic(), _cpu_seconds(bot.pid), _stats(url),
+                     dict(api.counts), len(api.requests))
+            stop.set()
+            await asyncio.wait(tasks, timeout=30)
+        finally:
+            if bot.returncode is None:
+                bot.terminate()
+                try:
+                    await asyncio.wait_for(bot.wait(), 30)
+                except TimeoutError:
+                    bot.kill()
+                    await bot.wait()
+        elapsed = after[0] - before[0]
+        presses = normal.presses + busy.presses or 1
+        calls = [r for r in api.requests[before[4]:after[4]] if r.method.lower() in RATE_LIMITED]
+        group_calls = sum(int(r.params.get("chat_id", 0)) < 0 for r in calls)
+        lat = sorted(normal.latencies) or [float("nan")]
+        scans = {t: after[2][1].get(t, 0) - before[2][1].get(t, 0) for t in GROWING}
+        return {
+            "presses/s": normal.presses / elapsed,
+            "busy presses/s": busy.presses / elapsed,
+            "p50 ms": 1000 * statistics.median(lat),
+            "p95 ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
+            "calls/move": len(calls) / presses,
+            "group calls/move": group_calls / presses,
+            "cpu ms/press": 1000 * (after[1] - before[1]) / presses,
+            "xacts/press": (after[2][0] - before[2][0]) / presses,
+            "seq scans": sum(scans.values()),
+            "seq scans by table": scans,  # type: ignore[dict-item]
+        }
+
+
+def pgbench_tps(seconds: int = 10) -> float | None:
+    """Single-client ``pgbench`` TPS (its default TPC-B-like script, scale 1) on a scratch
+    database of the same server; ``None`` without pgbench."""
+    binary = shutil.which("pgbench")
+    if binary is None:
+        return None
+    admin = make_url(ADMIN).set(drivername="postgresql")
+    name = f"coyote_pgbench_{os.getpid()}"
+    with psycopg.connect(admin.render_as_string(hide_password=False), autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    try:
+        args = ["-h", admin.host or "127.0.0.1", "-p", str(admin.port or 5432),
+                "-U", admin.username or "postgres"]
+        subprocess.run([binary, *args, "-i", "-s", "1", "-q", name], check=True,
+                       capture_output=True)
+        out = subprocess.run([binary, *args, "-c", "1", "-j", "1", "-T", str(seconds), name],
+                             check=True, capture_output=True, text=True).stdout
+        match = re.search(r"tps = ([\d.]+)", out)
+        return float(match.group(1)) if match else None
+    finally:
+        with psycopg.connect(admin.render_as_string(hide_password=False),
+                             autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--finished", type=int, default=100_000)
+    parser.add_argument("--only", default="", help="run the settings whose name has this")
+    args = parser.parse_args()
+    print(f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · "
+          f"concurrent_updates({args.concurrency}) stand-in · {args.seconds:.0f} s a setting")
+    async with throwaway_database() as db:
+        url = db.url.replace("postgresql+psycopg://", "postgresql://")
+        started = time.monotonic()
+        await asyncio.to_thread(_seed, url, args.finished)
+        print(f"seeded {args.finished} finished games in {time.monotonic() - started:.0f} s")
+        for n, setting in enumerate(SETTINGS):
+            if args.only and args.only not in setting.name:
+                continue
+            figures = await run_setting(setting, url, args.seconds, args.concurrency,
+                                        offset=(n + 1) * 100_000)
+            print(f"\n{setting.name}")
+            for key, value in figures.items():
+                shown = f"{value:.2f}" if isinstance(value, float) else value
+                print(f"  {key:>18}: {shown}")
+    tps = await asyncio.to_thread(pgbench_tps)
+    print(f"\npgbench, one client: {tps:.0f} TPS" if tps else "\npgbench not found")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

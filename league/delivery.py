@@ -1,0 +1,158 @@
+"""From a commit to its messages, the league's half: the service reports each committed
+change to its listeners, a game's deliveries are serialised across processes, and the games
+whose last change was not shown are found again.
+
+The bot registers one listener (``MatchService.on_commit``); every change that makes a
+report (a start, a move, a timeout) calls it right after its commit, before anything else is
+awaited, so no call site has to remember to. What the group has been told lives in the
+database (``games.told_version``, claimed with a compare-and-set before a report is sent),
+so after a kill any process can find what is left to show (:meth:`DeliveryMixin.behind`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import and_, exists, func, or_, select, text, update
+
+from league.base import load_game
+from league.models import Game as GameRow
+from league.models import GameEvent, GamePlayer, User, utcnow
+from league.snapshots import GameSnapshot, snapshot
+
+if TYPE_CHECKING:
+    from league.db import Database
+    from league.service import Outcome
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[["Outcome"], None]
+"""Called with each committed :class:`~league.service.Outcome`, synchronously, right after
+the commit (it must not block: the bot's listener only notes the change and starts its
+delivery)."""
+
+DELIVERY_LOCK = 0x636F  # the first key of the game's advisory lock ("co"); the second: game id
+LOCK_WAIT = 20
+"""Seconds a delivery waits for the game's lock before it gives up (logged)."""
+GRACE = timedelta(seconds=2)
+"""A change younger than this is left to the process that committed it (it is delivering
+it now); :meth:`DeliveryMixin.behind` finds only older ones."""
+FINISHED_WINDOW = timedelta(days=1)
+"""A finished game whose end was not told is shown again within this long of its end."""
+
+
+class DeliveryMixin:
+    """Listeners, the per-game delivery lock and the search for games not shown, for
+    :class:`league.service.MatchService`."""
+
+    db: Database
+
+    def on_commit(self, listener: Listener) -> None:
+        """Call ``listener`` with every committed start, move and timeout (see
+        :data:`Listener`)."""
+        self.__dict__.setdefault("_listeners", []).append(listener)
+
+    def _reported(self, outcomes: list[Outcome]) -> None:
+        """Hand committed outcomes to the listeners (a listener's error is logged, never
+        raised into the service call: the change is committed either way)."""
+        for listener in self.__dict__.get("_listeners", []):
+            for outcome in outcomes:
+                try:
+                    listener(outcome)
+                except Exception:
+                    log.exception("a commit listener failed for game %s", outcome.game.id)
+
+    async def raise_told(self, game_id: int, version: int) -> None:
+        """Record that the group has been shown the game up to ``version`` (never lowers
+        it); :meth:`delivering` does it for a delivery."""
+        async with self.db.sessions.begin() as session:
+            await session.execute(_raise(game_id, version))
+
+    @asynccontextmanager
+    async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
+        """Hold game ``game_id``'s delivery lock while its messages are drawn and sent, so
+        one process at a time shows a game's changes, in commit order; yields the game as
+        read under the lock, and records what the delivery :meth:`Delivery.told` when it
+        ends without an error. On PostgreSQL all of it is one transaction: a transaction
+        advisory lock (keys :data:`DELIVERY_LOCK`, ``game_id``, freed by the server if the
+        process dies), the read, and the raise of ``told_version``; on SQLite (one process)
+        no lock. Raises ``game_not_found``."""
+        if self.db.dialect != "postgresql":
+            delivery = Delivery(await self.get(game_id))  # type: ignore[attr-defined]
+            yield delivery
+            if delivery.told_upto is not None:
+                await self.raise_told(game_id, delivery.told_upto)
+            return
+        async with self.db.sessions() as session:
+            # A delivery stuck elsewhere (a connection a stopped process left open) must not
+            # hold this one for ever: the wait fails, and the next sweep shows the game.
+            await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_WAIT}s'"))
+            await session.execute(text("SELECT pg_advisory_xact_lock(:k, :g)"),
+                                  {"k": DELIVERY_LOCK, "g": game_id})
+            delivery = Delivery(snapshot(await load_game(session, game_id)))
+            yield delivery
+            if delivery.told_upto is not None:
+                await session.execute(_raise(game_id, delivery.told_upto))
+            await session.commit()
+
+    async def behind(self, limit: int = 200) -> list[int]:
+        """Ids of games whose last change may not be shown: running (or finished within
+        :data:`FINISHED_WINDOW`) with ``told_version`` behind ``version`` for longer than
+        :data:`GRACE`, or running with a player who can be messaged but has no private
+        message for the round on the table. Both use partial indexes (migration 0009)."""
+        now = utcnow()
+        last_event = select(func.max(GameEvent.created_at)).where(
+            GameEvent.game_id == GameRow.id).scalar_subquery()
+        untold = (select(GameRow.id).where(
+            GameRow.status.in_(("running", "finished")),
+            GameRow.told_version < GameRow.version,
+            or_(GameRow.status == "running", GameRow.finished_at > now - FINISHED_WINDOW),
+            or_(last_event.is_(None), last_event < now - GRACE))
+            .order_by(GameRow.id).limit(limit))
+        round_no = GameRow.state["round"].as_integer()
+        no_private = (select(GameRow.id).where(
+            GameRow.status == "running",
+            exists().where(
+                GamePlayer.game_id == GameRow.id, GamePlayer.seat.is_not(None),
+                GamePlayer.lives > 0, GamePlayer.user_id == User.id,
+                User.can_message.is_(True),
+                or_(GamePlayer.private_message_id.is_(None),
+                    and_(GamePlayer.private_message_id != 0,  # 0: being sent
+                         or_(GamePlayer.private_round.is_(None),
+                             GamePlayer.private_round != round_no)))))
+            .order_by(GameRow.id).limit(limit))
+        async with self.db.sessions() as session:
+            found = set((await session.scalars(untold)).all())
+            found |= set((await session.scalars(no_private)).all())
+        return sorted(found)
+
+
+class Delivery:
+    """One delivery of a game (:meth:`DeliveryMixin.delivering`): ``game`` as read under its
+    lock; :meth:`told` notes how far the group has now been shown it."""
+
+    def __init__(self, game: GameSnapshot) -> None:
+        self.game = game
+        self.told_upto: int | None = None
+
+    def told(self, version: int) -> None:
+        """The group has been shown the game up to ``version`` (recorded at the end)."""
+        self.told_upto = version if self.told_upto is None else max(self.told_upto, version)
+
+    def told_version(self, game: GameSnapshot) -> int | None:
+        """How far the group has been told ``game`` (as read), counting this delivery."""
+        if self.told_upto is None:
+            return game.told_version
+        return self.told_upto if game.told_version is None else \
+            max(self.told_upto, game.told_version)
+
+
+def _raise(game_id: int, version: int) -> Any:
+    return update(GameRow).where(
+        GameRow.id == game_id,
+        or_(GameRow.told_version.is_(None), GameRow.told_version < version)) \
+        .values(told_version=version)

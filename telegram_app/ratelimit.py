@@ -1,0 +1,108 @@
+"""Telegram's flood limits, per chat: one group's flood control never stalls the others.
+
+PTB's ``AIORateLimiter`` pauses every request of the bot while any one of them waits out a
+``RetryAfter`` (its ``_retry_after_event``), so one busy group slowed every game. This
+limiter keeps the same budgets (about 30 requests a second overall, 20 a minute per group,
+counted only for requests that carry a ``chat_id``: answering a callback query is free) with
+``aiolimiter`` buckets, and a 429 pauses only the chat it came for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
+
+log = logging.getLogger(__name__)
+KEPT_CHATS = 10_000
+"""Per-chat buckets kept (least recently used dropped first: an idle bucket is full)."""
+
+Result = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """``overall_max_rate`` requests a second for the bot, ``group_max_rate`` a minute per
+    group or channel (negative or ``@name`` chat ids); a ``RetryAfter`` pauses that chat for
+    the time Telegram asked, then the request is tried again, up to ``max_retries`` times
+    (``rate_limit_args`` of a call overrides it); after that the error is raised."""
+
+    def __init__(self, overall_max_rate: float = 30, group_max_rate: float = 20,
+                 max_retries: int = 3) -> None:
+        self._overall = AsyncLimiter(overall_max_rate, 1) if overall_max_rate else None
+        self._group_rate = group_max_rate
+        self._groups: OrderedDict[int | str, AsyncLimiter] = OrderedDict()
+        self._paused: dict[int | str, float] = {}  # chat -> monotonic time its pause ends
+        self._max_retries = max_retries
+        self.waits = 0.0
+        """Seconds requests spent waiting for a budget or a pause, in total (for metrics)."""
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to release."""
+
+    def _group(self, chat: int | str) -> AsyncLimiter:
+        limiter = self._groups.get(chat)
+        if limiter is None:
+            limiter = self._groups[chat] = AsyncLimiter(self._group_rate, 60)
+            while len(self._groups) > KEPT_CHATS:
+                self._groups.popitem(last=False)
+        self._groups.move_to_end(chat)
+        return limiter
+
+    async def _wait_turn(self, chat: int | str | None) -> None:
+        start = time.monotonic()
+        if chat is not None:
+            # (a loop: another 429 for the chat may extend its pause meanwhile)
+            while (until := self._paused.get(chat, 0.0)) > time.monotonic():  # noqa: ASYNC110
+                await asyncio.sleep(until - time.monotonic())
+            self._paused.pop(chat, None)
+            if _is_group(chat) and self._group_rate:
+                await self._group(chat).acquire()
+            if self._overall is not None:
+                await self._overall.acquire()
+        self.waits += time.monotonic() - start
+
+    async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],
+                              args: Any, kwargs: dict[str, Any], endpoint: str,
+                              data: dict[str, Any], rate_limit_args: int | None) -> Result:
+        """Wait for the chat's budget (and the bot's), then make the request; a
+        ``RetryAfter`` pauses the chat and retries (see the class)."""
+        chat: int | str | None = data.get("chat_id")
+        with contextlib.suppress(ValueError, TypeError):
+            chat = int(chat)  # type: ignore[arg-type]
+        retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        for attempt in range(retries + 1):
+            await self._wait_turn(chat)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                with warnings.catch_warnings():  # (PTB 22 warns of a coming type change)
+                    warnings.simplefilter("ignore", PTBDeprecationWarning)
+                    pause = exc.retry_after
+                seconds = pause if isinstance(pause, int | float) else pause.total_seconds()
+                log.info("flood control for chat %s (%s): pausing it %.1f s", chat, endpoint,
+                         seconds)
+                if chat is not None:
+                    self._paused[chat] = max(self._paused.get(chat, 0.0),
+                                             time.monotonic() + seconds + 0.1)
+                else:
+                    await asyncio.sleep(seconds + 0.1)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _is_group(chat: int | str) -> bool:
+    return isinstance(chat, str) or chat < 0
