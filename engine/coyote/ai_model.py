@@ -153,10 +153,11 @@ class RoundModel:
         self.cand_values = value[ci].astype(np.float64)
 
     def likelihoods(self, bids: list[list[int]], ks: list[int], me: int,
-                    cards: list[str | None]) -> np.ndarray:
-        """(E, C): per ``k`` of ``ks``, the chance the normal player in seat ``bids[k][0]``
-        bids ``bids[k][1]`` after the round's bids ``bids[:k]``, had the viewer ``me`` held
-        each ``c``; ``cards``: the viewer's view of the hands."""
+                    cards: list[str | None]) -> tuple[np.ndarray, np.ndarray]:
+        """Per ``k`` of ``ks``, had the viewer ``me`` held each ``c``: (E, C) the chance the
+        normal player in seat ``bids[k][0]`` bids ``bids[k][1]`` after the round's bids
+        ``bids[:k]``, and (E, C) whether they would have called instead (always false for the
+        opening bid); ``cards``: the viewer's view of the hands."""
         ne, nc = len(ks), len(self.cands)
         rows = np.array([self.row[bids[k][0]] for k in ks])
         lasts = []
@@ -210,7 +211,7 @@ class RoundModel:
         varied = target > low[:, None]
         out = np.where(target == amount[:, None], np.where(varied, 1.0 - VARIETY, 1.0), 0.0)
         out = out + np.where(varied & (target - 1 == amount[:, None]), VARIETY, 0.0)
-        return np.where(calls, 0.0, out)
+        return np.where(calls, 0.0, out), calls
 
 
 def round_model(view: View, cands: list[str]) -> RoundModel | None:
