@@ -112,18 +112,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
 
-    print("1. win rate of one seat in six-player classic games, paired seeds "
-          "(fair share 16.7%; target: hard >= 25% against five normal)")
+    if args.games <= 0:
+        levels_for_games: list[str] = []
+    else:
+        levels_for_games = levels
+        print("1. win rate of one seat in six-player classic games, paired seeds "
+              "(fair share 16.7%; target: hard >= 25% against five normal)")
     runs = {}
-    for level in levels:
+    for level in levels_for_games:
         runs[level] = wins(level, "normal", args.games, args.seed, args.workers)
-    for level in levels:
+    for level in levels_for_games:
         line = f"   {level:6} vs 5 normal ({args.games}): {_rate(runs[level])}"
         if level != "normal" and "normal" in runs:
             diff = _paired(runs[level], runs["normal"])
             line += f"; minus a normal seat in the same games {diff}"
         print(line, flush=True)
-    for against in ("naive", "random"):
+    for against in ("naive", "random") if args.side_games > 0 else ():
         for level in levels:
             got = wins(level, against, args.side_games, args.seed, args.workers)
             print(f"   {level:6} vs 5 {against} ({args.side_games}): {_rate(got)}", flush=True)

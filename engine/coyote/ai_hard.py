@@ -88,8 +88,9 @@ def replay_likelihood(view: View, k: int, card: str) -> float:
 
 
 _MODELS: dict[tuple, RoundModel | None] = {}
+_MODELS_MAX = 256  # per (round, bidder); a model holds up to a few MB
 _LIKELY: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-_CACHE_MAX = 4096
+_CACHE_MAX = 8192
 
 
 def _static(view: View) -> tuple:
@@ -140,18 +141,31 @@ class HardAI(CoyoteAI):
         got = [_LIKELY.get(key) for key in keys]
         todo = [i for i, row in enumerate(got) if row is None]
         if todo:
-            if static not in _MODELS:
-                if len(_MODELS) >= _CACHE_MAX:
+            # one model per round and bidder, built for the bidders it has not seen yet
+            missing = sorted({bids[ks[i]][0] for i in todo} - {
+                s for s in range(view["seats"]) if (static, s) in _MODELS})
+            if missing:
+                if len(_MODELS) + len(missing) >= _MODELS_MAX:
                     _MODELS.clear()
-                _MODELS[static] = round_model(view, [c for c, _, _, _ in dist.own])
-            model = _MODELS[static]
-            if model is None:
-                return super()._weights(view, dist)
-            likely, calls = model.likelihoods(bids, [ks[i] for i in todo], me, view["cards"])
+                    missing = sorted({bids[ks[i]][0] for i in todo})
+                model = round_model(view, [c for c, _, _, _ in dist.own], missing)
+                for s in missing:
+                    _MODELS[(static, s)] = model
+            groups: dict[int, tuple[RoundModel | None, list[int]]] = {}
+            for i in todo:
+                model = _MODELS[(static, bids[ks[i]][0])]
+                groups.setdefault(id(model), (model, []))[1].append(i)
+            for model, part in groups.values():
+                if model is None:
+                    return super()._weights(view, dist)
+                likely, calls = model.likelihoods(bids, [ks[i] for i in part], me,
+                                                  view["cards"])
+                for i, row, call in zip(part, likely, calls, strict=True):
+                    got[i] = (row, call)
             if len(_LIKELY) + len(todo) >= _CACHE_MAX:
                 _LIKELY.clear()
-            for i, row, call in zip(todo, likely, calls, strict=True):
-                got[i] = _LIKELY[keys[i]] = (row, call)
+            for i in todo:
+                _LIKELY[keys[i]] = got[i]  # type: ignore[assignment]
         # per bidder, a mixture of three kinds of player: normal, naive, anything
         table = TABLES[view["edition"]]
         cands = [c for c, _, _, _ in dist.own]

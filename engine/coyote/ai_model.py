@@ -214,9 +214,11 @@ class RoundModel:
         return np.where(calls, 0.0, out), calls
 
 
-def round_model(view: View, cands: list[str]) -> RoundModel | None:
-    """The model of the other players holding a card, for the viewer of ``view`` whose
-    possible cards are ``cands``, or ``None`` out of scope (see the module docstring)."""
+def round_model(view: View, cands: list[str],
+                seats: list[int] | None = None) -> RoundModel | None:
+    """The model of ``seats`` (default: every other player holding a card), for the viewer
+    of ``view`` whose possible cards are ``cands``, or ``None`` out of scope (see the module
+    docstring)."""
     edition = view["edition"]
     me = view["seat"]
     cards = view["cards"]
@@ -229,7 +231,10 @@ def round_model(view: View, cands: list[str]) -> RoundModel | None:
         counts[index[card]] += 1
     for card in [c for c in cards if c is not None] + list(view["discard"]):
         counts[index[card]] -= 1
-    seats = [s for s, c in enumerate(cards) if c is not None and s != me]
+    if seats is None:
+        seats = [s for s, c in enumerate(cards) if c is not None and s != me]
+    if any(cards[s] is None or s == me for s in seats):
+        return None
     return RoundModel(edition, cands, counts, cards, seats)
 
 
