@@ -66,7 +66,7 @@ class RoundModel:
     Axes: ``j`` the other players holding a card (``seats``), ``c`` the viewer's possible
     cards (``cands``), ``x`` the card kinds a player may believe their own, ``y`` the kind a
     drawing card turns up. ``p`` (J, C, X): player j's prior on their own card; ``tails``
-    (J, C, X, R): P(total >= ``low`` + R - 1 - q) given (c, x), a drawing card turning up
+    (J, C, X, R): P(total >= ``base`` + R - 1 - q) given (c, x), a drawing card turning up
     y with the chance j would give it; ``means`` (J, C, X); ``low``/``high`` (J, C): the smallest /
     largest total; ``unknown`` (J, C): the expected value of one's own card; ``scale``
     (J, C): the normal player's logistic scale.
@@ -132,16 +132,18 @@ class RoundModel:
             high = np.maximum(high, cell_high.max(axis=2))
             means[kj, kc, kx] = (drawn * chance).sum(axis=1)
         self.low, self.high, self.means = low, high, means
-        self.width = width = int((high - low).max()) + 2
-        # tails[j, c, x, q] = P(total >= low[j, c] + width - 1 - q | c, x): a forward
+        # totals of 0 or less share the first cell: every bid asked about is at least 1
+        self.base = np.maximum(low, 0)
+        self.width = width = max(0, int((high - self.base).max())) + 2
+        # tails[j, c, x, q] = P(total >= base[j, c] + width - 1 - q | c, x): a forward
         # cumulative sum over totals from the top down
         cell = (np.arange(fixed.size).reshape(fixed.shape)) * width
-        base = low[..., None]
+        base = self.base[..., None]
         where = [(cell + (width - 1 - np.clip(fixed - base, 0, width - 1)))[plain]]
         mass = [np.ones(int(plain.sum()))]
         if len(kj):
             where.append((cell[kj, kc, kx][:, None] + (width - 1 - np.clip(
-                drawn - low[kj, kc][:, None], 0, width - 1))).ravel())
+                drawn - self.base[kj, kc][:, None], 0, width - 1))).ravel())
             mass.append(chance.ravel())
         hist = np.bincount(np.concatenate(where), weights=np.concatenate(mass),
                            minlength=fixed.size * width)
@@ -187,21 +189,21 @@ class RoundModel:
         low = np.array([bids[k - 1][1] + 1 if k else 1 for k in ks])
         may_call = np.array([k > 0 and bids[k - 1][0] != bids[k][0] for k in ks])
         amount = np.array([bids[k][1] for k in ks])
-        lows, highs = self.low[rows], self.high[rows]  # (E, C)
+        lows, highs, bases = self.low[rows], self.high[rows], self.base[rows]  # (E, C)
         rev = np.einsum("ecx,ecxq->ecq", weights, self.tails[rows])
-        full = rev[..., ::-1]  # full[e, c, r] = P(total >= lows[e, c] + r)
+        full = rev[..., ::-1]  # full[e, c, r] = P(total >= bases[e, c] + r), r >= 1
         top = full.shape[2] - 1
 
         def hold(points: np.ndarray) -> np.ndarray:  # (E, C) points -> (E, C) chances
-            got = np.take_along_axis(full, np.clip(points - lows, 0, top)[..., None],
+            got = np.take_along_axis(full, np.clip(points - bases, 0, top)[..., None],
                                      axis=2)[..., 0]
             got = np.where(points <= lows, 1.0, got)
             return np.where(points > highs, 0.0, got)
 
-        r = lows[..., None] + np.arange(full.shape[2])  # the bid each r stands for
+        r = bases[..., None] + np.arange(full.shape[2])  # the bid each r stands for
         sure = np.where(r <= lows[..., None], 1.0, np.where(r > highs[..., None], 0.0, full))
         sure = (sure >= DEFAULT_AI.jump) & (r >= low[:, None, None] + 1)
-        below = np.maximum(0, lows - (low[:, None] + 1))  # bids under every total hold
+        below = np.maximum(0, bases - (low[:, None] + 1))  # bids under every total hold
         steps = below + sure.sum(axis=2)  # the chance falls as the bid rises: a leading run
         target = low[:, None] + steps
         bid_loss = 1.0 - hold(target)
