@@ -93,6 +93,14 @@ _LIKELY: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 _CACHE_MAX = 8192
 
 
+def _evict(cache: dict, room: int) -> None:
+    """Drop the oldest entries (a dict keeps insertion order) until at most ``room`` - 1 are
+    left: the rounds being played keep theirs, where clearing all would rebuild them."""
+    if len(cache) >= room:
+        for key in list(cache)[:len(cache) - room + 1 + len(cache) // 4]:
+            del cache[key]
+
+
 def _static(view: View) -> tuple:
     """What identifies a round's cards as this viewer sees them (no special actions)."""
     return (view["edition"], view["seat"], tuple(view["cards"]), tuple(view["lives"]),
@@ -145,9 +153,7 @@ class HardAI(CoyoteAI):
             missing = sorted({bids[ks[i]][0] for i in todo} - {
                 s for s in range(view["seats"]) if (static, s) in _MODELS})
             if missing:
-                if len(_MODELS) + len(missing) >= _MODELS_MAX:
-                    _MODELS.clear()
-                    missing = sorted({bids[ks[i]][0] for i in todo})
+                _evict(_MODELS, _MODELS_MAX - len(missing))
                 model = round_model(view, [c for c, _, _, _ in dist.own], missing)
                 for s in missing:
                     _MODELS[(static, s)] = model
@@ -162,8 +168,7 @@ class HardAI(CoyoteAI):
                                                   view["cards"])
                 for i, row, call in zip(part, likely, calls, strict=True):
                     got[i] = (row, call)
-            if len(_LIKELY) + len(todo) >= _CACHE_MAX:
-                _LIKELY.clear()
+            _evict(_LIKELY, _CACHE_MAX - len(todo))
             for i in todo:
                 _LIKELY[keys[i]] = got[i]  # type: ignore[assignment]
         # per bidder, a mixture of three kinds of player: normal, naive, anything
