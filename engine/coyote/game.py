@@ -130,10 +130,11 @@ class CoyoteGame:
 
     def ai_action(self, view: JSON, rng: Any, level: str = "normal") -> Action:
         """A computer player's action from ``view`` (a seat's view) and a seeded ``rng``.
-        ``level``: only ``"normal"`` so far (another is played as normal)."""
-        from engine.coyote.ai import choose_action  # the AI imports this module
+        ``level``: ``"easy"``, ``"normal"`` or ``"hard"`` (``engine.coyote.ai_levels``);
+        raises ``ValueError`` for another."""
+        from engine.coyote.ai_levels import choose  # the AI imports this module
 
-        return choose_action(view, rng)
+        return choose(view, rng, level)
 
     def stand_in_action(self, state: JSON, seat: int, rng: Any) -> Action:
         """The computer's action for ``seat``, a human whose turn timed out: as for its own
