@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
+from league.inbox import NAMES_ONLY
 from league.models import Chat, ForumTopic, GamePlayer, User
 from league.snapshots import UserRef
 
@@ -26,6 +27,7 @@ class NamesMixin:
         username = user.username[:64] if user.username else None
         shown = user.display_name[:MAX_NAME]
         async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            session.info[NAMES_ONLY] = True  # not the change the update asked for
             changed = await session.execute(
                 update(User).where(User.id == user.id, (User.first_name != first)
                                    | User.last_name.is_distinct_from(last)
@@ -41,6 +43,7 @@ class NamesMixin:
         """Store a group's current title (a group the league never stored is not created:
         its first lobby stores it)."""
         async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            session.info[NAMES_ONLY] = True  # not the change the update asked for
             await session.execute(update(Chat).where(
                 Chat.id == chat_id, Chat.title.is_distinct_from(title[:MAX_NAME]))
                 .values(title=title[:MAX_NAME]))
@@ -53,6 +56,7 @@ class NamesMixin:
         for _attempt in range(2):  # two first sightings at once: the second one updates
             try:
                 async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+                    session.info[NAMES_ONLY] = True  # not the change asked for
                     row = await session.scalar(select(ForumTopic).where(
                         ForumTopic.chat_id == chat_id, ForumTopic.thread_id == thread_id))
                     if row is None:
