@@ -46,8 +46,8 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
     zone = ZoneInfo(standings.tz)
     last_day = (standings.end - timedelta(seconds=1)).astimezone(zone)
     lines = [f"<b>{title}</b>", _("{start} – {end}").format(
-        start=format_day(standings.start.astimezone(zone), "EEE d MMM"),
-        end=format_day(last_day, "EEE d MMM")), ""]
+        start=format_day(standings.start.astimezone(zone), skeleton="MMMEd"),
+        end=format_day(last_day, skeleton="MMMEd")), ""]
     if not standings.rows:
         lines.append(_("No rated game yet in this period. Rated games have 3 or more human "
                        "players and no computer player."))
@@ -105,7 +105,7 @@ def history_text(entries: list[HistoryEntry]) -> str:
             f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {edition}: {places}").format(
-            id=entry.game_id, date=format_day(entry.finished_at, "d MMM"),
+            id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
             edition=edition_name(entry.edition), places=places))
     lines.append("")
     lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
