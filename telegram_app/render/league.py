@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
-from telegram_app.i18n import _, format_day, format_number
+from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.common import (
     card_label,
     edition_name,
@@ -89,7 +89,10 @@ def top_text(rows: list[tuple[int, str, Any]]) -> str:
     if not rows:
         lines.append(_("Nobody has 10 rated games yet."))
     for rank, name, rating in rows:
-        lines.append(_("{rank}. {name} · Elo {elo} · {games} games · {wins} wins").format(
+        # Ten games or more here, but one win is possible: counted by the wins.
+        lines.append(n_("{rank}. {name} · Elo {elo} · {games} games · {wins} win",
+                        "{rank}. {name} · Elo {elo} · {games} games · {wins} wins",
+                        rating.wins).format(
             rank=rank, name=_name(name), elo=format_rating(rating.rating, rating.games),
             games=rating.games, wins=rating.wins))
     return fit_lines(lines, keep="first")

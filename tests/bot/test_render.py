@@ -352,3 +352,18 @@ def test_league_dates_read_in_each_languages_order() -> None:
             history = league_text.history_text([game])
         assert first in standings and last in standings, standings
         assert day in history, history
+
+
+def test_the_leaderboard_counts_one_win_in_the_singular() -> None:
+    from types import SimpleNamespace
+
+    from telegram_app.i18n import use_language
+    from telegram_app.render import league as league_text
+
+    one = SimpleNamespace(rating=1540.0, games=12, wins=1)
+    with use_language("en"):
+        assert "12 games · 1 win" in league_text.top_text([(1, "Ann", one)])
+        assert "1 wins" not in league_text.top_text([(1, "Ann", one)])
+    with use_language("es"):
+        assert "1 victoria" in league_text.top_text([(1, "Ann", one)])
+        assert "1 victorias" not in league_text.top_text([(1, "Ann", one)])
