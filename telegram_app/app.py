@@ -243,8 +243,8 @@ async def serve(app: Application, settings: Settings, server: Any = None) -> Non
     """Run the bot with its web app (``server``: :func:`make_server`'s by default) until
     SIGINT/SIGTERM or ``server.should_exit``: in webhook mode (``TELEGRAM_WEBHOOK_URL``)
     Telegram is told the URL and secret token (``setWebhook``); otherwise the bot polls and
-    the web app serves ``/healthz``, ``/metrics`` and the Mini App (``/app``). The same start and stop order as
-    ``run_polling``."""
+    the web app serves ``/healthz``, ``/metrics`` and the Mini App (``/app``). The same start
+    and stop order as ``run_polling``."""
     server = server or make_server(app, settings, miniapp.routes(app))
     webhook = settings.telegram_webhook_url
     secret = settings.telegram_webhook_secret
