@@ -46,6 +46,10 @@ CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_wor
 """The inbox item the running code works for (``None``: a timer job, a test, a script)."""
 
 _NOT_A_CHANGE = frozenset({User.__tablename__, InboxItem.__tablename__})
+NAMES_ONLY = "inbox_names_only"
+"""``session.info`` key: set it in a transaction that only stores names seen on an update
+(a player's name in their seats, a group's title, a topic's name), which is not the change
+the update asked for either, so its commit leaves the item undone."""
 
 
 class LeagueSession(Session):
@@ -80,7 +84,7 @@ def _after_flush(session: Session, _context: Any) -> None:
 
 def _before_commit(session: Session) -> None:
     work = CURRENT.get()
-    if work is None or work.done:
+    if work is None or work.done or session.info.get(NAMES_ONLY):
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):

@@ -4,9 +4,10 @@ what changed; the bot calls them only when its own memory of the last seen name 
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from league.inbox import NAMES_ONLY
 from league.models import Chat, ForumTopic, GamePlayer, User
 from league.snapshots import UserRef
 
@@ -18,19 +19,25 @@ class NamesMixin:
     """Name refreshes for :class:`league.service.MatchService`."""
 
     async def refresh_user(self, user: UserRef) -> bool:
-        """Store ``user``'s first and last name and username, and show the new name in every
-        game they sat in (lobby, table, history, replays). A person the league never stored
-        is not created. Returns whether anything changed."""
+        """Store ``user``'s first and last name, username and (when given) client language,
+        which their private messages use unless they chose one with /language; show the new
+        name in every game they sat in (lobby, table, history, replays). A person the league
+        never stored is not created. Returns whether anything changed."""
         first = user.first_name[:MAX_NAME]
         last = user.last_name[:MAX_NAME] if user.last_name else None
         username = user.username[:64] if user.username else None
         shown = user.display_name[:MAX_NAME]
+        language = user.language[:16] if user.language else None
         async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            session.info[NAMES_ONLY] = True  # not the change the update asked for
+            differs = [User.first_name != first, User.last_name.is_distinct_from(last),
+                       User.username.is_distinct_from(username)]
+            values = {"first_name": first, "last_name": last, "username": username}
+            if language is not None:  # only the sender's own User object carries it
+                differs.append(User.language.is_distinct_from(language))
+                values["language"] = language
             changed = await session.execute(
-                update(User).where(User.id == user.id, (User.first_name != first)
-                                   | User.last_name.is_distinct_from(last)
-                                   | User.username.is_distinct_from(username))
-                .values(first_name=first, last_name=last, username=username))
+                update(User).where(User.id == user.id, or_(*differs)).values(**values))
             renamed = await session.execute(
                 update(GamePlayer).where(GamePlayer.user_id == user.id,
                                          GamePlayer.name != shown)
@@ -41,6 +48,7 @@ class NamesMixin:
         """Store a group's current title (a group the league never stored is not created:
         its first lobby stores it)."""
         async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            session.info[NAMES_ONLY] = True  # not the change the update asked for
             await session.execute(update(Chat).where(
                 Chat.id == chat_id, Chat.title.is_distinct_from(title[:MAX_NAME]))
                 .values(title=title[:MAX_NAME]))
@@ -53,6 +61,7 @@ class NamesMixin:
         for _attempt in range(2):  # two first sightings at once: the second one updates
             try:
                 async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+                    session.info[NAMES_ONLY] = True  # not the change asked for
                     row = await session.scalar(select(ForumTopic).where(
                         ForumTopic.chat_id == chat_id, ForumTopic.thread_id == thread_id))
                     if row is None:

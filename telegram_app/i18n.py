@@ -132,11 +132,16 @@ def format_number(value: float, pattern: str | None = None) -> str:
     return format_decimal(value, format=pattern, locale=locale())
 
 
-def format_day(moment: date | datetime, fmt: str = "medium") -> str:
+def format_day(moment: date | datetime, fmt: str = "medium", *,
+               skeleton: str | None = None) -> str:
     """A date in the current language (``fmt``: ``short``/``medium``/``long`` or a CLDR
-    pattern such as ``"EEE d MMM"``). A datetime is taken as it is (convert it to the zone
-    wanted first)."""
+    pattern such as ``"EEE d MMM"``, whose order is the same in every language). With a CLDR
+    ``skeleton`` (``"MMMEd"``: weekday, day, short month) the fields come in the language's
+    own order and units (``Mon, Nov 30``, ``11월 30일 (월)``, ``11月30日(月)``). A datetime
+    is taken as it is (convert it to the zone wanted first)."""
     day = moment.date() if isinstance(moment, datetime) else moment
+    if skeleton is not None:
+        return format_skeleton(skeleton, day, locale=locale())
     return format_date(day, format=fmt, locale=locale())
 
 

@@ -126,7 +126,6 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
         if shown.lines:
             yield "report", "\n".join(shown.lines)
         if state["round"] != round_before or state["over"]:
-            yield "table closed", render.table_closed_text(game, round_before)
             yield "private closed", render.private_closed_text(game, round_before,
                                                                reader=game.at_seat(0))
     cancelled = replace(game, status="cancelled")

@@ -79,13 +79,18 @@ async def _refresh(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     for user in (update.effective_user, *_people_of(update, message)):
         if user is not None and not user.is_bot:
-            people[user.id] = user
+            people.setdefault(user.id, user)  # the sender's own object is the full one
     for user in people.values():
         ref = user_ref(user)
         key, value = ("user", user.id), (ref.first_name, ref.last_name, ref.username)
-        if memory.changed(key, value):
+        # The client's language, when the update carries it (only the sender's does).
+        language = ("language", user.id), ref.language
+        if memory.changed(key, value) or \
+                (ref.language is not None and memory.changed(*language)):
             await bot.service.refresh_user(ref)
             memory.remember(key, value)
+            if ref.language is not None:
+                memory.remember(*language)
     chat = update.effective_chat
     if in_group(chat) and chat is not None and chat.title:
         if memory.changed(("chat", chat.id), chat.title):

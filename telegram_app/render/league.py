@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
-from telegram_app.i18n import _, format_day, format_number
+from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.common import (
     card_label,
     edition_name,
@@ -46,8 +46,8 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
     zone = ZoneInfo(standings.tz)
     last_day = (standings.end - timedelta(seconds=1)).astimezone(zone)
     lines = [f"<b>{title}</b>", _("{start} – {end}").format(
-        start=format_day(standings.start.astimezone(zone), "EEE d MMM"),
-        end=format_day(last_day, "EEE d MMM")), ""]
+        start=format_day(standings.start.astimezone(zone), skeleton="MMMEd"),
+        end=format_day(last_day, skeleton="MMMEd")), ""]
     if not standings.rows:
         lines.append(_("No rated game yet in this period. Rated games have 3 or more human "
                        "players and no computer player."))
@@ -89,7 +89,10 @@ def top_text(rows: list[tuple[int, str, Any]]) -> str:
     if not rows:
         lines.append(_("Nobody has 10 rated games yet."))
     for rank, name, rating in rows:
-        lines.append(_("{rank}. {name} · Elo {elo} · {games} games · {wins} wins").format(
+        # Ten games or more here, but one win is possible: counted by the wins.
+        lines.append(n_("{rank}. {name} · Elo {elo} · {games} games · {wins} win",
+                        "{rank}. {name} · Elo {elo} · {games} games · {wins} wins",
+                        rating.wins).format(
             rank=rank, name=_name(name), elo=format_rating(rating.rating, rating.games),
             games=rating.games, wins=rating.wins))
     return fit_lines(lines, keep="first")
@@ -105,7 +108,7 @@ def history_text(entries: list[HistoryEntry]) -> str:
             f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {edition}: {places}").format(
-            id=entry.game_id, date=format_day(entry.finished_at, "d MMM"),
+            id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
             edition=edition_name(entry.edition), places=places))
     lines.append("")
     lines.append(_("/replay ID shows a game's bids, calls and showdowns."))

@@ -331,3 +331,40 @@ def test_a_swapped_away_blue_zero_still_says_the_feathers_are_reshuffled() -> No
     text = events_text.showdown_text(game, showdown)
     parse_html(text)
     assert "(swapped away, does not count; all feathers are reshuffled after this round)" in text
+
+
+def test_league_dates_read_in_each_languages_order() -> None:
+    """A week's span in /standings and a game's day in /history: day, month and weekday in
+    the order and with the units each language writes (not an English pattern's order)."""
+    from datetime import UTC, datetime, timedelta
+
+    from league.queries import HistoryEntry, Standings
+    from telegram_app.i18n import use_language
+    from telegram_app.render import league as league_text
+
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    table = Standings("week", start, start + timedelta(days=7), [], {}, {}, "UTC")
+    game = HistoryEntry(3, start, "classic", [(1, "Ann", None)])
+    expected = {"ko": ("11월 30일 (월)", "12월 6일 (일)", "11월 30일"),
+                "ja": ("11月30日(月)", "12月6日(日)", "11月30日")}
+    for code, (first, last, day) in expected.items():
+        with use_language(code):
+            standings = league_text.standings_text(table)
+            history = league_text.history_text([game])
+        assert first in standings and last in standings, standings
+        assert day in history, history
+
+
+def test_the_leaderboard_counts_one_win_in_the_singular() -> None:
+    from types import SimpleNamespace
+
+    from telegram_app.i18n import use_language
+    from telegram_app.render import league as league_text
+
+    one = SimpleNamespace(rating=1540.0, games=12, wins=1)
+    with use_language("en"):
+        assert "12 games · 1 win" in league_text.top_text([(1, "Ann", one)])
+        assert "1 wins" not in league_text.top_text([(1, "Ann", one)])
+    with use_language("es"):
+        assert "1 victoria" in league_text.top_text([(1, "Ann", one)])
+        assert "1 victorias" not in league_text.top_text([(1, "Ann", one)])

@@ -165,3 +165,21 @@ async def test_a_new_name_shows_everywhere(pg_db, pg_url) -> None:
         await cat.press_and_settle(api.get_message(ALPHA, lobby.message_id), "✋ Join")
         text = api.get_message(ALPHA, lobby.message_id).text
         assert "Sasha" in text and "Alexander" not in text
+
+
+async def test_a_new_client_language_shows_in_the_next_private_message(pg_db, pg_url) -> None:
+    """Bob's Telegram app switches to Spanish mid-game; the bot sees it in a press (whose
+    alert is Spanish already): his next private view of the game is Spanish too, not the
+    language his client had when he joined."""
+    async with bot_table(pg_url, ALPHA, "Alpha group", ["Ann", "Bob", "Cat"]) as (
+            api, players, _runner):
+        ann, bob, _cat = players
+        lobby = await open_lobby(api, players, ALPHA)
+        await ann.press_and_settle(lobby, "▶️ Start")
+        await wait_for(lambda: bool(about(api, bob, 1)))
+        await api.settle()
+        bob.language_code = "es"
+        await poke(api, bob, api.bot_messages(ALPHA)[0])
+        await press(api, await mover(api, players), "1", ALPHA)  # a bid: every view redrawn
+        await api.settle()
+        assert "Partida #1" in api.bot_messages(bob.id)[-1].text

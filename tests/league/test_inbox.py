@@ -70,3 +70,21 @@ async def test_old_done_items_are_pruned(pg_db) -> None:
     await inbox.mark_done([1, 3])
     assert await inbox.prune(timedelta(days=1)) == 1  # 2 is old but undone: kept
     assert [i.id for i in await inbox.undone()] == [2]
+
+
+async def test_names_refreshed_on_sight_leave_the_item_undone(pg_db) -> None:
+    """The names handler runs before every handler: a renamed player (stored in their games'
+    seats too), a group's title and a forum topic's name are not the change an update asked
+    for, so a crash before the handler's own commit must leave the update to be handled
+    again."""
+    inbox, service = Inbox(pg_db), MatchService(pg_db)
+    game = await service.open_lobby(-5, "Group", 0, ANN)
+    await inbox.store([Item(8, f"g{game.id}", {})])
+    token = CURRENT.set(work := Work(8))
+    try:
+        assert await service.refresh_user(UserRef(ANN.id, "Annabel"))
+        await service.set_chat_title(-5, "Renamed group")
+        await service.set_topic_name(-5, 7, "Tuesdays")
+        assert not work.done and not await _done(pg_db, 8)
+    finally:
+        CURRENT.reset(token)
