@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import Iterable
 from urllib.parse import quote
@@ -45,6 +46,7 @@ class Redact(logging.Filter):
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
         self.secrets: list[str] = []
+        self._pattern: re.Pattern[str] | None = None
         self.add(secrets)
 
     def add(self, secrets: Iterable[str]) -> None:
@@ -54,13 +56,15 @@ class Redact(logging.Filter):
                 if len(form) >= 8 and form not in self.secrets:
                     self.secrets.append(form)
         self.secrets.sort(key=len, reverse=True)  # a longer form first: no half-masked token
+        self._pattern = re.compile("|".join(map(re.escape, self.secrets)), re.IGNORECASE) \
+            if self.secrets else None
 
     def redact(self, text: str) -> str:
-        """``text`` with every secret masked."""
-        for secret in self.secrets:
-            if secret in text:
-                text = text.replace(secret, MASK)
-        return text
+        """``text`` with every secret masked, in any letter case (python-telegram-bot
+        capitalises the error descriptions it shortens, lowering the rest of the line)."""
+        if self._pattern is None:
+            return text
+        return self._pattern.sub(MASK, text)
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:

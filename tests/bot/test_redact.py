@@ -38,3 +38,17 @@ def test_short_secrets_and_clean_lines_are_left_alone() -> None:
     record = _record("abc %s", 1)
     redact.filter(record)
     assert record.getMessage() == "abc 1"
+
+
+def test_a_secret_is_masked_in_any_letter_case() -> None:
+    """python-telegram-bot capitalises an error description it shortens ("Bad Request: …"),
+    so a token quoted in one reaches the log in other letter cases."""
+    import logging
+
+    from telegram_app.startup import MASK, Redact
+
+    token = "987654321:AAHx-SecretPart_xyz"
+    record = logging.LogRecord("telegram", logging.WARNING, __file__, 1,
+                               "setMyCommands failed: Nope %s", (token.lower(),), None)
+    Redact([token]).filter(record)
+    assert record.getMessage() == f"setMyCommands failed: Nope {MASK}"
