@@ -5,8 +5,8 @@ Starts its own throwaway PostgreSQL cluster (``initdb`` + ``pg_ctl`` on a free p
 real bot process (``python -m telegram_app``):
 
 1. **Kills**: 12 four-player games (one group each, players pressing as soon as their
-   keyboard appears) while the bot is SIGKILLed every 5–15 s and restarted, until every game
-   ends or ``--minutes`` pass.
+   keyboard appears) while the bot is SIGKILLed every 5–15 s (counted from its first poll
+   after a start) and restarted, until every game ends or ``--minutes`` pass.
 2. **Fuzz**: two running games played to the end through webhooks while 5,000 forged callback
    queries and 500 junk texts and commands arrive, one update in ten delivered twice.
 3. **Outage**: a game in progress while the cluster is stopped for 20 s; a player presses
@@ -215,7 +215,12 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
     players = asyncio.gather(*(play(api, g, users, figures, deadline, rng)
                                for g, users in tables))
     while not players.done():
+        # The 5-15 s count from when the bot polls: on a loaded machine its start alone can
+        # take longer, and a bot killed before it ever polled would only measure start-ups.
+        polls = len(api.calls("getUpdates"))
         try:
+            await wait_for(lambda n=polls: len(api.calls("getUpdates")) > n or players.done(),
+                           timeout=120)
             await asyncio.wait_for(asyncio.shield(players), rng.uniform(5, 15))
         except TimeoutError:
             await bot.kill()
