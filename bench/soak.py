@@ -117,6 +117,16 @@ async def drain(api: FakeBotAPI, figures: Figures, seconds: float = 60) -> None:
         pass  # counted as unanswered
 
 
+def turn_message(api: FakeBotAPI, user: FakeUser, newer_than: int = 0):  # noqa: ANN201
+    """The user's newest private message with move buttons for a version above
+    ``newer_than`` among their last few (the bot's answers to junk may follow it)."""
+    for message in reversed(api.bot_messages(user.id)[-6:]):
+        version = move_version(api, message)
+        if version is not None:
+            return message if version > newer_than else None
+    return None
+
+
 def over(api: FakeBotAPI, group: int) -> bool:
     return bool(api.find_messages(group, "is over!"))
 
@@ -131,7 +141,7 @@ async def play(api: FakeBotAPI, group: int, players: list[FakeUser], figures: Fi
             figures.finished += 1
             return
         offers = [(move_version(api, m) or 0, i, u, m) for i, u in enumerate(players)
-                  if (m := private_turn_message(api, u, pressed)) is not None]
+                  if (m := turn_message(api, u, pressed)) is not None]
         if not offers:
             if loop.time() - since > STALL:  # a lost move, or one never shown: press again
                 figures.stalls += 1
