@@ -244,9 +244,11 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
 
 
 FORGED_VERBS = list("jlsaropbcmkxqgz") + ["", "zz", "b", "💥"]
+# Junk, not moves: no /leave (a player's real way out of a game), and the numbers (which a
+# player's private chat takes as a typed bid) are sent only by strangers (see phase_fuzz).
 JUNK = ["/newgame", "/newgame@coyote_league_bot extra words", "/replay abc",
         "/replay 99999999999999999999", "/rating", "/standings season", "/history", "/top",
-        "/settings", "/rules", "/help", "/leave", "/start g0", "/start g99999999999",
+        "/settings", "/rules", "/help", "/start g0", "/start g99999999999",
         "/start ../../etc", "500", "-1", "٣", "\u202etxet", "a" * 4000, "🐺" * 50, "/", "//",
         "/profile@other_bot", "0x10", "1e9", "NaN", "<b>bold</b>", "&amp;"]
 
@@ -279,7 +281,11 @@ async def phase_fuzz(api: FakeBotAPI, url: str, log: Path, figures: Figures,
         if i % 11 == 10:
             user = rng.choice(senders)
             chat = rng.choice([*chats, user.id])
-            await user.send(chat, rng.choice(JUNK))
+            text = rng.choice(JUNK)
+            if chat == user.id and user not in strangers:
+                text = rng.choice([t for t in JUNK if t.startswith("/") or not any(
+                    c.isdigit() for c in t)])
+            await user.send(chat, text)
             figures.junk += 1
         else:
             chat = rng.choice(chats)
