@@ -51,8 +51,9 @@ async def test_private_messages_name_their_group_and_topic(pg_db, pg_url) -> Non
         await wait_for(lambda: bool(api.find_messages(ALPHA, "bids 500")))
         await api.settle()
         await press(api, await mover(api, players), "🐺 Coyote!", ALPHA)
-        await wait_for(lambda: any("round 1 is over (see the group)" in (m.text or "")
-                                   for u in players for m in api.bot_messages(u.id)))
+        # (the round's end is the next round's private message: nobody's old one is closed)
+        await wait_for(lambda: all(any("· round 2" in (m.text or "") for m in about(api, u, 1))
+                                   for u in players))
 
         # Game #2 in a topic of Beta, whose name the bot saw when it was created.
         topic = api.create_topic(BETA, "Coyote", bob)
@@ -83,7 +84,7 @@ async def test_private_messages_name_their_group_and_topic(pg_db, pg_url) -> Non
                     text = message.text or ""
                     kinds |= {kind for kind, mark in (
                         ("cards", "❤️"), ("your turn", "Your turn:"),
-                        ("round end", "is over (see the group)"),
+                        ("round end", "· round 2"),
                         ("timeout note", "it is your turn in game")) if mark in text}
         assert kinds == {"cards", "your turn", "round end", "timeout note"}
         # The HTML was escaped (the fake refuses a bare "&" or "<") and the title bold.
@@ -180,6 +181,13 @@ async def test_a_new_client_language_shows_in_the_next_private_message(pg_db, pg
         await api.settle()
         bob.language_code = "es"
         await poke(api, bob, api.bot_messages(ALPHA)[0])
-        await press(api, await mover(api, players), "1", ALPHA)  # a bid: every view redrawn
-        await api.settle()
+        before = api.bot_messages(bob.id)[-1].text
+        # Bids until Bob's view is drawn again (at his turn: a move redraws the view of the
+        # player to act only, the mover's at their next turn).
+        for bid in range(1, 7):
+            if api.bot_messages(bob.id)[-1].text != before:
+                break
+            user = await mover(api, players)
+            await user.send(user.id, str(bid))
+            await api.settle()
         assert "Partida #1" in api.bot_messages(bob.id)[-1].text
