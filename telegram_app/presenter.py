@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
+from league.base import SENDING
 from league.delivery import Delivery
 from league.service import MatchService, Outcome
 from league.snapshots import GameSnapshot, PlayerInfo
@@ -156,6 +157,11 @@ class Presenter:
         state = fresh.state or {}
         if fresh.status not in ("running", "finished") or not state:
             return
+        if fresh.status == "running" and any(p.private_message_id == SENDING
+                                             for p in fresh.seated) \
+                and await self.service.release_stale_claims(game_id):
+            # (a send a kill cut short: sent again below, as a message that never arrived)
+            fresh = await self.service.get(game_id)
         told, arrived = fresh.told_version, False
         if told is not None and told < fresh.version:
             logged = await self.service.untold(game_id, told, fresh.version)
