@@ -8,7 +8,14 @@ import logging
 
 from sqlalchemy.engine import make_url
 
-from tests.e2e.harness import bot_table, mover, private_turn_message, start_game, wait_for
+from tests.e2e.harness import (
+    bot_table,
+    hold,
+    mover,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
 from tests.e2e.tcp_proxy import TcpProxy
 
 GROUP = -100901
@@ -47,3 +54,38 @@ async def test_a_press_during_an_outage_gets_the_outage_answer(pg_db, pg_url, ca
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     assert not errors, [r.getMessage() for r in errors]
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+async def test_an_outage_during_a_delivery_is_one_warning(pg_db, pg_url, caplog) -> None:
+    """The database goes away while a move's messages are being sent (the delivery holds its
+    transaction across the sends, and its raise of ``told_version`` fails): no traceback,
+    only the one warning of the outage."""
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    caplog.set_level(logging.INFO)
+    try:
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat"],
+                             sweep_interval=0.2) as (api, players, _):
+            await start_game(api, players, GROUP)
+            user = await mover(api, players)
+            held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
+                                 and "bids" in str(p.get("text")))
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            await user.press(message, bid)
+            await wait_for(held.is_set)
+            proxy.cut()
+            release.set()  # the note arrives; recording it fails
+            await wait_for(lambda: any("cannot be reached" in r.getMessage()
+                                       for r in caplog.records))
+            proxy.restore()
+            await wait_for(lambda: bool(api.find_messages(GROUP, "bids")))
+            await api.settle()
+    finally:
+        await proxy.stop()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING
+                and "cannot be reached" in r.getMessage()]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert not errors, [r.getMessage() for r in errors]
