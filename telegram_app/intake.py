@@ -154,8 +154,10 @@ class Intake:
                         if not any(item.id == uid for item in items):
                             metrics.DROPPED.labels("repeat").inc()
                         for item in items:
-                            started = True
                             if item.id == uid:
+                                # (an outage in an earlier item leaves this one unhandled:
+                                # its sender is told so below)
+                                started = True
                                 await self._run(uid, update, coroutine)
                                 coroutine = None
                             else:  # an earlier update of this lane that nobody finished
