@@ -63,6 +63,16 @@ def outage_text() -> str:
              "a moment.")
 
 
+def answerable(update: Update) -> bool:
+    """Whether :func:`answer_outage` tells ``update``'s sender anything (a press, a command,
+    a private text); the rest (a departure from the group, a migration, chatter) has
+    nobody to tell, so it must be handled later instead."""
+    message = update.message
+    return update.callback_query is not None or (
+        message is not None and message.text is not None
+        and (message.text.startswith("/") or message.chat.type == "private"))
+
+
 async def answer_outage(update: Update) -> None:
     """Tell the sender of ``update`` that nothing was changed: an alert for a button press, a
     reply for a command or a private text (a group's chatter gets nothing). Telegram's own
@@ -70,8 +80,7 @@ async def answer_outage(update: Update) -> None:
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(outage_text(), show_alert=True)
-        elif update.message is not None and update.message.text is not None and (
-                update.message.text.startswith("/") or update.message.chat.type == "private"):
+        elif update.message is not None and answerable(update):
             await update.message.reply_text(outage_text(), do_quote=True)
     except TelegramError as exc:
         log.info("could not tell about the outage: %s", exc)

@@ -125,3 +125,29 @@ async def test_an_outage_after_an_earlier_update_of_the_lane_answers_the_new_one
             await api.settle()
     finally:
         await proxy.stop()
+
+
+async def test_a_departure_during_an_outage_is_handled_once_it_is_over(
+        pg_db, pg_url, caplog) -> None:
+    """A player leaves the group while the database is down: nobody can be told "nothing
+    was changed", and Telegram has been told the update arrived, so it is kept and handled
+    once the database is back (they leave the game)."""
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    caplog.set_level(logging.INFO)
+    try:
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat", "Dan"]
+                             ) as (api, players, _):
+            await start_game(api, players, GROUP)
+            proxy.cut()
+            api.user_leaves(players[2], GROUP)
+            await wait_for(lambda: any("cannot be reached" in r.getMessage()
+                                       for r in caplog.records))
+            await api.settle()
+            proxy.restore()
+            await wait_for(lambda: bool(api.find_messages(GROUP, "Cat\u2069 leaves the game")),
+                           timeout=30)
+            await api.settle()
+    finally:
+        await proxy.stop()
