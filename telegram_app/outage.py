@@ -15,11 +15,21 @@ from telegram_app.i18n import _
 log = logging.getLogger(__name__)
 
 
+ANSWERED = frozenset({"55P03", "40P01", "40001", "57014"})
+"""SQLSTATEs of a server that answered (a lock wait timed out, a deadlock, a serialization
+failure, a cancelled statement): psycopg raises them as ``OperationalError`` too, but the
+database is reachable, so they are no outage."""
+
+
 def is_outage(error: BaseException | None) -> bool:
     """Whether ``error`` says the database cannot be reached (connection refused or lost, the
-    pool exhausted, a locked SQLite file), as opposed to a bug."""
+    pool exhausted, a locked SQLite file), as opposed to a bug or a refusal of a reachable
+    server (:data:`ANSWERED`)."""
     seen = 0
     while error is not None and seen < 5:
+        if getattr(getattr(error, "orig", None), "sqlstate", None) in ANSWERED or \
+                getattr(error, "sqlstate", None) in ANSWERED:
+            return False
         if isinstance(error, sa_exc.OperationalError | sa_exc.InterfaceError |
                       sa_exc.TimeoutError | ConnectionError):
             return True
