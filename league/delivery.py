@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, exists, func, or_, select, text, update
 
-from league.base import load_game
+from league.base import SENDING, load_game
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, User, utcnow
 from league.snapshots import GameSnapshot, snapshot
@@ -43,6 +43,10 @@ GRACE = timedelta(seconds=2)
 it now); :meth:`DeliveryMixin.behind` finds only older ones."""
 FINISHED_WINDOW = timedelta(days=1)
 """A finished game whose end was not told is shown again within this long of its end."""
+STALE_CLAIM = timedelta(seconds=60)
+"""A private message still claimed as being sent (``SENDING``) when the game's last move is
+older than this was left by a process killed during the send (a send, retries included,
+ends well within it): it may be claimed again (:meth:`DeliveryMixin.release_stale_claims`)."""
 
 
 class DeliveryMixin:
@@ -99,11 +103,28 @@ class DeliveryMixin:
                 await session.execute(_raise(game_id, delivery.told_upto))
             await session.commit()
 
+    async def release_stale_claims(self, game_id: int) -> bool:
+        """Make the game's private messages claimed as being sent (``SENDING``) claimable
+        again if its last move is older than :data:`STALE_CLAIM`: a process killed between
+        the claim and recording the message's id left them, and nothing else would send that
+        player this round's message (the message may have arrived: a second one is the
+        lesser harm). Whether any was released."""
+        last_event = select(func.max(GameEvent.created_at)).where(
+            GameEvent.game_id == game_id).scalar_subquery()
+        async with self.db.sessions.begin() as session:
+            result = await session.execute(
+                update(GamePlayer)
+                .where(GamePlayer.game_id == game_id, GamePlayer.private_message_id == SENDING,
+                       last_event < utcnow() - STALE_CLAIM)
+                .values(private_message_id=None))
+            return bool(result.rowcount)
+
     async def behind(self, limit: int = 200) -> list[int]:
         """Ids of games whose last change may not be shown: running (or finished within
         :data:`FINISHED_WINDOW`) with ``told_version`` behind ``version`` for longer than
         :data:`GRACE`, or running with a player who can be messaged but has no private
-        message for the round on the table. Both use partial indexes (migration 0009)."""
+        message for the round on the table (or one claimed as being sent for longer than
+        :data:`STALE_CLAIM`). Both use partial indexes (migration 0009)."""
         now = utcnow()
         last_event = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == GameRow.id).scalar_subquery()
@@ -114,6 +135,9 @@ class DeliveryMixin:
             or_(last_event.is_(None), last_event < now - GRACE))
             .order_by(GameRow.id).limit(limit))
         round_no = GameRow.state["round"].as_integer()
+        # (correlated by hand: inside EXISTS it would not be, and would read every game)
+        claimed_since = select(func.max(GameEvent.created_at)).where(
+            GameEvent.game_id == GameRow.id).correlate(GameRow).scalar_subquery()
         no_private = (select(GameRow.id).where(
             GameRow.status == "running",
             exists().where(
@@ -121,9 +145,12 @@ class DeliveryMixin:
                 GamePlayer.lives > 0, GamePlayer.user_id == User.id,
                 User.can_message.is_(True),
                 or_(GamePlayer.private_message_id.is_(None),
-                    and_(GamePlayer.private_message_id != 0,  # 0: being sent
+                    and_(GamePlayer.private_message_id != SENDING,
                          or_(GamePlayer.private_round.is_(None),
-                             GamePlayer.private_round != round_no)))))
+                             GamePlayer.private_round != round_no)),
+                    # being sent for longer than a send takes: its sender was killed
+                    and_(GamePlayer.private_message_id == SENDING,
+                         claimed_since < now - STALE_CLAIM))))
             .order_by(GameRow.id).limit(limit))
         async with self.db.sessions() as session:
             found = set((await session.scalars(untold)).all())

@@ -72,7 +72,8 @@ def build_application(settings: Settings, *, migrate: bool = True,
             app.bot.attach(intake)
         service = MatchService(db, clock=clock)
         messenger = Messenger(app.bot, service)
-        app.bot_data[KEY] = BotServices(db, service, messenger, Presenter(messenger, service))
+        app.bot_data[KEY] = BotServices(db, service, messenger,
+                                         Presenter(messenger, service, intake.outage))
         links.configure(settings.miniapp_url, settings.miniapp_short_name, app.bot.username)
         await set_commands(app)
 

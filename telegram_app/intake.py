@@ -21,7 +21,10 @@
   period that no one here is handling (a restart's backlog, or a killed worker's), marks
   done the items answered with the outage note, and prunes old done items.
 - **Outages.** A database that cannot be reached is met with one warning per outage
-  (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender.
+  (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender. An update
+  received meanwhile with nobody to answer (a departure from the group, a migration) is kept
+  in memory and stored once the database is back, then handled like a restart's backlog (a
+  kill during the outage loses it: Telegram was told it arrived).
 """
 
 from __future__ import annotations
@@ -43,10 +46,12 @@ from league.models import utcnow
 from telegram_app import metrics
 from telegram_app.callbacks import parse
 from telegram_app.handlers.common import thread_of
-from telegram_app.outage import OutageLog, answer_outage, is_outage
+from telegram_app.outage import OutageLog, answer_outage, answerable, is_outage
 
 log = logging.getLogger(__name__)
 KEY = "intake"  # bot_data key of the Intake
+LATER_MAX = 10_000
+"""Updates with nobody to answer kept in memory during an outage (beyond it: dropped)."""
 
 
 def lane_of(update: Update) -> str:
@@ -91,6 +96,9 @@ class Intake:
         self.outage = OutageLog()
         self.pending: set[int] = set()     # ids queued or being handled in this process
         self.unstored: set[int] = set()    # received during an outage: answered, not handled
+        # received during an outage with nobody to answer (a departure, a migration): stored
+        # once the database is back (replay), then handled like a restart's backlog
+        self.later: dict[int, Item] = {}
         self.abandoned: set[int] = set()   # answered with the outage note: done once it ends
         self.started_at: dict[int, float] = {}
         self._slots = asyncio.Semaphore(concurrency)
@@ -119,7 +127,11 @@ class Intake:
                 log.exception("storing %d updates failed", len(items))
             else:
                 self.outage.failed(exc)
-            self.unstored.update(u.update_id for u in updates)
+            for update, item in zip(updates, items, strict=True):
+                if answerable(update) or len(self.later) >= LATER_MAX:
+                    self.unstored.add(update.update_id)
+                else:
+                    self.later[update.update_id] = item
 
     # --- dispatch --------------------------------------------------------------------------
     @asynccontextmanager
@@ -140,6 +152,8 @@ class Intake:
         uid = update.update_id
         started = False
         try:
+            if uid in self.later:
+                return  # handled once stored (replay)
             if uid in self.unstored:
                 self.unstored.discard(uid)
                 metrics.DROPPED.labels("outage").inc()
@@ -154,8 +168,10 @@ class Intake:
                         if not any(item.id == uid for item in items):
                             metrics.DROPPED.labels("repeat").inc()
                         for item in items:
-                            started = True
                             if item.id == uid:
+                                # (an outage in an earlier item leaves this one unhandled:
+                                # its sender is told so below)
+                                started = True
                                 await self._run(uid, update, coroutine)
                                 coroutine = None
                             else:  # an earlier update of this lane that nobody finished
@@ -198,6 +214,12 @@ class Intake:
         """Queue the undone items received more than ``grace`` seconds ago (default: the
         intake's) that no one here handles; returns how many were queued."""
         grace = self.grace if grace is None else grace
+        if self.later:
+            kept = dict(self.later)
+            await self.inbox.store(list(kept.values()))
+            for uid in kept:
+                self.later.pop(uid, None)
+                self.pending.discard(uid)
         if self.abandoned:
             done = set(self.abandoned)
             await self.inbox.mark_done(done)

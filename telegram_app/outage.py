@@ -15,11 +15,21 @@ from telegram_app.i18n import _
 log = logging.getLogger(__name__)
 
 
+ANSWERED = frozenset({"55P03", "40P01", "40001", "57014"})
+"""SQLSTATEs of a server that answered (a lock wait timed out, a deadlock, a serialization
+failure, a cancelled statement): psycopg raises them as ``OperationalError`` too, but the
+database is reachable, so they are no outage."""
+
+
 def is_outage(error: BaseException | None) -> bool:
     """Whether ``error`` says the database cannot be reached (connection refused or lost, the
-    pool exhausted, a locked SQLite file), as opposed to a bug."""
+    pool exhausted, a locked SQLite file), as opposed to a bug or a refusal of a reachable
+    server (:data:`ANSWERED`)."""
     seen = 0
     while error is not None and seen < 5:
+        if getattr(getattr(error, "orig", None), "sqlstate", None) in ANSWERED or \
+                getattr(error, "sqlstate", None) in ANSWERED:
+            return False
         if isinstance(error, sa_exc.OperationalError | sa_exc.InterfaceError |
                       sa_exc.TimeoutError | ConnectionError):
             return True
@@ -63,6 +73,16 @@ def outage_text() -> str:
              "a moment.")
 
 
+def answerable(update: Update) -> bool:
+    """Whether :func:`answer_outage` tells ``update``'s sender anything (a press, a command,
+    a private text); the rest (a departure from the group, a migration, chatter) has
+    nobody to tell, so it must be handled later instead."""
+    message = update.message
+    return update.callback_query is not None or (
+        message is not None and message.text is not None
+        and (message.text.startswith("/") or message.chat.type == "private"))
+
+
 async def answer_outage(update: Update) -> None:
     """Tell the sender of ``update`` that nothing was changed: an alert for a button press, a
     reply for a command or a private text (a group's chatter gets nothing). Telegram's own
@@ -70,8 +90,7 @@ async def answer_outage(update: Update) -> None:
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(outage_text(), show_alert=True)
-        elif update.message is not None and update.message.text is not None and (
-                update.message.text.startswith("/") or update.message.chat.type == "private"):
+        elif update.message is not None and answerable(update):
             await update.message.reply_text(outage_text(), do_quote=True)
     except TelegramError as exc:
         log.info("could not tell about the outage: %s", exc)

@@ -16,11 +16,13 @@ from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
+from league.base import SENDING
 from league.delivery import Delivery
 from league.service import MatchService, Outcome
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
+from telegram_app.outage import OutageLog, is_outage
 from telegram_app.render import coyote as render
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render.common import fit_lines
@@ -45,9 +47,13 @@ class Presenter:
     timeout is delivered by :meth:`deliver`, the one path from a commit to the messages,
     which the sweeper also runs for games whose last change was not shown."""
 
-    def __init__(self, messenger: Messenger, service: MatchService) -> None:
+    def __init__(self, messenger: Messenger, service: MatchService,
+                 outage: OutageLog | None = None) -> None:
         self.messenger = messenger
         self.service = service
+        # the bot's one log of database outages (the intake's): a delivery that meets one
+        # adds no traceback to its one warning
+        self.outage = outage or OutageLog()
         # game id -> (its lock: one delivery at a time, the number holding or waiting for it)
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
         # game id -> version -> committed change not delivered yet (see committed)
@@ -93,8 +99,8 @@ class Presenter:
         process committed (coalesced: each run of consecutive versions is one report), or,
         with none, what the log holds beyond ``told_version`` and any private message of
         this round that was never delivered (:meth:`_represent`). One delivery per game at a
-        time: a lock here, and the service's across processes. Errors are logged; what was
-        not told is found again by the next sweep."""
+        time: a lock here, and the service's across processes. Errors are logged (a database
+        outage as the outage's one warning); what was not told is found again by a sweep."""
         try:
             async with self._lock(game_id), self._slots, \
                     self.service.delivering(game_id) as delivery:
@@ -107,8 +113,11 @@ class Presenter:
                     await self._moved(outcome, fresh, delivery)
                 if not runs:
                     await self._represent(delivery)
-        except Exception:
-            log.exception("showing game %s failed", game_id)
+        except Exception as exc:
+            if is_outage(exc):  # shown again by a sweep once the database is back
+                self.outage.failed(exc)
+            else:
+                log.exception("showing game %s failed", game_id)
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby (first time) or edit it in place."""
@@ -156,6 +165,11 @@ class Presenter:
         state = fresh.state or {}
         if fresh.status not in ("running", "finished") or not state:
             return
+        if fresh.status == "running" and any(p.private_message_id == SENDING
+                                             for p in fresh.seated) \
+                and await self.service.release_stale_claims(game_id):
+            # (a send a kill cut short: sent again below, as a message that never arrived)
+            fresh = await self.service.get(game_id)
         told, arrived = fresh.told_version, False
         if told is not None and told < fresh.version:
             logged = await self.service.untold(game_id, told, fresh.version)

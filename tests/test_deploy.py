@@ -55,3 +55,20 @@ def test_image_runs_the_bot() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert 'CMD ["python", "-m", "telegram_app"]' in dockerfile
     assert "USER coyote" in dockerfile
+
+
+def test_postgres_takes_every_workers_connections() -> None:
+    """Each bot process may open its whole pool (``league.db``: ``pool_size`` plus
+    ``max_overflow``; busy lanes and deliveries each hold one); PostgreSQL's default
+    ``max_connections`` (100) is less than three webhook workers' pools, and a refused
+    connection is answered as a database outage."""
+    from league.db import Database
+
+    engine = Database("postgresql://u@localhost/x").engine
+    per_process = engine.pool.size() + engine.pool._max_overflow
+    services = _compose()["services"]
+    workers = services["bot"]["deploy"]["replicas"]
+    command = services["db"].get("command", [])
+    limits = [int(arg.split("=", 1)[1]) for arg in command if arg.startswith("max_connections=")]
+    # (the polling bot is another profile: it does not run beside the workers)
+    assert limits and limits[0] >= workers * per_process + 10

@@ -6,9 +6,18 @@ from __future__ import annotations
 
 import logging
 
+from sqlalchemy import insert, text
 from sqlalchemy.engine import make_url
 
-from tests.e2e.harness import bot_table, mover, private_turn_message, start_game, wait_for
+from league.models import InboxItem, utcnow
+from tests.e2e.harness import (
+    bot_table,
+    hold,
+    mover,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
 from tests.e2e.tcp_proxy import TcpProxy
 
 GROUP = -100901
@@ -47,3 +56,98 @@ async def test_a_press_during_an_outage_gets_the_outage_answer(pg_db, pg_url, ca
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     assert not errors, [r.getMessage() for r in errors]
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
+
+
+async def test_an_outage_during_a_delivery_is_one_warning(pg_db, pg_url, caplog) -> None:
+    """The database goes away while a move's messages are being sent (the delivery holds its
+    transaction across the sends, and its raise of ``told_version`` fails): no traceback,
+    only the one warning of the outage."""
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    caplog.set_level(logging.INFO)
+    try:
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat"],
+                             sweep_interval=0.2) as (api, players, _):
+            await start_game(api, players, GROUP)
+            user = await mover(api, players)
+            held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
+                                 and "bids" in str(p.get("text")))
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            await user.press(message, bid)
+            await wait_for(held.is_set)
+            proxy.cut()
+            release.set()  # the note arrives; recording it fails
+            await wait_for(lambda: any("cannot be reached" in r.getMessage()
+                                       for r in caplog.records))
+            proxy.restore()
+            await wait_for(lambda: bool(api.find_messages(GROUP, "bids")))
+            await api.settle()
+    finally:
+        await proxy.stop()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING
+                and "cannot be reached" in r.getMessage()]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+async def test_an_outage_after_an_earlier_update_of_the_lane_answers_the_new_one(
+        pg_db, pg_url) -> None:
+    """An update finds an earlier one of its lane undone (a dead worker's) and handles that
+    first; the database goes away as that earlier one is marked done. The new update was
+    not handled: its sender is told so, rather than left waiting for an answer that never
+    comes (it is marked done once the database is back)."""
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    try:
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob"]) as (api, players, _):
+            await players[0].send(GROUP, "/help")
+            await wait_for(lambda: bool(api.bot_messages(GROUP)))
+            await api.settle()
+            lane = f"c{GROUP}:0"
+            async with pg_db.engine.begin() as conn:  # the /help again, left undone
+                payload = (await conn.execute(text(
+                    "SELECT payload FROM inbox WHERE lane = :l ORDER BY id DESC LIMIT 1"),
+                    {"l": lane})).scalar_one()
+                payload = {**payload, "update_id": 0}
+                await conn.execute(insert(InboxItem).values(
+                    id=0, lane=lane, payload=payload, received_at=utcnow()))
+            held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP)
+            await players[1].send(GROUP, "/rules")
+            await wait_for(held.is_set)  # the earlier /help's answer
+            proxy.cut()
+            release.set()
+            await wait_for(lambda: bool(api.find_messages(GROUP, OUTAGE)), timeout=10)
+            proxy.restore()
+            await api.settle()
+    finally:
+        await proxy.stop()
+
+
+async def test_a_departure_during_an_outage_is_handled_once_it_is_over(
+        pg_db, pg_url, caplog) -> None:
+    """A player leaves the group while the database is down: nobody can be told "nothing
+    was changed", and Telegram has been told the update arrived, so it is kept and handled
+    once the database is back (they leave the game)."""
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    caplog.set_level(logging.INFO)
+    try:
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat", "Dan"]
+                             ) as (api, players, _):
+            await start_game(api, players, GROUP)
+            proxy.cut()
+            api.user_leaves(players[2], GROUP)
+            await wait_for(lambda: any("cannot be reached" in r.getMessage()
+                                       for r in caplog.records))
+            await api.settle()
+            proxy.restore()
+            await wait_for(lambda: bool(api.find_messages(GROUP, "Cat\u2069 leaves the game")),
+                           timeout=30)
+            await api.settle()
+    finally:
+        await proxy.stop()
