@@ -130,8 +130,11 @@ async def test_a_japanese_group_with_a_spanish_player(api: FakeBotAPI, pg_db,
         answer = await cat.press_and_settle(table, peek)
         assert answer["text"].startswith(tr("ja", "Cards you can see:"))
         if private_turn_message(api, bob) is None:  # a move out of turn: a Spanish alert
-            bid = next(d for _, d in api.buttons(table) if d and d.startswith("b:"))
-            answer = await api.wait_answer(await bob.press_raw(GROUP, table.message_id, bid))
+            # (the table has no move buttons: Beto presses the mover's bid in his own chat)
+            turn = next(m for u in players if (m := private_turn_message(api, u)) is not None)
+            bid = next(d for _, d in api.buttons(turn) if d and d.startswith("b:"))
+            mine = api.bot_messages(bob.id)[-1]
+            answer = await api.wait_answer(await bob.press_raw(bob.id, mine.message_id, bid))
             assert answer["show_alert"]
             with use_language("es"):
                 from telegram_app.render.common import error_text
