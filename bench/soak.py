@@ -15,7 +15,7 @@ real bot process (``python -m telegram_app``):
 Prints: games finished / stuck, presses unanswered, inconsistencies in the database, and the
 bot's log lines at ERROR. "Stuck" counts games that did not end in time, and stalls (no new
 keyboard for ``STALL`` s, after which a player presses the same keyboard again); a game
-whose last move was never shown is re-presented only by the deliver side (issue 11).
+whose last move was never shown is re-presented by the sweep (issue 11).
 
 Usage: ``.venv/bin/python -m bench.soak [--seed N] [--minutes M] [--phases kills,fuzz,outage]``
 """
