@@ -127,9 +127,10 @@ async def test_a_typed_bid_goes_to_the_game_whose_message_it_answers(pg_db, pg_u
         msg = api.store_message(api.private_chat(ann), from_bot=False, sender_id=ann.id,
                                 text="7", entities=[], reply_to=second.message_id)
         api.enqueue_update({"message": api.message_dict(msg)})
+        # (waited for: a loaded machine may be quiet for a moment before the note goes out)
+        await wait_for(lambda: bool(said(api, other, "Ann\u2069 bids 7")))
         await api.settle()
         assert not said(api, GROUP, "Ann\u2069 bids 7"), [m.text for m in api.bot_messages(GROUP)]
-        assert said(api, other, "Ann\u2069 bids 7")
 
 
 async def test_a_double_tap_on_add_ai_adds_one_computer_player(pg_db, pg_url) -> None:
