@@ -24,6 +24,15 @@ GROUP = -100901
 OUTAGE = "I can't reach my records right now; nothing was changed"
 
 
+
+def assert_one_outage_warning(caplog) -> None:  # type: ignore[no-untyped-def]
+    """The log holds exactly one "cannot be reached" warning and nothing at ERROR."""
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING
+                and "cannot be reached" in r.getMessage()]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    assert not errors, [r.getMessage() for r in errors]
+
 async def test_a_press_during_an_outage_gets_the_outage_answer(pg_db, pg_url, caplog) -> None:
     real = make_url(pg_url)
     proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
@@ -50,11 +59,7 @@ async def test_a_press_during_an_outage_gets_the_outage_answer(pg_db, pg_url, ca
             await api.settle()
     finally:
         await proxy.stop()
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING
-                and "cannot be reached" in r.getMessage()]
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert len(warnings) == 1, [r.getMessage() for r in warnings]
-    assert not errors, [r.getMessage() for r in errors]
+    assert_one_outage_warning(caplog)
     assert not any(r.exc_info for r in caplog.records if r.levelno >= logging.WARNING)
 
 
@@ -86,11 +91,7 @@ async def test_an_outage_during_a_delivery_is_one_warning(pg_db, pg_url, caplog)
             await api.settle()
     finally:
         await proxy.stop()
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING
-                and "cannot be reached" in r.getMessage()]
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert len(warnings) == 1, [r.getMessage() for r in warnings]
-    assert not errors, [r.getMessage() for r in errors]
+    assert_one_outage_warning(caplog)
 
 
 async def test_an_outage_after_an_earlier_update_of_the_lane_answers_the_new_one(
