@@ -6,6 +6,7 @@ step number, so replaying the stored actions rebuilds the same state.
 """
 
 from engine.core import (
+    ANSWER_EVENTS,
     GAME_OVER,
     PLAYER_REMOVED,
     ROUND_OVER,
@@ -19,7 +20,7 @@ from engine.core import (
     rng_for,
 )
 
-__all__ = ["GAME_OVER", "PLAYER_REMOVED", "ROUND_OVER", "TRICK_OVER", "TURN_ENDING_EVENTS",
+__all__ = ["ANSWER_EVENTS", "GAME_OVER", "PLAYER_REMOVED", "ROUND_OVER", "TRICK_OVER", "TURN_ENDING_EVENTS",
            "Action", "Event", "Game", "OptionSpec", "RuleError", "rng_for"]
 
 from engine.coyote import CoyoteGame  # noqa: E402  (the registry needs the games)

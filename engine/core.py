@@ -91,6 +91,10 @@ GAME_OVER = "game_over"
 TURN_ENDING_EVENTS = frozenset({ROUND_OVER, TRICK_OVER, GAME_OVER, "showdown", "round_dealt"})
 """Events after which a turn the computer finished for an absent player is over (the
 league's stand-in plays no further for them)."""
+ANSWER_EVENTS = frozenset({"bid_changed"})
+"""Events of a move another seat makes inside someone's turn, as an answer it owes them
+(Coyote's Change is answered with a new bid, after which the changer acts on): that turn
+goes on, with its clock."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +218,16 @@ class Game(Protocol):
 
     def option_specs(self, options: JSON | None = None) -> list[OptionSpec]:
         """The lobby options for these options (an edition, say), described for any UI."""
+        ...
+
+    def setting_specs(self, options: JSON | None = None) -> list[OptionSpec]:
+        """The options a chat may preset for its new games of this kind: those chosen when
+        a game is opened (Coyote's edition), then :meth:`option_specs` for ``options``."""
+        ...
+
+    def hand_number(self, state: JSON) -> int:
+        """Increases each time every player's hand is replaced (a new deal); 0 before the
+        first. A new hand number means every player gets a new private message."""
         ...
 
     def stand_in_action(self, state: JSON, seat: int, rng: random.Random) -> Action:

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.core import JSON, Action, Event, LazyRandom, OptionSpec, RuleError, rng_for
 from engine.coyote import flow, specials
-from engine.coyote.editions import BID_SPECIALS, MAX_BID, get_edition
+from engine.coyote.editions import BID_SPECIALS, EDITIONS, MAX_BID, get_edition
 
 BID_WINDOW = 30
 """How many bids :meth:`CoyoteGame.legal_actions` lists; any higher whole number is legal too."""
@@ -144,6 +144,17 @@ class CoyoteGame:
         if view.get("masks"):
             view["masks"] = [m and s != seat for s, m in enumerate(view["masks"])]
         return self.ai_action(view, rng)
+
+    def setting_specs(self, options: JSON | None = None) -> list[OptionSpec]:
+        """``edition`` (chosen when a game is opened: ``/newgame feathers``), then
+        :meth:`option_specs` for that edition."""
+        editions = tuple(EDITIONS)
+        return [OptionSpec("edition", editions, editions[0], "option_edition"),
+                *self.option_specs(options)]
+
+    def hand_number(self, state: JSON) -> int:
+        """The round number: every round deals each player a new card (0 before the first)."""
+        return int(state["round"])
 
     def specials_kind(self, options: JSON | None = None) -> str | None:
         """``"masks"``, ``"coins"`` or ``None``: the special actions the edition offers."""

@@ -86,6 +86,15 @@ class KoiraGame:
         """``{"phase": 1 | 2, "trick": n}`` (tricks counted over the whole game, from 1)."""
         return {"phase": state["phase"], "trick": state["trick_no"]}
 
+    def setting_specs(self, options: JSON | None = None) -> list[OptionSpec]:
+        """Koira has no options chosen when a game is opened: :meth:`option_specs`."""
+        return self.option_specs(options)
+
+    def hand_number(self, state: JSON) -> int:
+        """The phase (1, 2): in phase 2 "each player takes up the cards they won in phase 1
+        as their new hand" (rules, Phase 2), so every hand is replaced once."""
+        return int(state["phase"])
+
     def placements(self, state: JSON) -> list[int] | None:
         """Per seat, 1 = first out … the koira last (:func:`engine.koira.views.placements`)."""
         return views.placements(state)

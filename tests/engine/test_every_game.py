@@ -133,6 +133,10 @@ def test_queries_agree(name: str) -> None:
     assert not game.is_over(state) and game.placements(state) is None
     assert game.still_playing(state) == list(range(low))
     assert isinstance(game.progress(state), dict)
+    assert game.hand_number(state) == 1  # the deal at the start is the first hand
+    settings = game.setting_specs()
+    assert [s.name for s in settings[len(settings) - len(game.option_specs()):]] == [
+        s.name for s in game.option_specs()]
     choices = game.option_choices()
     specs = game.option_specs()
     assert [s.name for s in specs] == list(choices)
@@ -147,6 +151,26 @@ def test_queries_agree(name: str) -> None:
     assert game.ai_action(game.view(state, seat), rng) in legal
     assert game.ai_action(game.view(state, seat), random.Random(3), level="normal") in legal
     assert game.stand_in_action(state, seat, random.Random(3)) in legal
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_hand_number_only_grows(name: str) -> None:
+    """``hand_number`` never goes down in a game, and a new hand number comes with a new
+    deal: it rises at most by one a move."""
+    game = GAMES[name]
+    low, _ = game.player_limits()
+    state, _ = game.new_game(low, 11)
+    rng = random.Random(11)
+    seen = [game.hand_number(state)]
+    for _ in range(STEP_BOUND):
+        if game.is_over(state):
+            break
+        seat = game.current_seat(state)
+        assert seat is not None
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        seen.append(game.hand_number(state))
+    assert all(0 <= b - a <= 1 for a, b in zip(seen, seen[1:], strict=False))
+    assert seen[-1] > seen[0]  # a whole game deals more than once
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
