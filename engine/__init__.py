@@ -18,10 +18,12 @@ from engine.core import (
     OptionSpec,
     RuleError,
     rng_for,
+    step_of,
 )
 
-__all__ = ["ANSWER_EVENTS", "GAME_OVER", "PLAYER_REMOVED", "ROUND_OVER", "TRICK_OVER", "TURN_ENDING_EVENTS",
-           "Action", "Event", "Game", "OptionSpec", "RuleError", "rng_for"]
+__all__ = ["ANSWER_EVENTS", "GAME_OVER", "PLAYER_REMOVED", "ROUND_OVER", "TRICK_OVER",
+           "TURN_ENDING_EVENTS", "Action", "Event", "Game", "OptionSpec", "RuleError", "rng_for",
+           "step_of"]
 
 from engine.coyote import CoyoteGame  # noqa: E402  (the registry needs the games)
 from engine.koira import KoiraGame  # noqa: E402

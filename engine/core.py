@@ -139,6 +139,13 @@ def rng_for(seed: int, step: int) -> random.Random:
     return random.Random(f"{seed}:{step}")
 
 
+def step_of(state: JSON) -> int:
+    """The number of actions applied to ``state`` (0 after the deal): every game's state
+    holds it as ``"step"``, the step its chance draws from (:func:`rng_for`). The league
+    numbers its log by it and seeds its computer players' choices with it."""
+    return int(state["step"])
+
+
 class LazyRandom:
     """:func:`rng_for` created on first use: most moves (a bid) draw nothing, and seeding a
     generator from a string costs more than the rest of such a move."""

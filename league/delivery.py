@@ -2,73 +2,54 @@
 change to its listeners, a game's deliveries are serialised across processes, and the games
 whose last change was not shown are found again.
 
-The bot registers one listener (``MatchService.on_commit``); every change that makes a
-report (a start, a move, a timeout) calls it right after its commit, before anything else is
-awaited, so no call site has to remember to. What the group has been told lives in the
-database (``games.told_version``, claimed with a compare-and-set before a report is sent),
-so after a kill any process can find what is left to show (:meth:`DeliveryMixin.behind`).
+The bot registers one listener (``MatchService.on_commit``, ``league.outcome.Listeners``);
+every change that makes a report (a start, a move, a timeout) calls it right after its
+commit, before anything else is awaited, so no call site has to remember to. What the
+group has been told lives in the database (``games.told_version``, claimed with a
+compare-and-set before a report is sent), so after a kill any process can find what is
+left to show (:meth:`Deliveries.behind`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import and_, exists, func, or_, select, text, update
 
-from league.base import SENDING, load_game
+from league.context import Context
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, User, utcnow
+from league.reads import GameReads
+from league.rows import SENDING, load_game
 from league.snapshots import GameSnapshot, snapshot
 
-if TYPE_CHECKING:
-    from league.db import Database
-    from league.service import Outcome
-
 log = logging.getLogger(__name__)
-
-Listener = Callable[["Outcome"], None]
-"""Called with each committed :class:`~league.service.Outcome`, synchronously, right after
-the commit (it must not block: the bot's listener only notes the change and starts its
-delivery)."""
 
 DELIVERY_LOCK = 0x636F  # the first key of the game's advisory lock ("co"); the second: game id
 LOCK_WAIT = 20
 """Seconds a delivery waits for the game's lock before it gives up (logged)."""
 GRACE = timedelta(seconds=2)
 """A change younger than this is left to the process that committed it (it is delivering
-it now); :meth:`DeliveryMixin.behind` finds only older ones."""
+it now); :meth:`Deliveries.behind` finds only older ones."""
 FINISHED_WINDOW = timedelta(days=1)
 """A finished game whose end was not told is shown again within this long of its end."""
 STALE_CLAIM = timedelta(seconds=60)
 """A private message still claimed as being sent (``SENDING``) when the game's last move is
 older than this was left by a process killed during the send (a send, retries included,
-ends well within it): it may be claimed again (:meth:`DeliveryMixin.release_stale_claims`)."""
+ends well within it): it may be claimed again (:meth:`Deliveries.release_stale_claims`)."""
 
 
-class DeliveryMixin:
-    """Listeners, the per-game delivery lock and the search for games not shown, for
-    :class:`league.service.MatchService`."""
+class Deliveries:
+    """The per-game delivery lock and the search for games not shown (part of
+    :class:`league.service.MatchService`)."""
 
-    db: Database
-
-    def on_commit(self, listener: Listener) -> None:
-        """Call ``listener`` with every committed start, move and timeout (see
-        :data:`Listener`)."""
-        self.__dict__.setdefault("_listeners", []).append(listener)
-
-    def _reported(self, outcomes: list[Outcome]) -> None:
-        """Hand committed outcomes to the listeners (a listener's error is logged, never
-        raised into the service call: the change is committed either way)."""
-        for listener in self.__dict__.get("_listeners", []):
-            for outcome in outcomes:
-                try:
-                    listener(outcome)
-                except Exception:
-                    log.exception("a commit listener failed for game %s", outcome.game.id)
+    def __init__(self, ctx: Context, reads: GameReads) -> None:
+        self.db = ctx.db
+        self.reads = reads
 
     async def raise_told(self, game_id: int, version: int) -> None:
         """Record that the group has been shown the game up to ``version`` (never lowers
@@ -86,7 +67,7 @@ class DeliveryMixin:
         process dies), the read, and the raise of ``told_version``; on SQLite (one process)
         no lock. Raises ``game_not_found``."""
         if self.db.dialect != "postgresql":
-            delivery = Delivery(await self.get(game_id))  # type: ignore[attr-defined]
+            delivery = Delivery(await self.reads.get(game_id))
             yield delivery
             if delivery.told_upto is not None:
                 await self.raise_told(game_id, delivery.told_upto)
@@ -107,7 +88,7 @@ class DeliveryMixin:
         """Make the game's private messages claimed as being sent (``SENDING``) claimable
         again if its last move is older than :data:`STALE_CLAIM`: a process killed between
         the claim and recording the message's id left them, and nothing else would send that
-        player this round's message (the message may have arrived: a second one is the
+        player this hand's message (the message may have arrived: a second one is the
         lesser harm). Whether any was released."""
         last_event = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == game_id).scalar_subquery()
@@ -123,8 +104,8 @@ class DeliveryMixin:
         """Ids of games whose last change may not be shown: running (or finished within
         :data:`FINISHED_WINDOW`) with ``told_version`` behind ``version`` for longer than
         :data:`GRACE`, or running with a player who can be messaged but has no private
-        message for the round on the table (or one claimed as being sent for longer than
-        :data:`STALE_CLAIM`). Both use partial indexes (migration 0009)."""
+        message for the hand being played (``games.hand``), or one claimed as being sent for
+        longer than :data:`STALE_CLAIM`. Both use partial indexes (migration 0009)."""
         now = utcnow()
         last_event = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == GameRow.id).scalar_subquery()
@@ -134,7 +115,6 @@ class DeliveryMixin:
             or_(GameRow.status == "running", GameRow.finished_at > now - FINISHED_WINDOW),
             or_(last_event.is_(None), last_event < now - GRACE))
             .order_by(GameRow.id).limit(limit))
-        round_no = GameRow.state["round"].as_integer()
         # (correlated by hand: inside EXISTS it would not be, and would read every game)
         claimed_since = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == GameRow.id).correlate(GameRow).scalar_subquery()
@@ -142,12 +122,12 @@ class DeliveryMixin:
             GameRow.status == "running",
             exists().where(
                 GamePlayer.game_id == GameRow.id, GamePlayer.seat.is_not(None),
-                GamePlayer.lives > 0, GamePlayer.user_id == User.id,
+                GamePlayer.playing.is_(True), GamePlayer.user_id == User.id,
                 User.can_message.is_(True),
                 or_(GamePlayer.private_message_id.is_(None),
                     and_(GamePlayer.private_message_id != SENDING,
-                         or_(GamePlayer.private_round.is_(None),
-                             GamePlayer.private_round != round_no)),
+                         or_(GamePlayer.private_hand.is_(None),
+                             GamePlayer.private_hand != GameRow.hand)),
                     # being sent for longer than a send takes: its sender was killed
                     and_(GamePlayer.private_message_id == SENDING,
                          claimed_since < now - STALE_CLAIM))))
@@ -159,7 +139,7 @@ class DeliveryMixin:
 
 
 class Delivery:
-    """One delivery of a game (:meth:`DeliveryMixin.delivering`): ``game`` as read under its
+    """One delivery of a game (:meth:`Deliveries.delivering`): ``game`` as read under its
     lock; :meth:`told` notes how far the group has now been shown it."""
 
     def __init__(self, game: GameSnapshot) -> None:

@@ -21,9 +21,9 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
-    false,
     select,
     text,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
@@ -82,10 +82,9 @@ class Chat(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     pace: Mapped[str] = mapped_column(String(16), default="standard",
                                       server_default="standard")
-    edition: Mapped[str] = mapped_column(String(16), default="classic",
-                                         server_default="classic")
-    lives: Mapped[int | None] = mapped_column(Integer)
-    specials: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The defaults of new games per game kind, ``{kind: {option: value}}`` (/settings; a
+    # value the game no longer allows falls back to its default when a lobby opens).
+    game_options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     timeout_policy: Mapped[str] = mapped_column(String(16), default="ai", server_default="ai")
     lobby_ttl: Mapped[int] = mapped_column(Integer, default=3600, server_default="3600")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
@@ -141,7 +140,7 @@ class Game(Base):
     )
 
     # Not a column (so not annotated): ``(the chat's language, {user id: language})``, read
-    # by ``league.base.attach_languages`` when the game is loaded, for its snapshot.
+    # by ``league.rows.attach_languages`` when the game is loaded, for its snapshot.
     languages = None
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -174,6 +173,9 @@ class Game(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     paused_left: Mapped[float | None] = mapped_column(Float)
+    # The hand being played (``engine.Game.hand_number`` of ``state``): a player whose
+    # private message is of another hand is sent a new one.
+    hand: Mapped[int | None] = mapped_column(Integer)
 
     # Where the game is, for a player's private messages: read in the game's own SELECT (no
     # extra round trip). Not expired on flush: they are not the game's to change, and an
@@ -196,8 +198,9 @@ class Game(Base):
 
 
 class GamePlayer(Base):
-    """A seat in a game. ``seat`` is set at start (join order); ``lives`` and ``placement``
-    mirror the engine state for queries; ``private_message_id`` is this round's private view."""
+    """A seat in a game. ``seat`` is set at start (join order); ``playing`` (still in the
+    game: ``Game.still_playing``) and ``placement`` mirror the engine state for queries;
+    ``private_message_id`` is the private view of hand ``private_hand``."""
 
     __tablename__ = "game_players"
     __table_args__ = (
@@ -211,10 +214,10 @@ class GamePlayer(Base):
     name: Mapped[str] = mapped_column(String(256))
     is_ai: Mapped[bool] = mapped_column(Boolean, default=False)
     seat: Mapped[int | None] = mapped_column(Integer)
-    lives: Mapped[int | None] = mapped_column(Integer)
+    playing: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     placement: Mapped[int | None] = mapped_column(Integer)
     private_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    private_round: Mapped[int | None] = mapped_column(Integer)
+    private_hand: Mapped[int | None] = mapped_column(Integer)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The private-chat message id of the last bid this player typed that was applied: a
     # message delivered again (Telegram repeats updates whose offset was not confirmed) is

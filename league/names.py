@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from league.context import Context
 from league.inbox import NAMES_ONLY
 from league.models import Chat, ForumTopic, GamePlayer, User
 from league.snapshots import UserRef
@@ -15,8 +16,11 @@ MAX_NAME = 256
 """The length of the name columns; a longer name is cut (Telegram's are far shorter)."""
 
 
-class NamesMixin:
-    """Name refreshes for :class:`league.service.MatchService`."""
+class Names:
+    """Name refreshes (part of :class:`league.service.MatchService`)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     async def refresh_user(self, user: UserRef) -> bool:
         """Store ``user``'s first and last name, username and (when given) client language,
@@ -28,7 +32,7 @@ class NamesMixin:
         username = user.username[:64] if user.username else None
         shown = user.display_name[:MAX_NAME]
         language = user.language[:16] if user.language else None
-        async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions.begin() as session:
             session.info[NAMES_ONLY] = True  # not the change the update asked for
             differs = [User.first_name != first, User.last_name.is_distinct_from(last),
                        User.username.is_distinct_from(username)]
@@ -47,7 +51,7 @@ class NamesMixin:
     async def set_chat_title(self, chat_id: int, title: str) -> None:
         """Store a group's current title (a group the league never stored is not created:
         its first lobby stores it)."""
-        async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions.begin() as session:
             session.info[NAMES_ONLY] = True  # not the change the update asked for
             await session.execute(update(Chat).where(
                 Chat.id == chat_id, Chat.title.is_distinct_from(title[:MAX_NAME]))
@@ -60,7 +64,7 @@ class NamesMixin:
         name = name[:MAX_NAME]
         for _attempt in range(2):  # two first sightings at once: the second one updates
             try:
-                async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+                async with self.ctx.db.sessions.begin() as session:
                     session.info[NAMES_ONLY] = True  # not the change asked for
                     row = await session.scalar(select(ForumTopic).where(
                         ForumTopic.chat_id == chat_id, ForumTopic.thread_id == thread_id))

@@ -14,12 +14,13 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from league.base import load_game
 from league.clock import aware
+from league.context import Context
 from league.errors import ServiceError
 from league.models import Chat, GameEvent, GamePlayer, LeaguePost, Rating, RatingEvent, User
 from league.models import Game as GameRow
 from league.ratings import START, RatingChange
+from league.rows import load_game
 from league.snapshots import GameSnapshot, snapshot
 from league.standings import (
     DEFAULT_TZ,
@@ -72,24 +73,30 @@ class RatingCard:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """A finished game of a chat: placements ``[(place, name, Elo change or None)]``."""
+    """A finished game of a chat: its ``kind`` and ``options`` (the bot names its edition
+    and such), placements ``[(place, name, Elo change or None)]``."""
 
     game_id: int
     finished_at: datetime
-    edition: str
+    kind: str
+    options: dict[str, Any]
     placements: list[tuple[int, str, float | None]]
 
 
 class LeagueQueries:
-    """Read-side queries for :class:`league.service.MatchService`."""
+    """Read-side queries (part of :class:`league.service.MatchService`). Every league is
+    per game kind (``kind``: each game has its own Elo), and no query has a default kind."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     async def chat_zone(self, chat_id: int) -> tuple[str, int]:
         """A chat's time zone and season length in weeks (defaults for unknown chats)."""
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             chat = await session.get(Chat, chat_id)
         return (chat.timezone, chat.season_weeks) if chat else ("UTC", 4)
 
-    async def standings(self, chat_id: int, period: str = "week", kind: str = "coyote",
+    async def standings(self, chat_id: int, period: str = "week", *, kind: str,
                         at: datetime | None = None) -> Standings:
         """The chat's table for ``period``: ``week`` (this week), ``last`` (last week),
         ``season`` (this season), ``last_season``, as seen at ``at`` (default now). Raises
@@ -97,13 +104,13 @@ class LeagueQueries:
         if period not in PERIODS:
             raise ServiceError("bad_option")
         tz, weeks = await self.chat_zone(chat_id)
-        now = at or self.clock()  # type: ignore[attr-defined]
+        now = at or self.ctx.clock()
         start, end = {
             "week": lambda: week_bounds(now, tz), "last": lambda: previous_week_bounds(now, tz),
             "season": lambda: season_bounds(now, tz, weeks),
             "last_season": lambda: previous_season_bounds(now, tz, weeks),
         }[period]()
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             events = list(await session.scalars(
                 select(RatingEvent).where(RatingEvent.chat_id == chat_id,
                                           RatingEvent.kind == kind,
@@ -118,12 +125,12 @@ class LeagueQueries:
         return Standings(period, start, end, rows, names,
                          {u: r.games for u, r in ratings.items()}, tz)
 
-    async def rating_card(self, user_id: int, chat_id: int | None,
-                          kind: str = "coyote") -> RatingCard:
+    async def rating_card(self, user_id: int, chat_id: int | None, *,
+                          kind: str) -> RatingCard:
         """A player's rating card; a player without rated games has 1500 and no rank. Ranks
         are shared on equal ratings (1 + the number of players rated higher), counted in SQL
         rather than by loading every rating."""
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             mine = await session.get(Rating, (user_id, kind))
             names = await _names(session, {user_id})
             overall = local = None
@@ -145,20 +152,20 @@ class LeagueQueries:
                           mine.rating if mine else START, mine.games if mine else 0,
                           mine.wins if mine else 0, local, overall)
 
-    async def rating_history(self, user_id: int,
-                             kind: str = "coyote") -> list[tuple[datetime, float]]:
+    async def rating_history(self, user_id: int, *,
+                             kind: str) -> list[tuple[datetime, float]]:
         """A player's Elo after each rated game, oldest first (for the chart)."""
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             rows = await session.execute(
                 select(RatingEvent.finished_at, RatingEvent.after)
                 .where(RatingEvent.user_id == user_id, RatingEvent.kind == kind)
                 .order_by(RatingEvent.finished_at, RatingEvent.id))
             return [(aware(at), after) for at, after in rows]
 
-    async def top(self, limit: int = 10, kind: str = "coyote") -> list[tuple[int, str, Rating]]:
+    async def top(self, limit: int = 10, *, kind: str) -> list[tuple[int, str, Rating]]:
         """The overall leaderboard: ``(rank, name, rating row)`` for players with at least
         :data:`TOP_MIN_GAMES` rated games."""
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             rows = list(await session.scalars(
                 select(Rating).where(Rating.kind == kind, Rating.games >= TOP_MIN_GAMES)
                 .order_by(Rating.rating.desc()).limit(limit)))
@@ -169,17 +176,21 @@ class LeagueQueries:
         return [(entry.rank, names.get(entry.player, "?"), by_user[entry.player])
                 for entry in board]
 
-    async def history(self, chat_id: int, limit: int = 10) -> list[HistoryEntry]:
-        """The chat's last finished games, newest first, with Elo changes where rated. A
-        rated game shows the league's places (a removed player counts as last, as for Elo);
-        an unrated one the game's own. ``finished_at`` is in the chat's time zone, like its
-        weeks."""
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+    async def history(self, chat_id: int, *, kind: str | None,
+                      limit: int = 10) -> list[HistoryEntry]:
+        """The chat's last finished games of ``kind`` (``None``: of every kind), newest
+        first, with Elo changes where rated. A rated game shows the league's places (a
+        removed player counts as last, as for Elo); an unrated one the game's own.
+        ``finished_at`` is in the chat's time zone, like its weeks."""
+        async with self.ctx.db.sessions() as session:
             tz = zone(await session.scalar(select(Chat.timezone).where(Chat.id == chat_id))
                       or DEFAULT_TZ)
+            finished = select(GameRow).where(GameRow.chat_id == chat_id,
+                                             GameRow.status == "finished")
+            if kind is not None:
+                finished = finished.where(GameRow.kind == kind)
             games = list(await session.scalars(
-                select(GameRow).where(GameRow.chat_id == chat_id, GameRow.status == "finished")
-                .order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
+                finished.order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
             ids = [g.id for g in games]
             players = list(await session.scalars(
                 select(GamePlayer).where(GamePlayer.game_id.in_(ids))))
@@ -189,7 +200,7 @@ class LeagueQueries:
         for p in players:
             seats[p.game_id].append(p)
         return [HistoryEntry(g.id, aware(g.finished_at or g.created_at).astimezone(tz),
-                             (g.options or {}).get("edition", "classic"),
+                             g.kind, dict(g.options or {}),
                              sorted((_history_line(p, rated.get((g.id, p.user_id)))
                                      for p in seats[g.id]), key=lambda t: t[0]))
                 for g in games]
@@ -198,7 +209,7 @@ class LeagueQueries:
                                                               list[list[dict[str, Any]]]]:
         """A game of this chat and its event log (events per step, in order). Raises
         ``game_not_found`` for a game of another chat."""
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             row = await load_game(session, game_id)
             if row.chat_id != chat_id:
                 raise ServiceError("game_not_found")
@@ -207,14 +218,14 @@ class LeagueQueries:
             return snapshot(row), log
 
     # --- weekly and season posts -------------------------------------------------------------
-    async def due_posts(self, kind: str = "coyote") -> list[tuple[int, str, datetime]]:
+    async def due_posts(self, *, kind: str) -> list[tuple[int, str, datetime]]:
         """``(chat_id, "week" | "season", period key)`` of the last finished week and season
         of each chat that had rated ``kind`` games in them and were never claimed (or whose
         claim was not sent within :data:`POST_RETRY`). Only the latest week is looked at: a
         scheduler stopped for longer than a week skips the weeks in between."""
-        now = self.clock()  # type: ignore[attr-defined]
+        now = self.ctx.clock()
         due = []
-        async with self.db.sessions() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions() as session:
             since = now - timedelta(weeks=MAX_SEASON_WEEKS + 1)
             chats = list(await session.execute(
                 select(Chat.id, Chat.timezone, Chat.season_weeks, Chat.last_rated_at)
@@ -241,15 +252,15 @@ class LeagueQueries:
     async def claim_post(self, chat_id: int, post: str, start: datetime) -> bool:
         """Claim a weekly/season post; ``True`` for exactly one caller. A claim whose post was
         not sent within :data:`POST_RETRY` may be claimed again (one caller wins)."""
-        now = self.clock()  # type: ignore[attr-defined]
+        now = self.ctx.clock()
         try:
-            async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            async with self.ctx.db.sessions.begin() as session:
                 session.add(LeaguePost(chat_id=chat_id, kind=post, period_start=start,
                                        claimed_at=now))
             return True
         except IntegrityError:
             pass
-        async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions.begin() as session:
             result = await session.execute(
                 update(LeaguePost)
                 .where(LeaguePost.chat_id == chat_id, LeaguePost.kind == post,
@@ -260,10 +271,10 @@ class LeagueQueries:
 
     async def mark_posted(self, chat_id: int, post: str, start: datetime) -> None:
         """Record that a claimed post was sent."""
-        async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+        async with self.ctx.db.sessions.begin() as session:
             row = await session.get(LeaguePost, (chat_id, post, start))
             if row is not None:
-                row.posted_at = self.clock()  # type: ignore[attr-defined]
+                row.posted_at = self.ctx.clock()
 
 
 def _history_line(player: GamePlayer,

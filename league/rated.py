@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine import PLAYER_REMOVED
 from league.models import Chat, GameEvent, Rating, RatingEvent
 from league.models import Game as GameRow
 from league.ratings import START, RatingChange, is_rated, rate_game, with_departures
@@ -37,7 +38,7 @@ async def rate_if_finished(session: AsyncSession, row: GameRow,
     by_seat = {p.seat: p.user_id for p in humans}
     removed = await session.scalars(select(GameEvent.events).where(GameEvent.game_id == row.id))
     departed = {by_seat[e["seat"]] for events in removed for e in events
-                if e.get("type") == "player_removed" and e.get("seat") in by_seat}
+                if e.get("type") == PLAYER_REMOVED and e.get("seat") in by_seat}
     places = with_departures({p.user_id: p.placement or len(humans) for p in humans}, departed)
     ids = list(places)
     stmt = select(Rating).where(Rating.user_id.in_(ids), Rating.kind == row.kind)

@@ -6,296 +6,166 @@ returns a snapshot (with the engine's events for moves) or raises
 ``version`` (optimistic concurrency: ``UPDATE … WHERE version = :seen``), so of two concurrent
 or repeated presses on the same turn exactly one is applied, on PostgreSQL and SQLite alike.
 Computer players answer in the same transaction as the move that gave them the turn.
+
+:class:`MatchService` is the one object the bot holds: a facade over composed parts, each
+built from one shared :class:`~league.context.Context` and the parts it needs (no part
+reaches into another's private methods). Each public method is the part's, by :func:`via`.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.exc import StaleDataError
-
-from engine import Action, Game, RuleError
-from league.base import load_game, store_state
-from league.clock import arm_turn, pause, resume
-from league.delivery import DeliveryMixin
-from league.errors import ServiceError
-from league.lobby import LobbyService, lobby_row
-from league.models import OPEN_STATUSES, GameEvent, GamePlayer
-from league.models import Game as GameRow
-from league.names import NamesMixin
+from engine import GAMES, Game
+from league.bookkeeping import Bookkeeping
+from league.chats import Chats
+from league.context import Context, _new_seed
+from league.db import Database
+from league.delivery import Deliveries
+from league.lobby import LobbyService
+from league.models import utcnow
+from league.moves import MAX_AI_STEPS, Moves
+from league.names import Names
+from league.outcome import Listeners, Outcome, Step
+from league.people import People
 from league.queries import LeagueQueries
-from league.rated import rate_if_finished
-from league.snapshots import GameSnapshot, snapshot
-from league.sweeper import SweepMixin
+from league.reads import GameReads
+from league.sweeper import Sweeper
 
-MAX_AI_STEPS = 1000
-"""A bound on computer moves in one transaction (a whole all-AI game takes a few hundred)."""
+__all__ = ["MAX_AI_STEPS", "MatchService", "Outcome", "Step"]  # (Step/Outcome: league.outcome)
 
-
-@dataclass(frozen=True)
-class Step:
-    """One applied action: who acted (``seat``; ``ai`` for a computer player), the engine's
-    events (JSON objects) and the state right after it."""
-
-    seat: int | None
-    ai: bool
-    events: list[dict[str, Any]]
-    state: dict[str, Any]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """A committed change: the game after it and every step it took, in order."""
+class via(Generic[P, R]):  # noqa: N801  (used like a function, in the class body)
+    """A facade method that is ``method`` of the part held in attribute ``part``: typed as
+    the part's method, so callers and mypy see its real signature."""
 
-    game: GameSnapshot
-    steps: list[Step] = field(default_factory=list)
-    turn_before: int | None = None
-    """The seat whose turn it was before the change (``None`` when not known)."""
-    started: bool = False
-    """The change is the game's start (its lobby message is to be closed)."""
+    def __init__(self, part: str, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.part = part
+        self.name = method.__name__
+        self.__doc__ = method.__doc__
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> via[P, R]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> Callable[P, R]: ...
+    def __get__(self, obj: object | None, owner: type) -> Any:
+        if obj is None:
+            return self
+        return getattr(getattr(obj, self.part), self.name)
+
+
+class MatchService:
+    """Lobby, start, moves (with computer players' replies), sweeps, delivery bookkeeping,
+    chats, people and league queries. Every committed start, move and timeout is reported
+    to the :meth:`on_commit` listeners."""
+
+    def __init__(self, db: Database, *, games: Mapping[str, Game] = GAMES,
+                 new_seed: Callable[[], int] = _new_seed,
+                 clock: Callable[[], datetime] = utcnow) -> None:
+        self.ctx = Context(db, games, new_seed, clock)
+        self.listeners = Listeners()
+        self.people = People(self.ctx)
+        self.chats = Chats(self.ctx)
+        self.names = Names(self.ctx)
+        self.reads = GameReads(self.ctx)
+        self.bookkeeping = Bookkeeping(self.ctx)
+        self.lobby = LobbyService(self.ctx, self.reads)
+        self.moves = Moves(self.ctx, self.reads, self.listeners)
+        self.sweeper = Sweeper(self.ctx, self.moves, self.listeners)
+        self.deliveries = Deliveries(self.ctx, self.reads)
+        self.queries = LeagueQueries(self.ctx)
+
+    # the shared context, settable (a test fixes the seed of the next game)
+    @property
+    def db(self) -> Database:
+        return self.ctx.db
 
     @property
-    def events(self) -> list[dict[str, Any]]:
-        """All events of all steps, in order."""
-        return [e for step in self.steps for e in step.events]
+    def games(self) -> Mapping[str, Game]:
+        return self.ctx.games
 
+    @property
+    def new_seed(self) -> Callable[[], int]:
+        return self.ctx.new_seed
 
-class MatchService(DeliveryMixin, NamesMixin, SweepMixin, LeagueQueries, LobbyService):
-    """Lobby, start, moves (with computer players' replies), cancellation and queries.
-    Every committed start, move and timeout is reported to the :meth:`on_commit`
-    listeners."""
+    @new_seed.setter
+    def new_seed(self, value: Callable[[], int]) -> None:
+        self.ctx.new_seed = value
 
-    async def start(self, game_id: int, user_id: int) -> Outcome:
-        """Seat the lobby in join order and deal. Only the creator may start. Raises
-        ``not_in_lobby``, ``not_creator``, ``too_few_players`` (``min``), ``stale``."""
-        try:
-            outcome = await self._start(game_id, user_id)
-        except (StaleDataError, IntegrityError):
-            raise ServiceError("stale") from None
-        self._reported([outcome])
-        return outcome
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        return self.ctx.clock
 
-    async def _start(self, game_id: int, user_id: int) -> Outcome:
-        async with self.db.sessions.begin() as session:
-            row = await lobby_row(session, game_id, host=user_id)
-            game = self._game(row.kind)
-            low, _ = game.player_limits(row.options)
-            if len(row.players) < low:
-                raise ServiceError("too_few_players", min=low)
-            try:
-                state, events = game.new_game(len(row.players), row.seed, row.options)
-            except RuleError as exc:
-                raise ServiceError(exc.code, **exc.detail) from None
-            for seat, player in enumerate(row.players):
-                player.seat = seat
-            row.status = "running"
-            row.started_at = self.clock()
-            row.paused_left = None
-            row.told_version = row.version  # the group knows the lobby; the moves follow
-            steps = [self._record(session, row, game, state, events, None, user_id, None)]
-            steps += self._advance(session, row, game)
-            await rate_if_finished(session, row, self.clock())
-            after = snapshot(row)  # the game right after these steps, whatever commits next
-        return Outcome(after, steps, started=True)
+    @clock.setter
+    def clock(self, value: Callable[[], datetime]) -> None:
+        self.ctx.clock = value
 
-    async def act(self, game_id: int, user_id: int, version: int, action: Action, *,
-                  typed: int | None = None, in_chat: int | None = None) -> Outcome:
-        """Apply ``user_id``'s action if the game is still at ``version``, then let computer
-        players answer. ``typed``: the id of the private-chat message the action was typed in
-        (a bid typed as a number rather than pressed, which carries no version).
-        ``in_chat``: the chat the move was pressed in, which must be the game's group or
-        the player's private chat (else ``bad_button``: forged data aimed at another game).
+    on_commit = via("listeners", Listeners.on_commit)
 
-        Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
-        concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
-        message, or a later one, was applied already), ``typed_too_early`` (``typed``: sent
-        before this round's private message, so meant for an earlier turn), or a rule code
-        from the engine.
-        """
-        try:
-            async with self.db.sessions.begin() as session:
-                row = await load_game(session, game_id)
-                if in_chat is not None and in_chat not in (row.chat_id, user_id):
-                    raise ServiceError("bad_button")
-                if row.status != "running" or row.state is None:
-                    raise ServiceError("not_running")
-                if row.version != version:
-                    raise ServiceError("stale")
-                player = next((p for p in row.players if p.user_id == user_id), None)
-                if player is None or player.seat is None:
-                    raise ServiceError("not_a_player")
-                if typed is not None:
-                    _check_typed(player, row.state.get("round"), typed)
-                game = self._game(row.kind)
-                to_act = game.current_seat(row.state)
-                round_before = row.state.get("round")
-                clock = (row.deadline_at, row.remind_at, row.due_at, row.paused_left)
-                try:
-                    state, events = game.apply(row.state, player.seat, action)
-                except RuleError as exc:
-                    raise ServiceError(exc.code, **exc.detail) from None
-                timeouts = player.timeouts_in_row
-                player.timeouts_in_row = 0
-                if typed is not None:
-                    player.last_typed_id = typed
-                steps = [self._record(session, row, game, state, events, player.seat,
-                                      user_id, action)]
-                steps += self._advance(session, row, game)
-                if _same_turn(game, row.state or {}, to_act, round_before, player.seat, steps):
-                    row.deadline_at, row.remind_at, row.due_at, row.paused_left = clock
-                    if player.seat == to_act:  # as the turn's reminder said it would count
-                        player.timeouts_in_row = timeouts
-                    if row.reminder_version == version:  # its reminder is still this turn's
-                        row.reminder_version = row.version
-                await rate_if_finished(session, row, self.clock())
-                after = snapshot(row)  # the game right after these steps, whatever commits next
-        except (StaleDataError, IntegrityError):
-            raise ServiceError("stale") from None
-        outcome = Outcome(after, steps, to_act)
-        self._reported([outcome])
-        return outcome
+    # people and chats
+    touch_user = via("people", People.touch_user)
+    chat_language = via("people", People.chat_language)
+    user_language = via("people", People.user_language)
+    chosen_language = via("people", People.chosen_language)
+    choose_language = via("people", People.choose_language)
+    set_can_message = via("people", People.set_can_message)
+    reachable = via("people", People.reachable)
+    chat_settings = via("chats", Chats.chat_settings)
+    set_chat_setting = via("chats", Chats.set_chat_setting)
+    migrate_chat = via("chats", Chats.migrate_chat)
+    refresh_user = via("names", Names.refresh_user)
+    set_chat_title = via("names", Names.set_chat_title)
+    set_topic_name = via("names", Names.set_topic_name)
 
-    async def cancel(self, game_id: int, user_id: int, *, is_admin: bool) -> GameSnapshot:
-        """Cancel an open game: a lobby by its creator or a chat admin; a running game by a
-        chat admin, or by its creator once no other human is still playing (a cancelled game
-        is not rated: a host about to lose must not be able to wipe it). Raises
-        ``cancel_running`` (a running game others still play: admins only), ``not_allowed``
-        (not the creator), ``not_running`` (already over), ``stale``."""
-        try:
-            async with self.db.sessions.begin() as session:
-                row = await load_game(session, game_id)
-                if row.status not in OPEN_STATUSES:
-                    raise ServiceError("not_running")
-                if row.status == "running" and not is_admin and any(
-                        p.user_id not in (None, user_id) and p.seat is not None and p.lives != 0
-                        for p in row.players):  # lives mirror the state's; 0: out of the game
-                    raise ServiceError("cancel_running")
-                if row.creator_id != user_id and not is_admin:
-                    raise ServiceError("not_allowed")
-                row.status = "cancelled"
-                row.finished_at = self.clock()
-                row.due_at = row.deadline_at = row.remind_at = None
-                row.version += 1  # a move read before this must not land after it
-        except StaleDataError:
-            raise ServiceError("stale") from None
-        return await self.get(game_id)
+    # game reads
+    open_game = via("reads", GameReads.open_game)
+    get = via("reads", GameReads.get)
+    running_games_of = via("reads", GameReads.running_games_of)
+    open_games_in = via("reads", GameReads.open_games_in)
+    games_on_turn = via("reads", GameReads.games_on_turn)
+    game_of_private_message = via("reads", GameReads.game_of_private_message)
+    log = via("reads", GameReads.log)
 
-    async def pause(self, game_id: int) -> GameSnapshot:
-        """Stop a running game's clock (the bot checks that the sender is an admin). Raises
-        ``not_running``, ``already_paused``."""
-        return await self._clock_change(game_id, pause, "already_paused")
+    # lobby
+    open_lobby = via("lobby", LobbyService.open_lobby)
+    join = via("lobby", LobbyService.join)
+    leave = via("lobby", LobbyService.leave)
+    set_option = via("lobby", LobbyService.set_option)
+    add_ai = via("lobby", LobbyService.add_ai)
+    remove_ai = via("lobby", LobbyService.remove_ai)
 
-    async def resume(self, game_id: int) -> GameSnapshot:
-        """Restart a paused game's clock with the time that was left. Raises ``not_running``,
-        ``not_paused``."""
-        return await self._clock_change(game_id, resume, "not_paused")
+    # moves and the clock
+    start = via("moves", Moves.start)
+    act = via("moves", Moves.act)
+    cancel = via("moves", Moves.cancel)
+    pause = via("moves", Moves.pause)
+    resume = via("moves", Moves.resume)
+    sweep = via("sweeper", Sweeper.sweep)
 
-    async def _clock_change(self, game_id: int, change: Any, refusal: str) -> GameSnapshot:
-        try:
-            async with self.db.sessions.begin() as session:
-                row = await load_game(session, game_id)
-                if row.status != "running":
-                    raise ServiceError("not_running")
-                try:
-                    change(row, self.clock())
-                except ValueError:
-                    raise ServiceError(refusal) from None
-                if row.reminder_version == row.version:  # the turn and its reminder go on
-                    row.reminder_version += 1
-                row.version += 1  # a move read before this must not re-arm the old clock
-        except StaleDataError:
-            raise ServiceError("stale") from None
-        return await self.get(game_id)
+    # delivery bookkeeping
+    set_messages = via("bookkeeping", Bookkeeping.set_messages)
+    set_reminder = via("bookkeeping", Bookkeeping.set_reminder)
+    untold = via("bookkeeping", Bookkeeping.untold)
+    claim_private = via("bookkeeping", Bookkeeping.claim_private)
+    set_private_message = via("bookkeeping", Bookkeeping.set_private_message)
+    raise_told = via("deliveries", Deliveries.raise_told)
+    delivering = via("deliveries", Deliveries.delivering)
+    release_stale_claims = via("deliveries", Deliveries.release_stale_claims)
+    behind = via("deliveries", Deliveries.behind)
 
-    # --- helpers ----------------------------------------------------------------------------
-    def _record(self, session: AsyncSession, row: GameRow, game: Game, state: dict[str, Any],
-                events: list[Any], seat: int | None, user_id: int | None,
-                action: Action | None) -> Step:
-        """Put the new state on the row and append it to the event log (flushed, with the
-        version check, when the transaction commits). ``seq`` is the engine's step number."""
-        payload = [e.to_json() for e in events]
-        store_state(row, state, game, self.clock())
-        session.add(GameEvent(game_id=row.id, seq=state["step"], seat=seat, user_id=user_id,
-                              action=None if action is None else action.to_json(),
-                              events=payload, version=row.version))
-        return Step(seat, seat is not None and user_id is None, payload, state)
-
-    def _advance(self, session: AsyncSession, row: GameRow, game: Game,
-                 planned: list[Planned] | None = None) -> list[Step]:
-        """Record ``planned`` moves (default: the computer players' replies, planned now),
-        then start the clock of the human whose turn it is (same transaction)."""
-        if planned is None:
-            planned = self.plan_replies(row, game, row.state or {})
-        steps = [self._record(session, row, game, state, events, seat, None, action)
-                 for seat, action, state, events in planned]
-        seat = game.current_seat(row.state or {})
-        ai_seats = {p.seat for p in row.players if p.is_ai}
-        arm_turn(row, self.clock(), human_turn=seat is not None and seat not in ai_seats)
-        return steps
-
-    def plan_replies(self, row: GameRow, game: Game, state: dict[str, Any],
-                     first: tuple[int, Action] | None = None) -> list[Planned]:
-        """The moves that follow from ``state`` without a human: ``first`` (a seat and its
-        action, or ``None`` for the computer's choice), then computer players while it is
-        their turn. When the computer plays for ``first``'s seat (a timed-out turn), it
-        finishes that turn: a special after which the same player still acts (an Extra
-        feather, say) is followed by their bid or call; it does not use their mask. Pure:
-        nothing is stored, so an engine error changes nothing."""
-        planned: list[Planned] = []
-        ai_seats = {p.seat for p in row.players if p.is_ai}
-        queue = [first] if first is not None else []
-        stand_in = first[0] if first is not None and first[1] is None else None
-        for _ in range(MAX_AI_STEPS):
-            if queue:
-                seat, action = queue.pop()
-            else:
-                seat = game.current_seat(state)
-                if seat != stand_in:
-                    stand_in = None  # their turn is over: a later one is theirs again
-                if seat is None or (seat not in ai_seats and seat != stand_in):
-                    break
-                action = None
-            if action is None:
-                rng = random.Random(f"ai:{row.seed}:{state['step']}")
-                view = game.view(state, seat)
-                if seat == stand_in and view.get("masks"):
-                    # Playing for an absent player, the computer leaves their mask alone: a
-                    # Change would hand their turn to another player and back, unfinished.
-                    view["masks"] = [m and s != seat for s, m in enumerate(view["masks"])]
-                action = game.ai_action(view, rng)
-            state, events = game.apply(state, seat, action)
-            planned.append((seat, action, state, events))
-            if any(e.type in ("showdown", "round_ended", "round_dealt") for e in events):
-                stand_in = None  # the timed-out turn ended with the round
-        return planned
-
-
-def _same_turn(game: Game, state: dict[str, Any], to_act: int | None, round_before: Any,
-               seat: int, steps: list[Step]) -> bool:
-    """Whether the turn that was ``to_act``'s goes on after ``seat``'s move: the same seat
-    acts in the same round and nobody else played meanwhile (a Change's answer aside). Then
-    its clock keeps running: a leave by another player, or a special after which the player
-    still acts (Reverse, Extra feather, Swap, a Change a computer answered), gives no extra
-    time and no second reminder."""
-    return (to_act is not None and game.current_seat(state) == to_act
-            and state.get("round") == round_before
-            and all(step.seat == seat or any(e["type"] == "bid_changed" for e in step.events)
-                    for step in steps))
-
-
-Planned = tuple[int, Action, dict[str, Any], list[Any]]
-"""A move worked out but not stored yet: seat, action, the state after it, its events."""
-
-
-def _check_typed(player: GamePlayer, round_no: int | None, message_id: int) -> None:
-    """Refuse a typed bid that was applied already, or that was typed before this round's
-    private message was sent (message ids in one private chat only grow)."""
-    if player.last_typed_id is not None and message_id <= player.last_typed_id:
-        raise ServiceError("already_handled")
-    shown = player.private_message_id
-    if player.private_round == round_no and shown and message_id < shown:
-        raise ServiceError("typed_too_early")
+    # league queries
+    chat_zone = via("queries", LeagueQueries.chat_zone)
+    standings = via("queries", LeagueQueries.standings)
+    rating_card = via("queries", LeagueQueries.rating_card)
+    rating_history = via("queries", LeagueQueries.rating_history)
+    top = via("queries", LeagueQueries.top)
+    history = via("queries", LeagueQueries.history)
+    replay = via("queries", LeagueQueries.replay)
+    due_posts = via("queries", LeagueQueries.due_posts)
+    claim_post = via("queries", LeagueQueries.claim_post)
+    mark_posted = via("queries", LeagueQueries.mark_posted)

@@ -31,16 +31,18 @@ class UserRef:
 
 @dataclass(frozen=True)
 class PlayerInfo:
-    """A seat: ``seat`` is ``None`` in the lobby; ``lives``/``placement`` mirror the state."""
+    """A seat: ``seat`` is ``None`` in the lobby; ``playing`` (still in the game, as
+    ``Game.still_playing`` says) and ``placement`` mirror the state; ``private_message_id``
+    is the player's private message of hand ``private_hand``."""
 
     user_id: int | None
     name: str
     seat: int | None
     is_ai: bool
-    lives: int | None
+    playing: bool
     placement: int | None
     private_message_id: int | None
-    private_round: int | None
+    private_hand: int | None
     language: str | None = None
     """The language code the player reads (chosen, else their client's; ``None``: unknown)."""
 
@@ -71,6 +73,8 @@ class GameSnapshot:
     """The forum topic's name as last seen (``None``: not in a topic, or never seen)."""
     language: str | None = None
     """The language code of the chat's messages (``None``: not set)."""
+    hand: int | None = None
+    """The hand being played (``Game.hand_number`` of ``state``; ``None`` in the lobby)."""
     told_version: int | None = None
     """The version up to which the group was told the moves, when read (``None``: never
     recorded; raised by a delivery, ``MatchService.delivering``)."""
@@ -95,7 +99,7 @@ class GameSnapshot:
 
 def snapshot(game: Game) -> GameSnapshot:
     """Copy a loaded :class:`~league.models.Game` (with its players, and the languages
-    ``league.base.attach_languages`` read) into a snapshot."""
+    ``league.rows.attach_languages`` read) into a snapshot."""
     chat_language, languages = game.languages or (None, {})
     return GameSnapshot(
         id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
@@ -107,10 +111,10 @@ def snapshot(game: Game) -> GameSnapshot:
         reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
         chat_title=game.chat_title, topic_name=game.topic_name if game.thread_id else None,
         language=chat_language,
-        told_version=game.told_version,
+        told_version=game.told_version, hand=game.hand,
         players=tuple(
-            PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.lives, p.placement,
-                       p.private_message_id, p.private_round,
+            PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
+                       p.private_message_id, p.private_hand,
                        languages.get(p.user_id) if p.user_id is not None else None)
             for p in game.players),
     )

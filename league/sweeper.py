@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -21,15 +20,15 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Action
-from league.base import attach_languages
 from league.clock import TIMEOUTS_BEFORE_REMOVAL, aware
+from league.context import Context
 from league.models import OPEN_STATUSES, GamePlayer
 from league.models import Game as GameRow
+from league.moves import Moves
+from league.outcome import Listeners, Outcome, Step
 from league.rated import rate_if_finished
+from league.rows import attach_languages
 from league.snapshots import GameSnapshot, snapshot
-
-if TYPE_CHECKING:
-    from league.service import Step
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 2000
@@ -52,17 +51,23 @@ class SweepResult:
     steps: list[Step] = field(default_factory=list)
 
 
-class SweepMixin:
-    """``sweep()`` for :class:`league.service.MatchService`."""
+class Sweeper:
+    """``sweep()`` (part of :class:`league.service.MatchService`): a timeout is played
+    through ``moves``, and reported to ``listeners`` like a move."""
+
+    def __init__(self, ctx: Context, moves: Moves, listeners: Listeners) -> None:
+        self.ctx = ctx
+        self.moves = moves
+        self.listeners = listeners
 
     async def sweep(self, limit: int = SWEEP_BATCH) -> list[SweepResult]:
         """Handle every open game due by now: expire lobbies, send reminders (once per turn),
         apply timeouts (the computer moves for the player, or removes them per the game's
         policy). Returns what was done, committed; ``[]`` if a concurrent change won (the
         next sweep retries)."""
-        now = self.clock()  # type: ignore[attr-defined]
+        now = self.ctx.clock()
         try:
-            async with self.db.sessions.begin() as session:  # type: ignore[attr-defined]
+            async with self.ctx.db.sessions.begin() as session:
                 rows = await _claim(session, now, limit)
                 await attach_languages(session, rows)
                 done = [self._sweep_one(session, row, now) for row in rows]
@@ -74,9 +79,7 @@ class SweepMixin:
                            if kind != "error"]
         except (StaleDataError, IntegrityError):
             return []
-        from league.service import Outcome  # (service imports this module)
-        self._reported([Outcome(r.game, r.steps, r.seat)  # type: ignore[attr-defined]
-                        for r in results if r.steps])
+        self.listeners.reported([Outcome(r.game, r.steps, r.seat) for r in results if r.steps])
         return results
 
     def _sweep_one(self, session: AsyncSession, row: GameRow,
@@ -86,7 +89,7 @@ class SweepMixin:
             row.finished_at = now
             row.due_at = None
             return "lobby_expired", None, False, []
-        game = self._game(row.kind)  # type: ignore[attr-defined]
+        game = self.ctx.game(row.kind)
         seat = game.current_seat(row.state or {})
         deadline = aware(row.deadline_at) if row.deadline_at else None
         player = next((p for p in row.players if p.seat == seat), None)
@@ -102,14 +105,14 @@ class SweepMixin:
         try:  # worked out first: an engine error must not block the other games' sweep
             if player is None or seat is None:
                 raise LookupError(f"no player to act in seat {seat}")
-            planned = self.plan_replies(  # type: ignore[attr-defined]
+            planned = self.moves.plan_replies(
                 row, game, row.state or {}, (seat, Action("resign") if removed else None))
         except Exception:
             log.exception("timeout of game %s failed; retrying in an hour", row.id)
             row.due_at = now + RETRY_AFTER_ERROR
             return "error", seat, False, []
         player.timeouts_in_row += 1
-        steps = self._advance(session, row, game, planned)  # type: ignore[attr-defined]
+        steps = self.moves.advance(session, row, game, planned)
         steps[0].events.insert(0, {"type": "turn_timed_out", "seat": seat, "removed": removed})
         return "timeout", seat, removed, steps
 

@@ -16,9 +16,10 @@ from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
-from league.base import SENDING
 from league.delivery import Delivery
-from league.service import MatchService, Outcome
+from league.outcome import Outcome
+from league.rows import SENDING
+from league.service import MatchService
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.messenger import Messenger
@@ -305,7 +306,7 @@ class Presenter:
             await self._post_table(game)
         round_no = (game.state or {}).get("round")
         missing = [p for p in game.seated if p.user_id is not None and _in_round(game, p)
-                   and (p.private_message_id is None or p.private_round != round_no)]
+                   and (p.private_message_id is None or p.private_hand != round_no)]
         if missing:
             reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
             await asyncio.gather(*(self.send_private(game, p) for p in missing
@@ -430,13 +431,13 @@ class Presenter:
             self.messenger.edit(p.user_id, p.private_message_id,
                                 render.private_closed_text(game, round_no, reader=p))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id and p.private_round == round_no
+            if p.user_id is not None and p.private_message_id and p.private_hand == round_no
             and (seats is None or p.seat in seats)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         state = game.state or {}
         if (player.user_id is None or player.seat is None or not player.private_message_id
-                or player.private_round != state.get("round")):
+                or player.private_hand != state.get("round")):
             return
         await self.messenger.edit(player.user_id, player.private_message_id,
                                   render.private_text(game, player.seat),

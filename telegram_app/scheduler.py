@@ -126,7 +126,7 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     exactly once: the post is claimed in the database before it is sent."""
     bot = services(context)
     try:
-        due = await bot.service.due_posts()
+        due = await bot.service.due_posts(kind="coyote")  # (posts are per kind: TODO koira)
     except Exception:
         log.exception("looking for due league posts failed")
         return
@@ -134,7 +134,7 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         if not await bot.service.claim_post(chat_id, kind, start):
             continue  # another process (or an earlier run) has it
         period = "last" if kind == "week" else "last_season"
-        table = await bot.service.standings(chat_id, period)
+        table = await bot.service.standings(chat_id, period, kind="coyote")
         with use_language(await bot.service.chat_language(chat_id)):
             text = league_text.standings_text(table, final=True)
             if kind == "season":

@@ -22,19 +22,17 @@ from telegram import InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.coyote import EDITIONS
-from league.lobby import CHAT_SETTINGS
+from league.outcome import Step
 from league.queries import HistoryEntry, RatingCard, Standings
-from league.service import Step
 from league.snapshots import GameSnapshot, PlayerInfo
 from league.standings import StandingRow
 from telegram_app.callbacks import ARITY
-from telegram_app.i18n import SUPPORTED, use_language
+from telegram_app.i18n import use_language
 from telegram_app.keyboards import (
     guess_rows,
     lobby_keyboard,
     move_rows,
     private_keyboard,
-    settings_keyboard,
     table_keyboard,
     target_rows,
 )
@@ -44,6 +42,7 @@ from telegram_app.render import league as league_text
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
 from telegram_app.render.report import report
+from telegram_app.render.settings import LEAGUE_SETTINGS, settings_keyboard
 
 GAME = GAMES["coyote"]
 NAMES = ["Kim", "Sato", "Ruiz", "Park"]
@@ -140,11 +139,16 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
             yield f"alert {code}", error_text(code, {"game_id": 7, "max": 99, "min": 3,
                                                      "seats": 4, "lives": 3})
         yield from league_messages(edition)
-        settings = {key: values[0] for key, values in CHAT_SETTINGS.items()}
-        choices = {**CHAT_SETTINGS, "language": SUPPORTED}
+        choices = dict(LEAGUE_SETTINGS)
+        for kind in GAMES:
+            for spec in GAMES[kind].setting_specs():
+                choices[f"{kind}.{spec.name}"] = spec.values
         for index in range(max(len(v) for v in choices.values())):
-            current = {**settings, **{k: v[index % len(v)] for k, v in choices.items()}}
-            yield from _buttons("settings keyboard", settings_keyboard(current, choices))
+            picked = {k: v[index % len(v)] for k, v in choices.items()}
+            current: dict = {k: v for k, v in picked.items() if "." not in k}
+            current["games"] = {kind: {k.split(".")[1]: v for k, v in picked.items()
+                                       if k.startswith(f"{kind}.")} for kind in GAMES}
+            yield from _buttons("settings keyboard", settings_keyboard(current))
     assert ARITY  # the callback table is imported: the keyboards' data stay valid
 
 
@@ -208,4 +212,5 @@ def league_messages(edition: str) -> Iterator[tuple[str, str]]:
     yield "top", league_text.top_text([(1, NAMES[1], rating), (2, NAMES[2], rating)])
     yield "history", league_text.history_text([])
     yield "history", league_text.history_text([HistoryEntry(
-        3, start, edition, [(1, NAMES[0], 12.5), (2, NAMES[1], -3.0), (3, NAMES[2], None)])])
+        3, start, "coyote", {"edition": edition},
+        [(1, NAMES[0], 12.5), (2, NAMES[1], -3.0), (3, NAMES[2], None)])])

@@ -10,13 +10,12 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from league.errors import ServiceError
-from league.lobby import CHAT_SETTINGS
-from telegram_app.callbacks import SETTING_NAMES, Callback
+from telegram_app.callbacks import Callback
 from telegram_app.context import services
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
 from telegram_app.i18n import SUPPORTED, _, normalize, set_language, use_language
-from telegram_app.keyboards import settings_keyboard
 from telegram_app.render.common import error_text
+from telegram_app.render.settings import pressed, settings_keyboard
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -54,7 +53,7 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     current = await bot.service.chat_settings(chat.id)
     set_language(current["language"])  # a new language answers in itself
     await reply(update, context, _settings_text(current),
-                markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+                markup=settings_keyboard(_shown(current)))
 
 
 def _settings_text(current: dict[str, Any]) -> str:
@@ -73,15 +72,16 @@ async def on_setting(query: CallbackQuery, data: Callback,
     if message is None or not in_group(message.chat) or not await is_admin(update, context):
         await _answer(query, _("Sorry, only the group's admins can change its settings."))
         return
-    key = SETTING_NAMES.get(data.args[0])
-    values = SETTING_CHOICES.get(key or "", ())
-    if key is None or data.args[1] >= len(values) or not _settings_message(message):
+    bot = services(context)
+    chosen = pressed(await bot.service.chat_settings(message.chat.id), data) \
+        if _settings_message(message) else None
+    if chosen is None:
         await _answer(query, error_text("bad_button"))
         return
-    bot = services(context)
+    kind, key, value = chosen
     try:
         current = await bot.service.set_chat_setting(message.chat.id, message.chat.title, key,
-                                                     values[data.args[1]])
+                                                     value, kind=kind)
     except ServiceError as exc:
         await _answer(query, error_text(exc.code, exc.detail))
         return
@@ -90,14 +90,10 @@ async def on_setting(query: CallbackQuery, data: Callback,
         if key == "language":  # the whole message changes language
             await bot.messenger.edit(message.chat.id, message.message_id,
                                      _settings_text(current),
-                                     markup=settings_keyboard(_shown(current), SETTING_CHOICES))
+                                     markup=settings_keyboard(_shown(current)))
         else:
             await bot.messenger.edit_markup(message.chat.id, message.message_id,
-                                            settings_keyboard(_shown(current), SETTING_CHOICES))
-
-
-SETTING_CHOICES = {**CHAT_SETTINGS, "language": SUPPORTED}
-"""What the /settings keyboard cycles through: the league's defaults and the languages."""
+                                            settings_keyboard(_shown(current)))
 
 
 def _shown(current: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from engine import GAMES
 from league.charts import rating_chart_png
 from league.errors import ServiceError
 from league.queries import RatingCard
@@ -18,21 +19,32 @@ from telegram_app.render import league as render
 from telegram_app.render.common import error_text
 
 PERIOD_WORDS = {"": "week", "week": "week", "last": "last", "season": "season"}
+DEFAULT_KIND = "coyote"
+"""The game a league command means when it names none (``/standings`` is Coyote's table,
+``/standings koira`` Koira's)."""
+
+
+def _kind_of(args: list[str]) -> tuple[str, list[str]]:
+    """The game kind named first in ``args`` (else :data:`DEFAULT_KIND`) and the rest."""
+    if args and args[0].lower() in GAMES:
+        return args[0].lower(), args[1:]
+    return DEFAULT_KIND, args
 
 
 async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/standings [last|season]``: this chat's table."""
+    """``/standings [game] [last|season]``: this chat's table of a game (default Coyote)."""
     chat = update.effective_chat
     if not in_group(chat) or chat is None:
         await reply(update, context, _("Send /standings in a group: every group is a league."))
         return
-    word = (context.args or [""])[0].lower()
+    kind, args = _kind_of(list(context.args or []))
+    word = (args or [""])[0].lower()
     period = PERIOD_WORDS.get(word)
     if period is None:
         await reply(update, context, _("Use /standings, /standings last or /standings "
                                        "season."))
         return
-    table = await services(context).service.standings(chat.id, period)
+    table = await services(context).service.standings(chat.id, period, kind=kind)
     await reply(update, context, render.standings_text(table))
 
 
@@ -61,21 +73,33 @@ async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[i
 
 
 async def _card(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                chat_id: int | None) -> RatingCard | None:
-    """The rating card of :func:`_target`, named as Telegram names them now."""
+                chat_id: int | None, kind: str = DEFAULT_KIND) -> RatingCard | None:
+    """The rating card of :func:`_target` in game ``kind``, named as Telegram names them
+    now."""
     target = await _target(update, context)
     if target is None:
         return None
-    card = await services(context).service.rating_card(target[0], chat_id)
+    card = await services(context).service.rating_card(target[0], chat_id, kind=kind)
     return replace(card, name=target[1])
+
+
+async def _other_cards(context: ContextTypes.DEFAULT_TYPE, card: RatingCard,
+                       chat_id: int | None) -> list[tuple[str, RatingCard]]:
+    """The player's cards in the other games, those they played rated games of."""
+    cards = [(kind, await services(context).service.rating_card(card.user_id, chat_id,
+                                                                 kind=kind))
+             for kind in sorted(GAMES) if kind != DEFAULT_KIND]
+    return [(kind, replace(c, name=card.name)) for kind, c in cards if c.games]
 
 
 async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rating``: yours, or the replied-to player's."""
     chat = update.effective_chat
-    card = await _card(update, context, chat.id if in_group(chat) and chat else None)
+    chat_id = chat.id if in_group(chat) and chat else None
+    card = await _card(update, context, chat_id)
     if card is not None:
-        await reply(update, context, render.rating_text(card))
+        others = await _other_cards(context, card, chat_id)
+        await reply(update, context, render.rating_text(card) + render.other_games_text(others))
 
 
 async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -83,29 +107,32 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    card = await _card(update, context, chat.id if in_group(chat) else None)
+    chat_id = chat.id if in_group(chat) else None
+    card = await _card(update, context, chat_id)
     if card is None:
         return
     bot = services(context)
-    history = await bot.service.rating_history(card.user_id)
+    others = await _other_cards(context, card, chat_id)
+    history = await bot.service.rating_history(card.user_id, kind=DEFAULT_KIND)
     title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"),
                                   numeric_dates=current_language() != DEFAULT_LANGUAGE)
     message = update.effective_message
-    if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card),
+    if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card, others),
                                       thread_id=thread_of(message)) is None:
-        await reply(update, context, render.rating_text(card))  # the card, without the chart
+        await reply(update, context, render.rating_text(card)  # the card, without the chart
+                    + render.other_games_text(others))
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/history``: the last 10 games of this chat."""
+    """``/history``: the last 10 games of this chat, of every game."""
     chat = update.effective_chat
     if not in_group(chat) or chat is None:
         await reply(update, context, _("Send /history in a group."))
         return
     await reply(update, context, render.history_text(
-        await services(context).service.history(chat.id)))
+        await services(context).service.history(chat.id, kind=None)))
 
 
 async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -126,5 +153,7 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/top``: the overall leaderboard."""
-    await reply(update, context, render.top_text(await services(context).service.top()))
+    """``/top [game]``: the overall leaderboard of a game (default Coyote)."""
+    kind, _rest = _kind_of(list(context.args or []))
+    await reply(update, context, render.top_text(await services(context).service.top(
+        kind=kind)))

@@ -50,7 +50,7 @@ async def standings(request: Request, bot: BotServices, user: WebAppUser) -> Res
     period = request.query_params.get("period", "week")
     if period not in PERIODS:
         raise ServiceError("bad_option")
-    table = await bot.service.standings(chat_id, period)
+    table = await bot.service.standings(chat_id, period, kind="coyote")
     lines = plain(render.standings_text(table)).split("\n")
     zone = ZoneInfo(table.tz)
     last_day = (table.end - timedelta(seconds=1)).astimezone(zone)
@@ -82,8 +82,8 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
             raise ServiceError("not_allowed")
     elif chat_id is not None and not await access.played_in(bot.db, chat_id, user.id):
         chat_id = None
-    card = await bot.service.rating_card(target, chat_id)
-    history = await bot.service.rating_history(target)
+    card = await bot.service.rating_card(target, chat_id, kind="coyote")
+    history = await bot.service.rating_history(target, kind="coyote")
     return JSONResponse({
         "user_id": target, "name": clean_name(card.name),
         "title": _("Elo of {name}").format(name=clean_name(card.name)),
@@ -99,9 +99,10 @@ async def history(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     "name", "change"}]}]``, newest first, as ``/history``."""
     chat_id = _chat_id(request)
     await _member(bot, chat_id, user)
-    entries = await bot.service.history(chat_id)
+    entries = await bot.service.history(chat_id, kind="coyote")
     return JSONResponse({"title": plain(render.history_text([]).split("\n")[0]), "games": [
-        {"id": e.game_id, "date": e.finished_at.strftime("%d %b"), "edition": e.edition,
+        {"id": e.game_id, "date": e.finished_at.strftime("%d %b"),
+         "edition": e.options.get("edition", "classic"),
          "places": [{"place": place, "name": clean_name(name),
                      "change": None if delta is None else f"{delta:+.1f}"}
                     for place, name, delta in e.placements]} for e in entries],

@@ -14,11 +14,11 @@ from league.snapshots import GameSnapshot
 from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.common import (
     card_label,
-    edition_name,
     fit_lines,
     plain_name,
     special_name,
 )
+from telegram_app.render.settings import game_name, game_title
 
 
 def _name(name: str) -> str:
@@ -109,7 +109,7 @@ def history_text(entries: list[HistoryEntry]) -> str:
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {edition}: {places}").format(
             id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
-            edition=edition_name(entry.edition), places=places))
+            edition=game_title(entry.kind, entry.options), places=places))
     lines.append("")
     lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
     return fit_lines(lines, keep="first")
@@ -160,6 +160,15 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     return fit_lines(lines, keep="first")
 
 
-def profile_caption(card: RatingCard) -> str:
-    """The caption of /profile's chart."""
-    return rating_text(card)[:1000]
+def profile_caption(card: RatingCard, others: list[tuple[str, RatingCard]] | None = None) -> str:
+    """The caption of /profile's chart (the chart is of the first card's game)."""
+    return (rating_text(card) + other_games_text(others or []))[:1000]
+
+
+def other_games_text(cards: list[tuple[str, RatingCard]]) -> str:
+    """A player's Elo in the other games they played rated games of, one line each after a
+    blank line (empty for none)."""
+    return "".join("\n" + ("\n" if i == 0 else "") + _(
+        "{game}: Elo {elo} · rated games: {games}").format(
+            game=game_name(kind), elo=format_rating(card.rating, card.games), games=card.games)
+        for i, (kind, card) in enumerate(cards))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from league.service import Step
+from league.outcome import Step
 from league.snapshots import GameSnapshot
 from telegram_app.render import coyote_events as events_text
 from telegram_app.render.language import in_chat_language

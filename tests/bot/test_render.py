@@ -344,7 +344,7 @@ def test_league_dates_read_in_each_languages_order() -> None:
 
     start = datetime(2026, 11, 30, tzinfo=UTC)
     table = Standings("week", start, start + timedelta(days=7), [], {}, {}, "UTC")
-    game = HistoryEntry(3, start, "classic", [(1, "Ann", None)])
+    game = HistoryEntry(3, start, "coyote", {"edition": "classic"}, [(1, "Ann", None)])
     expected = {"ko": ("11월 30일 (월)", "12월 6일 (일)", "11월 30일"),
                 "ja": ("11月30日(月)", "12月6日(日)", "11月30日")}
     for code, (first, last, day) in expected.items():

@@ -116,12 +116,13 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
             state["armed"], state["done"] = False, True
             now = await plain_get(game_id)
             state["second"] = now.at_seat(now.state["turn"]).user_id
-            listeners = service.__dict__.pop("_listeners", [])  # another process's commit
+            listeners = service.listeners.listeners  # another process's commit: unheard
+            service.listeners.listeners = []
             try:
                 await plain_act(game_id, state["second"], now.version,
                                 Action("special", special="extra"))
             finally:
-                service.__dict__["_listeners"] = listeners
+                service.listeners.listeners = listeners
         async with plain_delivering(game_id) as delivery:
             yield delivery
 

@@ -29,7 +29,7 @@ async def _running(service: MatchService, players: int = 3, *, pace: str = "quic
                    policy: str = "ai", chat: int = CHAT) -> int:
     await service.set_chat_setting(chat, "Group", "pace", pace)
     await service.set_chat_setting(chat, "Group", "timeout_policy", policy)
-    lobby = await service.open_lobby(chat, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(chat, "Group", 0, USERS[0], "coyote")
     for user in USERS[1:players]:
         await service.join(lobby.id, user)
     await service.start(lobby.id, USERS[0].id)
@@ -148,7 +148,7 @@ async def test_remove_policy_removes_at_first_timeout(pg_db: Database, clock: Cl
 
 async def test_lobby_expires(pg_db: Database, clock: Clock) -> None:
     service = MatchService(pg_db, clock=clock)
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     clock.advance(3599)
     assert await service.sweep() == []
     clock.advance(2)
@@ -219,7 +219,8 @@ async def test_the_computer_finishes_a_timed_out_turn(pg_db: Database, clock: Cl
         raise AssertionError("no seed where the computer's first move is such a coin")
     service = MatchService(pg_db, clock=clock, new_seed=lambda: seed)
     for key, value in (("edition", "feathers"), ("specials", True)):
-        await service.set_chat_setting(CHAT, "Group", key, value)
+        await service.set_chat_setting(CHAT, "Group", key, value,
+                                       kind=None if key == "pace" else "coyote")
     game_id = await _running(service, 4)
     turn = (await service.get(game_id)).state["turn"]
     clock.advance(61)
@@ -278,8 +279,9 @@ async def test_the_stand_in_leaves_the_absent_players_mask_alone(pg_db: Database
     bids or calls and her turn is over."""
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 531)
     for key, value in (("pace", "quick"), ("specials", True)):
-        await service.set_chat_setting(CHAT, "Group", key, value)
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+        await service.set_chat_setting(CHAT, "Group", key, value,
+                                       kind=None if key == "pace" else "coyote")
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     await service.join(lobby.id, USERS[1])
     await service.add_ai(lobby.id, USERS[0].id)
     await service.add_ai(lobby.id, USERS[0].id)
@@ -300,8 +302,9 @@ async def test_the_stand_in_leaves_the_absent_players_mask_alone(pg_db: Database
 async def _masks_game(service: MatchService, players: int = 3) -> int:
     """A quick classic game with masks on and the "ai" timeout policy."""
     for key, value in (("pace", "quick"), ("specials", True), ("timeout_policy", "ai")):
-        await service.set_chat_setting(CHAT, "Group", key, value)
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+        await service.set_chat_setting(CHAT, "Group", key, value,
+                                       kind="coyote" if key == "specials" else None)
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     for user in USERS[1:players]:
         await service.join(lobby.id, user)
     await service.start(lobby.id, USERS[0].id)

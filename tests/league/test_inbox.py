@@ -40,7 +40,7 @@ async def test_a_change_marks_the_item_done_in_its_commit(pg_db) -> None:
         CURRENT.reset(token)
     token = CURRENT.set(work := Work(1))
     try:
-        await service.open_lobby(-5, "Group", 0, ANN)
+        await service.open_lobby(-5, "Group", 0, ANN, "coyote")
         assert work.done and await _done(pg_db, 1)
     finally:
         CURRENT.reset(token)
@@ -49,7 +49,7 @@ async def test_a_change_marks_the_item_done_in_its_commit(pg_db) -> None:
 
 async def test_a_refused_change_leaves_the_item_undone(pg_db) -> None:
     inbox, service = Inbox(pg_db), MatchService(pg_db)
-    game = await service.open_lobby(-5, "Group", 0, ANN)
+    game = await service.open_lobby(-5, "Group", 0, ANN, "coyote")
     await inbox.store([Item(3, f"g{game.id}", {})])
     token = CURRENT.set(work := Work(3))
     try:
@@ -78,7 +78,7 @@ async def test_names_refreshed_on_sight_leave_the_item_undone(pg_db) -> None:
     for, so a crash before the handler's own commit must leave the update to be handled
     again."""
     inbox, service = Inbox(pg_db), MatchService(pg_db)
-    game = await service.open_lobby(-5, "Group", 0, ANN)
+    game = await service.open_lobby(-5, "Group", 0, ANN, "coyote")
     await inbox.store([Item(8, f"g{game.id}", {})])
     token = CURRENT.set(work := Work(8))
     try:

@@ -20,19 +20,19 @@ ANN = UserRef(3, "Ann", language=None)
 async def test_the_first_lobby_sets_the_chats_language(pg_db: Database) -> None:
     service = MatchService(pg_db)
     assert await service.chat_language(-10) is None
-    game = await service.open_lobby(-10, "g", 0, KIM)
+    game = await service.open_lobby(-10, "g", 0, KIM, "coyote")
     assert game.language == "ko-KR" and await service.chat_language(-10) == "ko-KR"
     await service.cancel(game.id, KIM.id, is_admin=True)
-    await service.open_lobby(-10, "g", 0, BETO)  # the next opener changes nothing
+    await service.open_lobby(-10, "g", 0, BETO, "coyote")  # the next opener changes nothing
     assert await service.chat_language(-10) == "ko-KR"
-    await service.open_lobby(-11, "h", 0, ANN)  # no client language: English
+    await service.open_lobby(-11, "h", 0, ANN, "coyote")  # no client language: English
     assert await service.chat_language(-11) == "en"
 
 
 async def test_an_admins_language_wins_and_survives_a_migration(pg_db: Database) -> None:
     service = MatchService(pg_db)
     await service.set_chat_setting(-20, "g", "language", "ja")
-    await service.open_lobby(-20, "g", 0, KIM)
+    await service.open_lobby(-20, "g", 0, KIM, "coyote")
     assert (await service.chat_settings(-20))["language"] == "ja"
     with pytest.raises(ServiceError):
         await service.set_chat_setting(-20, "g", "language", "not a code!")
@@ -42,7 +42,7 @@ async def test_an_admins_language_wins_and_survives_a_migration(pg_db: Database)
 
 async def test_players_languages_are_on_the_snapshot(pg_db: Database) -> None:
     service = MatchService(pg_db)
-    game = await service.open_lobby(-30, "g", 0, KIM)
+    game = await service.open_lobby(-30, "g", 0, KIM, "coyote")
     for user in (BETO, ANN):
         await service.join(game.id, user)
     await service.choose_language(ANN, "ja")

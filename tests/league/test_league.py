@@ -25,7 +25,7 @@ PEOPLE = [UserRef(i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan",
 async def play_game(service: MatchService, users: list[UserRef], *, ai: int = 0,
                     leave_first: bool = False) -> int:
     """A whole game through the service: bid up to 6, then call."""
-    lobby = await service.open_lobby(CHAT, "League", 0, users[0])
+    lobby = await service.open_lobby(CHAT, "League", 0, users[0], "coyote")
     for user in users[1:]:
         await service.join(lobby.id, user)
     for _ in range(ai):
@@ -63,12 +63,12 @@ async def test_rated_games_standings_and_replay(pg_db: Database) -> None:
     assert {e.game_id for e in events} == set(week1 + week2)
     assert len(events) == 4 + 4 + 3
 
-    this_week = await service.standings(CHAT, "week")
+    this_week = await service.standings(CHAT, "week", kind="coyote")
     assert sum(r.games for r in this_week.rows) == 3
     assert sum(r.points for r in this_week.rows) == 3.0  # 3 players: 0+1+2 pair points
-    last_week = await service.standings(CHAT, "last")
+    last_week = await service.standings(CHAT, "last", kind="coyote")
     assert sum(r.points for r in last_week.rows) == 6.0 + 6.0
-    season = await service.standings(CHAT, "season")
+    season = await service.standings(CHAT, "season", kind="coyote")
     assert sum(r.games for r in season.rows) == 11
     assert [r.rank for r in season.rows] == sorted(r.rank for r in season.rows)
 
@@ -77,7 +77,7 @@ async def test_rated_games_standings_and_replay(pg_db: Database) -> None:
         games.setdefault(e.game_id, []).append(
             RatingChange(e.user_id, e.before, e.after, e.k, e.score, e.expected))
     replayed = replay(list(games.items()))
-    cards = {p.id: await service.rating_card(p.id, CHAT) for p in PEOPLE}
+    cards = {p.id: await service.rating_card(p.id, CHAT, kind="coyote") for p in PEOPLE}
     assert all(abs(replayed[u] - cards[u].rating) < 1e-9 for u in replayed)
     assert cards[1].chat_rank is not None and cards[1].overall_rank is None  # < 10 games
     by_rating = sorted(cards.values(), key=lambda c: -c.rating)
@@ -85,7 +85,7 @@ async def test_rated_games_standings_and_replay(pg_db: Database) -> None:
     for better, worse in zip(by_rating, by_rating[1:], strict=False):
         assert better.chat_rank < worse.chat_rank or better.rating == worse.rating
 
-    history = await service.history(CHAT)
+    history = await service.history(CHAT, kind="coyote")
     assert len(history) == 4 and history[0].placements[0][0] == 1
     game, log = await service.replay(week2[0], CHAT)
     assert any(e["type"] == "showdown" for step in log for e in step)
@@ -100,7 +100,7 @@ async def test_removed_player_counts_last(pg_db: Database) -> None:
             select(RatingEvent).where(RatingEvent.game_id == game_id))}
     removed = [u for u, e in events.items() if e.score == 0.0]
     assert len(removed) == 1 and events[removed[0]].place == 4
-    [entry] = await service.history(CHAT)
+    [entry] = await service.history(CHAT, kind="coyote")
     name = next(p.first_name for p in PEOPLE if p.id == removed[0])
     assert entry.placements[-1][:2] == (4, name) and entry.placements[-1][2] < 0
 
@@ -110,14 +110,14 @@ async def test_weekly_post_claimed_once(pg_db: Database, pg_url: str, processes:
     clock = Clock(datetime(2026, 3, 5, 10, 0, tzinfo=UTC))
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
     await play_game(service, PEOPLE[:3])
-    assert await service.due_posts() == []  # the week is not over yet
+    assert await service.due_posts(kind="coyote") == []  # the week is not over yet
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)  # Monday: last week is final
-    due = await service.due_posts()
+    due = await service.due_posts(kind="coyote")
     assert [(c, kind) for c, kind, _ in due] == [(CHAT, "week")]
     others = [MatchService(Database(pg_url), clock=clock) for _ in range(processes)]
     claims = [await s.claim_post(*due[0]) for s in [service, *others]]
     assert claims.count(True) == 1
-    assert await service.due_posts() == []  # also after a restart: the claim is stored
+    assert await service.due_posts(kind="coyote") == []  # also after a restart: the claim is stored
     for other in others:
         await other.db.dispose()
 
@@ -129,12 +129,12 @@ async def test_long_season_champion_is_still_announced(pg_db: Database) -> None:
     await service.set_chat_setting(CHAT, "League", "season_weeks", 12)
     await play_game(service, PEOPLE[:3])
     clock.now = datetime(2024, 1, 8, 0, 1, tzinfo=UTC)
-    assert [kind for _, kind, _ in await service.due_posts()] == ["week"]
+    assert [kind for _, kind, _ in await service.due_posts(kind="coyote")] == ["week"]
     clock.now = datetime(2024, 3, 25, 0, 1, tzinfo=UTC)  # twelve weeks later
-    due = await service.due_posts()
+    due = await service.due_posts(kind="coyote")
     assert [(chat, kind, key.date().isoformat()) for chat, kind, key in due] == \
         [(CHAT, "season", "2024-01-01")]
-    table = await service.standings(CHAT, "last_season")
+    table = await service.standings(CHAT, "last_season", kind="coyote")
     assert table.rows and table.rows[0].points > 0
 
 
@@ -145,18 +145,18 @@ async def test_supergroup_keeps_settings_and_league(pg_db: Database) -> None:
     await service.set_chat_setting(CHAT, "League", "season_weeks", 6)
     await play_game(service, PEOPLE[:3])
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    for due in await service.due_posts():  # the week, and the six-week season
+    for due in await service.due_posts(kind="coyote"):  # the week, and the six-week season
         assert await service.claim_post(*due)
     new = CHAT * 1000
     for _ in range(2):  # Telegram reports it twice: as a service message and as an error
         await service.migrate_chat(CHAT, new)
     settings = await service.chat_settings(new)
     assert settings["timezone"] == "Asia/Tokyo" and settings["season_weeks"] == 6
-    table = await service.standings(new, "last")
+    table = await service.standings(new, "last", kind="coyote")
     assert len(table.rows) == 3 and sum(r.games for r in table.rows) == 3
-    assert len(await service.history(new)) == 1
-    assert await service.due_posts() == []  # last week's post stays claimed
-    card = await service.rating_card(PEOPLE[0].id, new)
+    assert len(await service.history(new, kind="coyote")) == 1
+    assert await service.due_posts(kind="coyote") == []  # last week's post stays claimed
+    card = await service.rating_card(PEOPLE[0].id, new, kind="coyote")
     assert card.chat_rank is not None
 
 
@@ -172,7 +172,7 @@ async def test_migration_into_a_supergroup_that_has_a_row_already(pg_db: Databas
     settings = await service.chat_settings(new)
     assert settings["pace"] == "quick" and settings["timezone"] == "Asia/Tokyo"
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    assert [(chat, kind) for chat, kind, _ in await service.due_posts()] == [(new, "week")]
+    assert [(chat, kind) for chat, kind, _ in await service.due_posts(kind="coyote")] == [(new, "week")]
 
 
 async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) -> None:
@@ -220,7 +220,7 @@ async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
     settings = await service.set_chat_setting(CHAT, "League", "timezone", "Asia/Kolkata")
     settings = await service.set_chat_setting(CHAT, "League", "season_weeks", 2)
     assert settings["timezone"] == "Asia/Kolkata" and settings["season_weeks"] == 2
-    table = await service.standings(CHAT, "week",
+    table = await service.standings(CHAT, "week", kind="coyote",
                                     at=datetime(2026, 3, 4, 12, 0, tzinfo=UTC))
     assert table.start == datetime(2026, 3, 1, 18, 30, tzinfo=UTC)  # Monday 00:00 in India
 
@@ -230,15 +230,15 @@ async def test_a_post_that_was_not_sent_is_retried_once(pg_db: Database) -> None
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
     await play_game(service, PEOPLE[:3])
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    [due] = await service.due_posts()
+    [due] = await service.due_posts(kind="coyote")
     assert await service.claim_post(*due)  # the send then fails: never marked posted
-    assert await service.due_posts() == []
+    assert await service.due_posts(kind="coyote") == []
     clock.now += timedelta(minutes=11)
-    assert await service.due_posts() == [due]
+    assert await service.due_posts(kind="coyote") == [due]
     assert await service.claim_post(*due) and not await service.claim_post(*due)
     await service.mark_posted(*due)
     clock.now += timedelta(hours=1)
-    assert await service.due_posts() == []
+    assert await service.due_posts(kind="coyote") == []
 
 
 async def test_overall_rank_counts_only_established_players(pg_db: Database) -> None:
@@ -251,9 +251,9 @@ async def test_overall_rank_counts_only_established_players(pg_db: Database) -> 
             session.add(User(id=uid, first_name=f"U{uid}", can_message=False))
             await session.flush()
             session.add(Rating(user_id=uid, kind="coyote", rating=rating, games=games, wins=0))
-    ranks = {uid: (await service.rating_card(uid, None)).overall_rank for uid in (1, 2, 3, 4)}
+    ranks = {uid: (await service.rating_card(uid, None, kind="coyote")).overall_rank for uid in (1, 2, 3, 4)}
     assert ranks == {1: 1, 2: None, 3: 3, 4: 1}  # 2 is provisional; 1 and 4 share first
-    assert [row[0] for row in await service.top()] == [1, 1, 3]
+    assert [row[0] for row in await service.top(kind="coyote")] == [1, 1, 3]
 
 
 async def test_history_dates_are_the_chats_local_dates(pg_db: Database) -> None:
@@ -261,5 +261,5 @@ async def test_history_dates_are_the_chats_local_dates(pg_db: Database) -> None:
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
     await service.set_chat_setting(CHAT, "League", "timezone", "America/New_York")
     await play_game(service, PEOPLE[:3])
-    [entry] = await service.history(CHAT)
+    [entry] = await service.history(CHAT, kind="coyote")
     assert entry.finished_at.date().isoformat() == "2026-05-10"

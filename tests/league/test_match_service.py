@@ -17,7 +17,7 @@ USERS = [UserRef(i, f"P{i}") for i in range(1, 6)]
 
 
 async def _running(service: MatchService, players: int = 4) -> int:
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     for user in USERS[1:players]:
         await service.join(lobby.id, user)
     outcome = await service.start(lobby.id, USERS[0].id)
@@ -31,11 +31,11 @@ def _user_at(game, seat: int) -> int:
 
 async def test_lobby_rules(pg_db: Database) -> None:
     service = MatchService(pg_db)
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     with pytest.raises(ServiceError) as err:
-        await service.open_lobby(CHAT, "Group", 0, USERS[1])
+        await service.open_lobby(CHAT, "Group", 0, USERS[1], "coyote")
     assert err.value.code == "game_open" and err.value.detail["game_id"] == lobby.id
-    other_topic = await service.open_lobby(CHAT, "Group", 7, USERS[1])
+    other_topic = await service.open_lobby(CHAT, "Group", 7, USERS[1], "coyote")
     assert other_topic.id != lobby.id
     await service.join(lobby.id, USERS[1])
     with pytest.raises(ServiceError, match="already_joined"):
@@ -107,7 +107,7 @@ async def test_the_event_log_replays_to_the_stored_state(pg_db: Database) -> Non
     from engine import GAMES
 
     service = MatchService(pg_db, new_seed=lambda: 1234)
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     await service.join(lobby.id, USERS[1])
     await service.add_ai(lobby.id, USERS[0].id)
     await service.set_option(lobby.id, USERS[0].id, "specials", True)
@@ -174,7 +174,7 @@ async def test_a_running_game_is_cancelled_by_an_admin_not_by_its_host(pg_db: Da
         await service.cancel(game_id, USERS[1].id, is_admin=False)
     assert (await service.cancel(game_id, USERS[1].id, is_admin=True)).status == "cancelled"
 
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     await service.join(lobby.id, USERS[1])
     await service.add_ai(lobby.id, USERS[0].id)
     await service.add_ai(lobby.id, USERS[0].id)

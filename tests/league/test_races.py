@@ -32,7 +32,7 @@ def clock() -> Clock:
 
 async def _running(service: MatchService) -> int:
     await service.set_chat_setting(CHAT, "Group", "pace", "quick")
-    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0])
+    lobby = await service.open_lobby(CHAT, "Group", 0, USERS[0], "coyote")
     for user in USERS[1:3]:
         await service.join(lobby.id, user)
     await service.start(lobby.id, USERS[0].id)

@@ -1,0 +1,73 @@
+"""Delivery bookkeeping: the ids of the messages a game was shown in (lobby, table,
+reminder, each player's private message) and the moves the group has not been told. Not
+game state: the game's version stays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import or_, select, update
+
+from league.context import Context
+from league.models import Game as GameRow
+from league.models import GameEvent, GamePlayer
+from league.rows import SENDING
+
+
+class Bookkeeping:
+    """Message ids and the untold moves (part of :class:`league.service.MatchService`)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def set_messages(self, game_id: int, *, lobby: int | None = None,
+                           table: int | None = None) -> None:
+        """Remember the group's lobby and current table message ids."""
+        values = {k: v for k, v in (("lobby_message_id", lobby), ("table_message_id", table))
+                  if v is not None}
+        if values:
+            async with self.ctx.db.sessions.begin() as session:
+                await session.execute(update(GameRow).where(GameRow.id == game_id)
+                                      .values(**values))
+
+    async def set_reminder(self, game_id: int, message_id: int, version: int) -> None:
+        """Remember the message of the group reminder the sweep claimed at game ``version``.
+        The same turn may have gone on meanwhile (a Reverse, say, moves the claim to the
+        new version), so any later claim without a message yet is this reminder's."""
+        async with self.ctx.db.sessions.begin() as session:
+            await session.execute(update(GameRow).where(
+                GameRow.id == game_id, GameRow.reminder_version >= version,
+                GameRow.reminder_message_id.is_(None)).values(reminder_message_id=message_id))
+
+    async def untold(self, game_id: int, after: int, upto: int) -> list[list[dict[str, Any]]]:
+        """The events of each logged move with a version in ``(after, upto]``, in order: the
+        moves the group has not been told (see ``Game.told_version``)."""
+        async with self.ctx.db.sessions() as session:
+            rows = await session.scalars(select(GameEvent.events).where(
+                GameEvent.game_id == game_id, GameEvent.version > after,
+                GameEvent.version <= upto).order_by(GameEvent.seq))
+            return list(rows)
+
+    async def claim_private(self, game_id: int, user_id: int, hand: int) -> bool:
+        """Claim the sending of a player's private message for ``hand`` (the game's
+        ``Game.hand_number``): ``True`` for one caller only, until
+        :meth:`set_private_message` records the message (or ``None`` after a failed send,
+        which makes it claimable again). While claimed, the id is :data:`SENDING`."""
+        async with self.ctx.db.sessions.begin() as session:
+            result = await session.execute(
+                update(GamePlayer)
+                .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id,
+                       or_(GamePlayer.private_hand.is_(None),
+                           GamePlayer.private_hand != hand,
+                           GamePlayer.private_message_id.is_(None)))
+                .values(private_message_id=SENDING, private_hand=hand))
+            return result.rowcount == 1
+
+    async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
+                                  hand: int | None) -> None:
+        """Remember the id of a player's private message for ``hand``."""
+        async with self.ctx.db.sessions.begin() as session:
+            await session.execute(
+                update(GamePlayer)
+                .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
+                .values(private_message_id=message_id, private_hand=hand))

@@ -1,0 +1,136 @@
+"""Row helpers every part of the match service uses: loading a game with its players and
+languages, inserting a user or chat that may be new, and putting a new engine state on a
+game's row."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from engine import Game
+from league.errors import ServiceError
+from league.models import OPEN_STATUSES, Chat, User
+from league.models import Game as GameRow
+from league.snapshots import UserRef
+
+
+def column_default(column: str) -> Any:
+    """The default value of a ``chats`` column (``None`` if it has none)."""
+    default = Chat.__table__.c[column].default
+    return default.arg if default is not None else None
+
+
+def is_language_code(code: object) -> bool:
+    """Whether ``code`` looks like a language code (``ko``, ``es-419``, ``zh-hans``)."""
+    return isinstance(code, str) and 2 <= len(code) <= 16 and \
+        all(part.isascii() and part.isalnum() for part in code.replace("_", "-").split("-"))
+
+
+SENDING = 0
+"""The private message id of a player while their message is being sent (never a real id)."""
+
+MAX_GAME_ID = 2**31 - 1
+"""Game ids are 32-bit integers in the database; a larger number (typed or forged) names no
+game, and must not reach the driver, which would refuse it."""
+
+
+async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) -> GameRow:
+    """The game ``game_id`` with its players (``lock``: ``FOR UPDATE``); raises
+    ``game_not_found`` for an unknown or out-of-range id."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or \
+            not 0 < game_id <= MAX_GAME_ID:
+        raise ServiceError("game_not_found")
+    stmt = select(GameRow).where(GameRow.id == game_id).options(selectinload(GameRow.players))
+    if lock:
+        stmt = stmt.with_for_update()
+    row = await session.scalar(stmt)
+    if row is None:
+        raise ServiceError("game_not_found")
+    await attach_languages(session, [row])
+    return row
+
+
+async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
+    """Read the languages the games' messages are written in onto the loaded ``rows`` (for
+    their snapshots): the chat's (``Chat.language``) and each human player's (the one they
+    chose, else their client's). Codes as stored; the bot normalises them."""
+    chat_ids = {row.chat_id for row in rows}
+    user_ids = {p.user_id for row in rows for p in row.players if p.user_id is not None}
+    chats = dict((await session.execute(
+        select(Chat.id, Chat.language).where(Chat.id.in_(chat_ids)))).all())
+    users = {uid: chosen or client for uid, chosen, client in (await session.execute(
+        select(User.id, User.chosen_language, User.language).where(User.id.in_(user_ids))
+    )).all()} if user_ids else {}
+    for row in rows:
+        row.languages = (chats.get(row.chat_id), users)
+
+
+def user_language(row: User | None) -> str | None:
+    """The language a user reads: the one chosen with /language, else their client's."""
+    return None if row is None else row.chosen_language or row.language
+
+
+async def upsert_user(session: AsyncSession, user: UserRef) -> User:
+    """The user's row with fresh names, created if new. Two transactions may see the same new
+    user at once (updates are handled concurrently), so the row is inserted with ON CONFLICT
+    DO NOTHING and read back rather than added."""
+    row = await session.get(User, user.id)
+    if row is None:
+        row = await insert_missing(session, User, id=user.id, first_name=user.first_name,
+                                   can_message=False)
+    row.first_name = user.first_name
+    row.last_name = user.last_name
+    row.username = user.username
+    row.language = user.language
+    return row
+
+
+async def insert_missing(session: AsyncSession, model: type[Any], **values: Any) -> Any:
+    """The row of ``model`` with primary key ``values["id"]``, inserted with ``values`` if it
+    does not exist. Another transaction may insert the same row at once (updates are handled
+    concurrently), so it is INSERT … ON CONFLICT DO NOTHING and read back, never ``add``."""
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    await session.execute(insert(model).values(**values)
+                          .on_conflict_do_nothing(index_elements=["id"]))
+    row = await session.get(model, values["id"], populate_existing=True)
+    assert row is not None
+    return row
+
+
+def touch(row: GameRow) -> None:
+    """Mark a lobby change: the version goes up, so concurrent lobby edits race-check (the
+    UPDATE only matches the version read) and old lobby buttons go stale."""
+    row.version += 1
+
+
+def store_state(row: GameRow, state: dict[str, Any], game: Game, now: datetime) -> None:
+    """Put a new engine state on the row, mirror on the players who is still playing
+    (``Game.still_playing``) and their placements, note the hand being played
+    (``Game.hand_number``), and finish the game when the engine says it is over."""
+    row.state = state  # a new object, so the JSON column is seen as changed
+    row.version += 1
+    row.hand = game.hand_number(state)
+    playing = set(game.still_playing(state))
+    seated = {p.seat: p for p in row.players if p.seat is not None}
+    for seat, player in seated.items():
+        player.playing = seat in playing
+    places = game.placements(state)
+    if places is not None:
+        row.status = "finished"
+        row.finished_at = now
+        for seat, place in enumerate(places):
+            if seat in seated:
+                seated[seat].placement = place
+
+
+async def open_in(session: AsyncSession, chat_id: int, thread_id: int) -> int | None:
+    """The id of the lobby or running game of a chat's topic, if any."""
+    return await session.scalar(
+        select(GameRow.id).where(GameRow.chat_id == chat_id, GameRow.thread_id == thread_id,
+                                 GameRow.status.in_(OPEN_STATUSES)))
