@@ -36,3 +36,89 @@ def test_processes_starting_together_migrate_once() -> None:
     finally:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _downgrade(url: str, revision: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from league.db import ALEMBIC_DIR, sync_url
+
+    config = Config()
+    config.set_main_option("script_location", str(ALEMBIC_DIR))
+    config.set_main_option("sqlalchemy.url", sync_url(url).replace("%", "%%"))
+    command.downgrade(config, revision)
+
+
+def _check_game_options(url: str) -> None:
+    """0011 keeps a chat's Coyote settings (non-default ones, and a chat that never changed
+    them), a seat's lives as ``playing``, the private message's round as its hand, and all
+    of it back again on the way down."""
+    import json
+
+    from sqlalchemy import create_engine, text
+
+    from league.db import sync_url, upgrade
+
+    upgrade(url, "0010_names_topics")
+    engine = create_engine(sync_url(url))
+    state = {"round": 4, "lives": [2, 0, 1], "step": 30}
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO users (id, first_name, can_message, created_at, "
+                          "updated_at) VALUES (1, 'Ann', false, :t, :t)"), {"t": "2026-12-01"})
+        conn.execute(text(
+            "INSERT INTO chats (id, title, created_at, pace, edition, lives, specials, "
+            "timeout_policy, lobby_ttl, timezone, season_weeks) VALUES "
+            "(-1, 'A', :t, 'quick', 'feathers', 4, true, 'remove', 3600, 'UTC', 4), "
+            "(-2, 'B', :t, 'standard', 'classic', NULL, false, 'ai', 3600, 'UTC', 4)"),
+            {"t": "2026-12-01"})
+        conn.execute(text(
+            "INSERT INTO games (id, chat_id, thread_id, kind, options, status, state, version, "
+            "seed, creator_id, created_at) VALUES (1, -1, 0, 'coyote', :o, 'running', :s, 5, "
+            "7, 1, :t)"), {"o": "{}", "s": json.dumps(state), "t": "2026-12-01"})
+        for seat, lives in enumerate(state["lives"]):
+            conn.execute(text(
+                "INSERT INTO game_players (game_id, user_id, name, is_ai, seat, lives, "
+                "private_round, timeouts_in_row, joined_at) VALUES (1, :u, :n, :ai, :seat, "
+                ":lives, 4, 0, :t)"), {"u": 1 if seat == 0 else None, "n": f"P{seat}",
+                                       "ai": seat != 0, "seat": seat, "lives": lives,
+                                       "t": "2026-12-01"})
+    upgrade(url, "0011_game_options")
+    with engine.begin() as conn:
+        options = {chat: value if isinstance(value, dict) else json.loads(value)
+                   for chat, value in conn.execute(text("SELECT id, game_options FROM chats"))}
+        assert options == {-1: {"coyote": {"edition": "feathers", "lives": 4, "specials": True}},
+                           -2: {"coyote": {"edition": "classic", "specials": False}}}
+        assert conn.execute(text("SELECT hand FROM games")).scalar() == 4
+        seats = conn.execute(text("SELECT seat, playing, private_hand FROM game_players "
+                                  "ORDER BY seat")).all()
+        assert [(s, bool(p), h) for s, p, h in seats] == [(0, True, 4), (1, False, 4),
+                                                         (2, True, 4)]
+    _downgrade(url, "0010_names_topics")
+    with engine.begin() as conn:
+        chats = conn.execute(text("SELECT id, pace, edition, lives, specials FROM chats "
+                                  "ORDER BY id")).all()
+        assert [(c, p, e, lv, bool(s)) for c, p, e, lv, s in chats] == [
+            (-2, "standard", "classic", None, False), (-1, "quick", "feathers", 4, True)]
+        seats = conn.execute(text("SELECT seat, lives, private_round FROM game_players "
+                                  "ORDER BY seat")).all()
+        assert [tuple(s) for s in seats] == [(0, 2, 4), (1, 0, 4), (2, 1, 4)]
+    engine.dispose()
+    upgrade(url)  # and up again to the head
+
+
+def test_game_options_migration_on_postgresql() -> None:
+    admin = make_url(ADMIN_URL).set(drivername="postgresql")
+    name = f"coyote_migrate_{uuid.uuid4().hex[:10]}"
+    admin_dsn = admin.render_as_string(hide_password=False)
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        _check_game_options(admin.set(database=name).render_as_string(hide_password=False))
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_game_options_migration_on_sqlite(tmp_path: Path) -> None:
+    _check_game_options(f"sqlite:///{tmp_path / 'league.sqlite3'}")
