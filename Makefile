@@ -28,6 +28,7 @@ soak: $(STAMP)  ## the crash-safety soak (bench/soak.py, some minutes; not part 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 POT := telegram_app/locales/messages.pot
 LOCALE_DIR := telegram_app/locales

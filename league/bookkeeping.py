@@ -11,7 +11,7 @@ from sqlalchemy import or_, select, update
 from league.context import Context
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer
-from league.rows import SENDING
+from league.rows import SENDING, rowcount
 
 
 class Bookkeeping:
@@ -61,7 +61,7 @@ class Bookkeeping:
                            GamePlayer.private_hand != hand,
                            GamePlayer.private_message_id.is_(None)))
                 .values(private_message_id=SENDING, private_hand=hand))
-            return result.rowcount == 1
+            return rowcount(result) == 1
 
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
                                   hand: int | None) -> None:

@@ -24,7 +24,7 @@ from league.context import Context
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, User, utcnow
 from league.reads import GameReads
-from league.rows import SENDING, load_game
+from league.rows import SENDING, load_game, rowcount
 from league.snapshots import GameSnapshot, snapshot
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class Deliveries:
                 .where(GamePlayer.game_id == game_id, GamePlayer.private_message_id == SENDING,
                        last_event < utcnow() - STALE_CLAIM)
                 .values(private_message_id=None))
-            return bool(result.rowcount)
+            return bool(rowcount(result))
 
     async def behind(self, limit: int = 200) -> list[int]:
         """Ids of games whose last change may not be shown: running (or finished within

@@ -73,7 +73,8 @@ def _changes(objects: Iterable[Any]) -> bool:
 
 def _on_execute(state: ORMExecuteState) -> None:
     stmt = state.statement
-    if isinstance(stmt, Insert | Update | Delete) and stmt.table.name not in _NOT_A_CHANGE:
+    if isinstance(stmt, Insert | Update | Delete) and \
+            getattr(stmt.table, "name", None) not in _NOT_A_CHANGE:
         state.session.info["changed"] = True
 
 
@@ -138,8 +139,7 @@ class Inbox:
                     {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
                     for i in fresh]).on_conflict_do_nothing(index_elements=["id"])
                 if self.db.dialect == "postgresql":
-                    stmt = stmt.returning(InboxItem.id)
-                    return set(await session.scalars(stmt))
+                    return set(await session.scalars(stmt.returning(InboxItem.id)))
                 await session.execute(stmt)
             return {i.id for i in fresh}
 

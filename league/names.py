@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from league.context import Context
 from league.inbox import NAMES_ONLY
 from league.models import Chat, ForumTopic, GamePlayer, User
+from league.rows import rowcount
 from league.snapshots import UserRef
 
 MAX_NAME = 256
@@ -46,7 +47,7 @@ class Names:
                 update(GamePlayer).where(GamePlayer.user_id == user.id,
                                          GamePlayer.name != shown)
                 .values(name=shown))
-            return bool(changed.rowcount or renamed.rowcount)
+            return bool(rowcount(changed) or rowcount(renamed))
 
     async def set_chat_title(self, chat_id: int, title: str) -> None:
         """Store a group's current title (a group the league never stored is not created:

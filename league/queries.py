@@ -20,7 +20,7 @@ from league.errors import ServiceError
 from league.models import Chat, GameEvent, GamePlayer, LeaguePost, Rating, RatingEvent, User
 from league.models import Game as GameRow
 from league.ratings import START, RatingChange
-from league.rows import load_game
+from league.rows import load_game, rowcount
 from league.snapshots import GameSnapshot, snapshot
 from league.standings import (
     DEFAULT_TZ,
@@ -201,7 +201,7 @@ class LeagueQueries:
             seats[p.game_id].append(p)
         return [HistoryEntry(g.id, aware(g.finished_at or g.created_at).astimezone(tz),
                              g.kind, dict(g.options or {}),
-                             sorted((_history_line(p, rated.get((g.id, p.user_id)))
+                             sorted((_history_line(p, rated.get((g.id, p.user_id or 0)))
                                      for p in seats[g.id]), key=lambda t: t[0]))
                 for g in games]
 
@@ -233,7 +233,7 @@ class LeagueQueries:
             for chat_id, tz, weeks, last_rated in chats:
                 for post, (start, end) in (("week", previous_week_bounds(now, tz)),
                                            ("season", previous_season_bounds(now, tz, weeks))):
-                    if aware(last_rated) < start:
+                    if last_rated is None or aware(last_rated) < start:
                         continue  # nothing rated since the period began
                     played = await session.scalar(select(RatingEvent.id).where(
                         RatingEvent.chat_id == chat_id, RatingEvent.kind == kind,
@@ -267,7 +267,7 @@ class LeagueQueries:
                        LeaguePost.period_start == start, LeaguePost.posted_at.is_(None),
                        LeaguePost.claimed_at < now - POST_RETRY)
                 .values(claimed_at=now))
-            return result.rowcount == 1
+            return rowcount(result) == 1
 
     async def mark_posted(self, chat_id: int, post: str, start: datetime) -> None:
         """Record that a claimed post was sent."""

@@ -35,14 +35,15 @@ async def rate_if_finished(session: AsyncSession, row: GameRow,
     if await session.scalar(select(RatingEvent.id).where(RatingEvent.game_id == row.id)
                             .limit(1)) is not None:
         return None
-    by_seat = {p.seat: p.user_id for p in humans}
+    by_seat = {p.seat: p.user_id for p in humans if p.user_id is not None}
     removed = await session.scalars(select(GameEvent.events).where(GameEvent.game_id == row.id))
     departed = {by_seat[e["seat"]] for events in removed for e in events
                 if e.get("type") == PLAYER_REMOVED and e.get("seat") in by_seat}
-    places = with_departures({p.user_id: p.placement or len(humans) for p in humans}, departed)
+    places = with_departures({p.user_id: p.placement or len(humans) for p in humans
+                              if p.user_id is not None}, departed)
     ids = list(places)
     stmt = select(Rating).where(Rating.user_id.in_(ids), Rating.kind == row.kind)
-    if session.bind.dialect.name == "postgresql":
+    if session.get_bind().dialect.name == "postgresql":
         stmt = stmt.with_for_update()
     current = {r.user_id: r for r in await session.scalars(stmt)}
     changes = rate_game(places, {u: r.rating for u, r in current.items()},

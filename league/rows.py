@@ -20,6 +20,12 @@ from league.models import Game as GameRow
 from league.snapshots import UserRef
 
 
+def rowcount(result: Any) -> int:
+    """The number of rows an UPDATE matched (``Session.execute`` is typed as returning a
+    ``Result``; for an UPDATE it is a ``CursorResult``, which counts them)."""
+    return int(result.rowcount)
+
+
 def column_default(column: str) -> Any:
     """The default value of a ``chats`` column (``None`` if it has none)."""
     default = Chat.__table__.c[column].default
@@ -68,7 +74,7 @@ async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
         select(User.id, User.chosen_language, User.language).where(User.id.in_(user_ids))
     )).all()} if user_ids else {}
     for row in rows:
-        row.languages = (chats.get(row.chat_id), users)
+        setattr(row, "languages", (chats.get(row.chat_id), users))  # noqa: B010 (no column)
 
 
 def user_language(row: User | None) -> str | None:

@@ -100,7 +100,8 @@ class GameSnapshot:
 def snapshot(game: Game) -> GameSnapshot:
     """Copy a loaded :class:`~league.models.Game` (with its players, and the languages
     ``league.rows.attach_languages`` read) into a snapshot."""
-    chat_language, languages = game.languages or (None, {})
+    read: tuple[str | None, dict[int, str | None]] | None = getattr(game, "languages", None)
+    chat_language, languages = read or (None, {})
     return GameSnapshot(
         id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
         options=dict(game.options or {}), status=game.status, version=game.version,

@@ -123,7 +123,7 @@ async def _claim(session: AsyncSession, now: datetime, limit: int) -> list[GameR
                    GameRow.due_at <= now)
             .order_by(GameRow.due_at).limit(limit)
             .options(selectinload(GameRow.players.of_type(GamePlayer))))
-    if session.bind.dialect.name == "postgresql":
+    if session.get_bind().dialect.name == "postgresql":
         stmt = stmt.with_for_update(skip_locked=True, of=GameRow)
     return list((await session.scalars(stmt)).all())
 

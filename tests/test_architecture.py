@@ -23,6 +23,20 @@ def test_import_contracts_hold(monkeypatch) -> None:
     assert lint_imports(no_cache=True) == 0
 
 
+MYPY_PACKAGES = ["engine", "league"]
+"""The packages mypy checks here and in ``make lint`` (``[tool.mypy]`` in pyproject.toml)."""
+
+
+def test_mypy_is_clean(monkeypatch) -> None:
+    """mypy finds no error in :data:`MYPY_PACKAGES`, with the project's configuration."""
+    from mypy import api
+
+    monkeypatch.chdir(ROOT)
+    out, err, status = api.run(["--no-incremental", *[a for p in MYPY_PACKAGES
+                                                      for a in ("-p", p)]])
+    assert status == 0, out + err
+
+
 def test_migrations_match_models(pg_url: str) -> None:
     engine = create_engine(sync_url(pg_url))
     with engine.connect() as conn:

@@ -66,6 +66,7 @@ def upgrade() -> None:
                      .values(hand=_hand(kind, state)))
 
     with op.batch_alter_table('chats', schema=None) as batch_op:
+        batch_op.alter_column('game_options', existing_type=JSONType, nullable=False)
         batch_op.drop_column('specials')
         batch_op.drop_column('lives')
         batch_op.drop_column('edition')

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def replay_likelihood(view: View, k: int, card: str) -> float:
     probe = _Probe()
     action = DEFAULT_AI.choose(_their_view(view, view["bids"][k][0], card, k),
                                probe)  # type: ignore[arg-type]
-    if action.kind != "bid":
+    if action.kind != "bid" or action.amount is None:
         return 0.0
     if not probe.used:
         return 1.0 if action.amount == amount else 0.0
@@ -154,7 +154,8 @@ class HardAI(CoyoteAI):
                 s for s in range(view["seats"]) if (static, s) in _MODELS})
             if missing:
                 _evict(_MODELS, _MODELS_MAX - len(missing))
-                model = round_model(view, [c for c, _, _, _ in dist.own], missing)
+                model = round_model(view, cast(list[str], [c for c, _, _, _ in dist.own]),
+                                    missing)
                 for s in missing:
                     _MODELS[(static, s)] = model
             groups: dict[int, tuple[RoundModel | None, list[int]]] = {}

@@ -39,7 +39,7 @@ _KINDS: dict[str, tuple[list[str], dict[str, int], np.ndarray, np.ndarray, np.nd
                         np.ndarray]] = {}
 
 
-def _kinds(edition: str):
+def _kinds(edition: str) -> Any:
     """Per edition: the card kinds, their index, and per kind its value, its positive part,
     its flag bits and whether it draws."""
     got = _KINDS.get(edition)
@@ -54,7 +54,7 @@ def _kinds(edition: str):
     return got
 
 
-def _final(pos, neg, top, flags):
+def _final(pos: Any, neg: Any, top: Any, flags: Any) -> Any:
     """:func:`engine.coyote.ai_dist.final` for classic and poker-deck, on arrays."""
     total = pos + neg - np.where((flags & MAX0) != 0, top, 0)
     return np.where((flags & X2) != 0, 2 * total, total)

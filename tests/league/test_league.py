@@ -172,7 +172,8 @@ async def test_migration_into_a_supergroup_that_has_a_row_already(pg_db: Databas
     settings = await service.chat_settings(new)
     assert settings["pace"] == "quick" and settings["timezone"] == "Asia/Tokyo"
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    assert [(chat, kind) for chat, kind, _ in await service.due_posts(kind="coyote")] == [(new, "week")]
+    due = await service.due_posts(kind="coyote")
+    assert [(chat, kind) for chat, kind, _ in due] == [(new, "week")]
 
 
 async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) -> None:
@@ -251,7 +252,8 @@ async def test_overall_rank_counts_only_established_players(pg_db: Database) -> 
             session.add(User(id=uid, first_name=f"U{uid}", can_message=False))
             await session.flush()
             session.add(Rating(user_id=uid, kind="coyote", rating=rating, games=games, wins=0))
-    ranks = {uid: (await service.rating_card(uid, None, kind="coyote")).overall_rank for uid in (1, 2, 3, 4)}
+    ranks = {uid: (await service.rating_card(uid, None, kind="coyote")).overall_rank
+             for uid in (1, 2, 3, 4)}
     assert ranks == {1: 1, 2: None, 3: 3, 4: 1}  # 2 is provisional; 1 and 4 share first
     assert [row[0] for row in await service.top(kind="coyote")] == [1, 1, 3]
 
