@@ -1,0 +1,71 @@
+"""Every game through the league: a Koira lobby opens with the chat's Koira defaults, takes
+its options (validated against ``Game.option_specs``), starts and plays to the end with
+computer stand-ins; chat settings are per game kind; leagues are per kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from league.db import Database
+from league.errors import ServiceError
+from league.service import MatchService
+from league.snapshots import UserRef
+
+CHAT = -3001
+USERS = [UserRef(i, f"K{i}") for i in range(1, 5)]
+
+
+async def test_chat_settings_are_per_game(pg_db: Database) -> None:
+    service = MatchService(pg_db)
+    settings = await service.chat_settings(CHAT)
+    assert settings["games"]["koira"] == {"tie_split": False, "trump_ends_trick": False,
+                                          "pickup_single": False, "min_sequence": 2}
+    assert settings["games"]["coyote"]["edition"] == "classic"
+    await service.set_chat_setting(CHAT, "G", "min_sequence", 3, kind="koira")
+    await service.set_chat_setting(CHAT, "G", "edition", "feathers", kind="coyote")
+    for kind, key, value in (("koira", "min_sequence", 4), ("koira", "tie_split", 1),
+                             ("koira", "edition", "classic"), ("coyote", "edition", "nope"),
+                             ("coyote", "lives", True)):
+        with pytest.raises(ServiceError) as err:
+            await service.set_chat_setting(CHAT, "G", key, value, kind=kind)
+        assert err.value.code == "bad_option"
+    with pytest.raises(ServiceError):
+        await service.set_chat_setting(CHAT, "G", "min_sequence", 3)  # no kind: no such key
+    settings = await service.chat_settings(CHAT)
+    assert settings["games"]["koira"]["min_sequence"] == 3
+    assert settings["games"]["coyote"]["edition"] == "feathers"
+    lobby = await service.open_lobby(CHAT, "G", 0, USERS[0], "koira")
+    assert lobby.options["min_sequence"] == 3 and lobby.options["pace"] == "standard"
+
+
+async def test_a_koira_lobby_opens_takes_options_and_plays(pg_db: Database) -> None:
+    service = MatchService(pg_db, new_seed=lambda: 17)
+    lobby = await service.open_lobby(CHAT, "G", 0, USERS[0], "koira")
+    assert "edition" not in lobby.options
+    await service.join(lobby.id, USERS[1])
+    for name, value in (("tie_split", True), ("pace", "quick")):
+        lobby = await service.set_option(lobby.id, USERS[0].id, name, value)
+        assert lobby.options[name] == value
+    for name, value in (("tie_split", 1), ("lives", 3), ("min_sequence", 9), ("pace", "x")):
+        with pytest.raises(ServiceError) as err:
+            await service.set_option(lobby.id, USERS[0].id, name, value)
+        assert err.value.code == "bad_option"
+    await service.add_ai(lobby.id, USERS[0].id)
+    await service.add_ai(lobby.id, USERS[0].id)
+    outcome = await service.start(lobby.id, USERS[0].id)
+    game = outcome.game
+    assert game.status == "running" and game.hand == 1
+    assert all(p.playing for p in game.seated)
+    humans = {p.seat: p.user_id for p in game.seated if p.user_id is not None}
+    for _ in range(500):  # the humans play the engine's first legal move until it ends
+        if game.status != "running":
+            break
+        seat = service.games["koira"].current_seat(game.state or {})
+        assert seat in humans
+        action = service.games["koira"].legal_actions(game.state or {}, seat)[0]
+        game = (await service.act(game.id, humans[seat], game.version, action)).game
+    assert game.status == "finished"
+    assert sorted(p.placement for p in game.seated if p.placement is not None)[0] == 1
+    assert await service.history(CHAT, kind="coyote") == []
+    [entry] = await service.history(CHAT, kind="koira")
+    assert entry.kind == "koira" and await service.history(CHAT, kind=None) == [entry]
