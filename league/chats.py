@@ -38,8 +38,8 @@ def allowed(spec: OptionSpec, value: Any) -> bool:
 def game_defaults(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
     """A chat's effective defaults for ``game``: every ``Game.setting_specs`` option, the
     stored value where the game allows it, else the game's default. Options depend on the
-    earlier ones (Coyote's lives on its edition), so the specs are read again until they
-    settle. Raises ``RuleError`` for a stored value the game refuses outright."""
+    earlier ones (a game's variant decides the others), so the specs are read again until
+    they settle. Raises ``RuleError`` for a stored value the game refuses outright."""
     options = dict(stored)
     for _ in range(4):
         chosen = {s.name: options[s.name] if allowed(s, options.get(s.name)) else s.default
@@ -179,9 +179,9 @@ def _settable_zones() -> dict[str, str]:
 
 def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> dict[str, Any]:
     """A new lobby's options: what the command gave, else the chat's defaults for ``kind``
-    (a default the game does not allow with the given ones, such as 2 lives in Coyote's
-    poker-deck, falls back to the game's), and the chat's pace and timeout policy. Raises
-    the game's refusal of a given option (``unknown_edition``, ``bad_option``)."""
+    (a default the game does not allow with the given ones falls back to the game's), and
+    the chat's pace and timeout policy. Raises the game's refusal of a given option (its
+    ``RuleError`` code)."""
     stored = (chat.game_options or {}).get(kind) or {}
     try:
         game.setting_specs(given)  # a given option the game refuses is an error, not ignored

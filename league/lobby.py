@@ -37,7 +37,7 @@ class LobbyService:
         (:func:`league.chats.lobby_options`); the lobby expires after the chat's lobby TTL.
 
         Raises ``unknown_game``, ``game_open`` (detail ``game_id``) when the topic already
-        has an open game, or the game's refusal of a given option (``unknown_edition``).
+        has an open game, or the game's refusal of a given option (its ``RuleError`` code).
         """
         game = self.ctx.game(kind)
         now = self.ctx.clock()

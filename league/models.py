@@ -156,7 +156,7 @@ class Game(Base):
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     # The group reminder of the turn at ``reminder_version``: if that turn times out and its
-    # report would be followed by a new round's table, the report replaces the reminder (at
+    # report would be followed by a new hand's table, the report replaces the reminder (at
     # most two new group messages a turn).
     reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)
     reminder_version: Mapped[int | None] = mapped_column(Integer)
@@ -219,7 +219,7 @@ class GamePlayer(Base):
     private_message_id: Mapped[int | None] = mapped_column(BigInteger)
     private_hand: Mapped[int | None] = mapped_column(Integer)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    # The private-chat message id of the last bid this player typed that was applied: a
+    # The private-chat message id of the last move this player typed that was applied: a
     # message delivered again (Telegram repeats updates whose offset was not confirmed) is
     # not applied twice.
     last_typed_id: Mapped[int | None] = mapped_column(BigInteger)
@@ -248,8 +248,8 @@ class GameEvent(Base):
 
 
 class Rating(Base):
-    """A player's current Elo in one game family (``kind``: every Coyote edition shares
-    ``coyote``). Derived data: it equals the replay of :class:`RatingEvent` rows."""
+    """A player's current Elo in one game family (``kind``: every variant of a game shares
+    its kind). Derived data: it equals the replay of :class:`RatingEvent` rows."""
 
     __tablename__ = "ratings"
 

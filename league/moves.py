@@ -74,14 +74,14 @@ class Moves:
                   typed: int | None = None, in_chat: int | None = None) -> Outcome:
         """Apply ``user_id``'s action if the game is still at ``version``, then let computer
         players answer. ``typed``: the id of the private-chat message the action was typed in
-        (a bid typed as a number rather than pressed, which carries no version).
+        (a move typed rather than pressed, which carries no version).
         ``in_chat``: the chat the move was pressed in, which must be the game's group or
         the player's private chat (else ``bad_button``: forged data aimed at another game).
 
         Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
         concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
         message, or a later one, was applied already), ``typed_too_early`` (``typed``: sent
-        before this round's private message, so meant for an earlier turn), or a rule code
+        before this hand's private message, so meant for an earlier turn), or a rule code
         from the engine.
         """
         try:
@@ -211,7 +211,7 @@ class Moves:
         """The moves that follow from ``state`` without a human: ``first`` (a seat and its
         action, or ``None`` for the computer's choice), then computer players while it is
         their turn. When the computer plays for ``first``'s seat (a timed-out turn), it
-        finishes that turn with ``Game.stand_in_action`` (a special after which the same
+        finishes that turn with ``Game.stand_in_action`` (a move after which the same
         player still acts is followed by their next action) until an event of
         ``engine.TURN_ENDING_EVENTS`` or another seat's turn. Pure: nothing is stored, so
         an engine error changes nothing."""
@@ -237,18 +237,17 @@ class Moves:
             state, events = game.apply(state, seat, action)
             planned.append((seat, action, state, events))
             if any(e.type in TURN_ENDING_EVENTS for e in events):
-                stand_in = None  # the timed-out turn ended with the round or trick
+                stand_in = None  # the timed-out turn ended (engine.TURN_ENDING_EVENTS)
         return planned
 
 
 def _same_turn(game: Game, state: dict[str, Any], to_act: int | None,
                progress_before: dict[str, Any], seat: int, steps: list[Step]) -> bool:
     """Whether the turn that was ``to_act``'s goes on after ``seat``'s move: the same seat
-    acts at the same ``Game.progress`` (round, trick) and nobody else played meanwhile (an
-    answer it was owed aside: ``engine.ANSWER_EVENTS``). Then its clock keeps running: a
-    leave by another player, or a special after which the player still acts (Coyote's
-    Reverse, Extra feather, Swap, a Change a computer answered), gives no extra time and no
-    second reminder."""
+    acts at the same ``Game.progress`` and nobody else played meanwhile (an answer it was
+    owed aside: ``engine.ANSWER_EVENTS``). Then its clock keeps running: a leave by another
+    player, or a move after which the same player still acts (one answered by a computer
+    included), gives no extra time and no second reminder."""
     return (to_act is not None and game.current_seat(state) == to_act
             and game.progress(state) == progress_before
             and all(step.seat == seat or any(e["type"] in ANSWER_EVENTS for e in step.events)

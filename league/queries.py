@@ -73,7 +73,7 @@ class RatingCard:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """A finished game of a chat: its ``kind`` and ``options`` (the bot names its edition
+    """A finished game of a chat: its ``kind`` and ``options`` (the bot names its variant
     and such), placements ``[(place, name, Elo change or None)]``."""
 
     game_id: int
