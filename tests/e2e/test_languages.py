@@ -267,7 +267,7 @@ async def test_the_weekly_post_is_in_the_chats_language(pg_db, pg_url: str) -> N
             await players[0].send(GROUP, "/settings")
             await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
             settings = api.find_messages(GROUP, "Defaults for new games")[-1]
-            await players[0].press_and_settle(settings, "❤️ Lives: edition default")  # 2 lives
+            await players[0].press_and_settle(settings, "Coyote · ❤️ Lives: 3")  # → 2 lives
             lobby = await open_lobby(api, players, GROUP)
             await players[0].press_and_settle(lobby, "▶️ Start")
             for _turn in range(400):

@@ -47,7 +47,7 @@ async def test_two_weeks_of_league(league) -> None:
     await ann.send(GROUP, "/settings")
     await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
     settings = api.find_messages(GROUP, "Defaults for new games")[-1]
-    await ann.press_and_settle(settings, "❤️ Lives: edition default")  # → 2 lives: quicker
+    await ann.press_and_settle(settings, "Coyote · ❤️ Lives: 3")  # → 2 lives: quicker
 
     await _game(api, players)
     clock.now += timedelta(days=2)
