@@ -1,9 +1,11 @@
 """The /settings keyboard: the league's own defaults of a chat (pace, timeout policy,
 language), then each game's options (``Game.setting_specs``), drawn from their specs.
 
-Callback data ``z:<group>:<option index>:<value index>``: group 0 holds the league's
-settings (:data:`LEAGUE_SETTINGS`), group ``i + 1`` the options of the ``i``-th game in
-:func:`game_kinds`, indexes into that game's ``setting_specs`` for the chat's options.
+Callback data ``z:<group>:<option>:<value index>``: group 0 holds the league's settings
+(:data:`LEAGUE_SETTINGS`, ``option`` its :data:`LEAGUE_CODES`, the codes the keyboard had
+before games had their own, so buttons already in chats keep working), group ``i + 1`` the
+options of the ``i``-th game in :func:`game_kinds`, ``option`` an index into that game's
+``setting_specs`` for the chat's options.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from telegram_app.render.common import edition_name
 
 LEAGUE_SETTINGS: dict[str, tuple[Any, ...]] = {**CHAT_SETTINGS, "language": SUPPORTED}
 """The league's settings the keyboard cycles through, in order, with their values."""
+LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5}
+"""Each league setting's ``option`` in its buttons' data."""
 
 GAME_NAMES: dict[str, Callable[[], str]] = {"coyote": lambda: _("Coyote"),
                                             "koira": lambda: _("Koira")}
@@ -107,10 +111,10 @@ def settings_keyboard(settings: dict[str, Any]) -> InlineKeyboardMarkup:
     """One button per setting (``settings`` as ``MatchService.chat_settings`` gives them,
     the language as a supported one); a press moves it to the next allowed value."""
     rows = []
-    for index, (key, values) in enumerate(LEAGUE_SETTINGS.items()):
+    for key, values in LEAGUE_SETTINGS.items():
         current = settings.get(key, values[0])
         rows.append([InlineKeyboardButton(league_label(key, current), callback_data=Callback(
-            "z", 0, (index, _following(values, current))).encode())])
+            "z", 0, (LEAGUE_CODES[key], _following(values, current))).encode())])
     games = settings.get("games", {})
     for group, kind in enumerate(game_kinds(), start=1):
         options = games.get(kind, {})
@@ -127,9 +131,10 @@ def pressed(settings: dict[str, Any], data: Callback) -> tuple[str | None, str, 
     or ``None`` for data that names no setting (an old or forged button)."""
     option, value = data.args
     if data.game_id == 0:
-        if option >= len(LEAGUE_SETTINGS):
+        key = next((k for k, code in LEAGUE_CODES.items() if code == option), None)
+        if key is None:
             return None
-        key, values = list(LEAGUE_SETTINGS.items())[option]
+        values = LEAGUE_SETTINGS[key]
         return (None, key, values[value]) if value < len(values) else None
     kinds = game_kinds()
     if not 1 <= data.game_id <= len(kinds):
