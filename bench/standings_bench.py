@@ -75,12 +75,12 @@ async def run(games: int, players: int) -> None:
         print(f"filled {games} rated games in {time.perf_counter() - started:.1f} s")
         service = MatchService(db, clock=lambda: NOW)
         for _ in range(2):  # the second round runs with warm caches
-            await timed("/standings", service.standings(CHAT, "week"))
-            await timed("/standings last", service.standings(CHAT, "last"))
-            await timed("/standings season", service.standings(CHAT, "season"))
-            await timed("/history", service.history(CHAT))
-            await timed("/rating", service.rating_card(1, CHAT))
-            await timed("weekly post look-up", service.due_posts())
+            await timed("/standings", service.standings(CHAT, "week", kind="coyote"))
+            await timed("/standings last", service.standings(CHAT, "last", kind="coyote"))
+            await timed("/standings season", service.standings(CHAT, "season", kind="coyote"))
+            await timed("/history", service.history(CHAT, kind="coyote"))
+            await timed("/rating", service.rating_card(1, CHAT, kind="coyote"))
+            await timed("weekly post look-up", service.due_posts(kind="coyote"))
 
 
 def main() -> None:
