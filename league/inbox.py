@@ -163,6 +163,19 @@ class Inbox:
             rows = await session.execute(stmt.order_by(InboxItem.id).limit(limit))
             return [Item(*row) for row in rows]
 
+    async def done_since(self, received_after: datetime, received_before: datetime,
+                         limit: int = 2000) -> list[Item]:
+        """Done items received between the two moments, oldest first (at most ``limit``):
+        after a restart, the requests whose sender may still be owed an answer (their change
+        committed, then the process died before it answered)."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(InboxItem.id, InboxItem.lane, InboxItem.payload)
+                .where(InboxItem.done_at.is_not(None), InboxItem.received_at > received_after,
+                       InboxItem.received_at < received_before)
+                .order_by(InboxItem.id).limit(limit))
+            return [Item(*row) for row in rows]
+
     async def mark_done(self, ids: Iterable[int]) -> None:
         """Mark items done (handled without a change, or given up on)."""
         ids = list(ids)

@@ -1,15 +1,25 @@
 """Concurrent updates with order per lane: two presses of one game that arrive together are
 applied in order of arrival (the second refused as out of date) while a press in another
-group is not held up by them; a repeated update is handled once."""
+group is not held up by them; a repeated update is handled once; a press whose move committed
+just before a kill is answered after the restart."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 from sqlalchemy import func, select
 
 from league.models import InboxItem
-from tests.e2e.harness import BotRunner, hold, mover, private_turn_message, start_game
+from tests.e2e.harness import (
+    BotRunner,
+    hold,
+    mover,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
+from tests.e2e.processes import kill, spawn
 from tests.fakebot import FakeBotAPI
 
 GROUP_A, GROUP_B = -100801, -100802
@@ -56,3 +66,46 @@ async def test_one_lane_waits_another_does_not(pg_db, pg_url: str) -> None:
             assert undone == 0
         finally:
             await runner.stop()
+
+
+@pytest.mark.timeout(240)
+async def test_a_press_committed_just_before_a_kill_is_answered_after_the_restart(
+        pg_db, pg_url: str, tmp_path) -> None:
+    """The bid commits (which marks its inbox item done), then the process is killed before
+    its answerCallbackQuery reached Telegram: after the restart the press is answered (the
+    soak's unanswered presses), and the bid is applied once."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "Killed", admins=[1])
+        players = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
+        for user in players:
+            await user.start_bot()
+        bot = await spawn(api, pg_url, tmp_path / "bot.log")
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            await start_game(api, players, GROUP_A)
+            user = await mover(api, players)
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            # The answer to this press never arrives: the process dies while sending it.
+            original, held = api._handlers["answercallbackquery"], asyncio.Event()
+
+            async def lost(params: dict):
+                if params.get("callback_query_id") == query and not held.is_set():
+                    held.set()
+                    await asyncio.Event().wait()  # until the connection goes
+                return original(params)
+
+            api._handlers["answercallbackquery"] = lost
+            query = await user.press(message, bid)
+            await asyncio.wait_for(held.wait(), 60)
+            await kill(bot)
+            assert api.callback_answer(query) is None
+            bot = await spawn(api, pg_url, tmp_path / "bot.log")
+            answer = await api.wait_answer(query, timeout=60)
+            assert not answer.get("show_alert"), answer
+            await wait_for(lambda: bool(api.find_messages(GROUP_A, "bids")), timeout=60)
+            await api.settle()
+            assert len(api.find_messages(GROUP_A, "bids")) == 1
+        finally:
+            await kill(bot)
+    assert "Traceback" not in (tmp_path / "bot.log").read_text()
