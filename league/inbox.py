@@ -34,11 +34,16 @@ from league.models import InboxItem, User, utcnow
 @dataclass
 class Work:
     """The inbox item being handled in this context: its ``id``; ``done`` once a commit (or
-    :meth:`Inbox.mark_done`) marked it; ``failed``: the handler met an outage (left undone)."""
+    :meth:`Inbox.mark_done`) marked it; ``failed``: the handler met an outage (left undone);
+    ``several``: the request asks for several changes, each its own transaction (a departure
+    from a group with two games), so no commit marks it done; the caller marks it once the
+    handler returned, and a crash in between has the request handled again (its handler
+    must then skip what is done already)."""
 
     id: int
     done: bool = False
     failed: bool = False
+    several: bool = False
 
 
 CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work",
@@ -84,7 +89,7 @@ def _after_flush(session: Session, _context: Any) -> None:
 
 def _before_commit(session: Session) -> None:
     work = CURRENT.get()
-    if work is None or work.done or session.info.get(NAMES_ONLY):
+    if work is None or work.done or work.several or session.info.get(NAMES_ONLY):
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
