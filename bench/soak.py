@@ -118,9 +118,13 @@ async def drain(api: FakeBotAPI, figures: Figures, seconds: float = 60) -> None:
 
 
 def turn_message(api: FakeBotAPI, user: FakeUser, newer_than: int = 0):  # noqa: ANN201
-    """The user's newest private message with move buttons for a version above
-    ``newer_than`` among their last few (the bot's answers to junk may follow it)."""
-    for message in reversed(api.bot_messages(user.id)[-6:]):
+    """The user's newest private message with move buttons, if for a version above
+    ``newer_than``, however many messages follow it: the bot's answers to the junk a player
+    sends in the fuzz phase may bury it (a person scrolls up). Looking only among the last
+    six stalled a game for good once a dozen replies to junk followed the keyboard (seed 11:
+    1 of the 2 fuzz games stuck; the fuzz phase alone: both); the bot closes an old
+    keyboard when it sends a new one, so the newest with buttons is the current one."""
+    for message in reversed(api.bot_messages(user.id)):
         version = move_version(api, message)
         if version is not None:
             return message if version > newer_than else None
