@@ -210,11 +210,28 @@ class Inbox:
             return
         async with self.db.engine.connect() as conn:
             lock = {"key": key}
-            await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:key, 0))"), lock)
-            await conn.commit()
+            clean = False
             try:
+                await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:key, 0))"),
+                                   lock)
+                await conn.commit()
                 yield
-            finally:
                 await conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:key, 0))"),
                                    lock)
                 await conn.commit()
+                clean = True
+            finally:
+                if not clean:
+                    # Cancelled or failed anywhere (waiting for the lock, in the body, in the
+                    # unlock): whether this session holds the lock is unknown, and a pooled
+                    # connection would keep it. Closing the session releases it for sure.
+                    await _close(conn)
+
+
+async def _close(conn: Any) -> None:
+    """Invalidate ``conn`` (its server session ends, and with it its advisory locks),
+    whatever state it is in."""
+    try:
+        await conn.invalidate()
+    except Exception:  # noqa: BLE001 - a dead connection is what we want
+        pass

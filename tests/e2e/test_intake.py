@@ -109,3 +109,47 @@ async def test_a_press_committed_just_before_a_kill_is_answered_after_the_restar
         finally:
             await kill(bot)
     assert "Traceback" not in (tmp_path / "bot.log").read_text()
+
+
+def _awaits(task: asyncio.Task, qualname: str) -> bool:
+    """Whether ``task`` is (somewhere down its chain of awaits) inside ``qualname``."""
+    coro = task.get_coro()
+    for _ in range(50):
+        if coro is None:
+            return False
+        if getattr(coro, "__qualname__", "") == qualname:
+            return True
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return False
+
+
+async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
+    """The task handling a press is cancelled while it holds its lane (in-process lock,
+    concurrency slot, PostgreSQL advisory lock): the next press of that game is handled."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "A", admins=[1])
+        team = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
+        for user in team:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await start_game(api, team, GROUP_A)
+            user = await mover(api, team)
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            held, release = hold(api, "answerCallbackQuery", lambda p: True)
+            await user.press(message, bid)
+            await asyncio.wait_for(held.wait(), 30)
+            handling = [t for t in asyncio.all_tasks() if _awaits(t, "Intake.handle")]
+            assert len(handling) == 1
+            for task in handling:
+                task.cancel()
+            release.set()
+            await wait_for(lambda: all(t.done() for t in handling))
+            again = await user.press(api.get_message(user.id, message.message_id), bid)
+            answer = await api.wait_answer(again, timeout=30)  # the lane is free
+            assert answer is not None
+            await api.settle()
+        finally:
+            await runner.stop()
