@@ -19,12 +19,17 @@
   once the handler returned.
 - **Replay.** :func:`replay_job` (a JobQueue job) queues undone items older than a grace
   period that no one here is handling (a restart's backlog, or a killed worker's), marks
-  done the items answered with the outage note, and prunes old done items.
+  done the items answered with the outage note, and prunes old done items. Its first run
+  after a start also answers the button presses of the minute before the start whose item
+  is done (:meth:`Intake.answer_owed`: a kill between a move's commit and its answer).
 - **Outages.** A database that cannot be reached is met with one warning per outage
   (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender. An update
   received meanwhile with nobody to answer (a departure from the group, a migration) is kept
   in memory and stored once the database is back, then handled like a restart's backlog (a
-  kill during the outage loses it: Telegram was told it arrived).
+  kill during the outage loses it: Telegram was told it arrived). Likewise the memory of
+  which stored updates were answered "nothing was changed" (to be marked done, not
+  handled, once the database is back) is lost to a kill during the outage: the restart then
+  handles them. The README's soak section says why neither is kept on disk.
 """
 
 from __future__ import annotations
