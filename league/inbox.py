@@ -34,11 +34,16 @@ from league.models import InboxItem, User, utcnow
 @dataclass
 class Work:
     """The inbox item being handled in this context: its ``id``; ``done`` once a commit (or
-    :meth:`Inbox.mark_done`) marked it; ``failed``: the handler met an outage (left undone)."""
+    :meth:`Inbox.mark_done`) marked it; ``failed``: the handler met an outage (left undone);
+    ``several``: the request asks for several changes, each its own transaction (a departure
+    from a group with two games), so no commit marks it done; the caller marks it once the
+    handler returned, and a crash in between has the request handled again (its handler
+    must then skip what is done already)."""
 
     id: int
     done: bool = False
     failed: bool = False
+    several: bool = False
 
 
 CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work",
@@ -85,7 +90,7 @@ def _after_flush(session: Session, _context: Any) -> None:
 
 def _before_commit(session: Session) -> None:
     work = CURRENT.get()
-    if work is None or work.done or session.info.get(NAMES_ONLY):
+    if work is None or work.done or work.several or session.info.get(NAMES_ONLY):
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
@@ -163,6 +168,19 @@ class Inbox:
             rows = await session.execute(stmt.order_by(InboxItem.id).limit(limit))
             return [Item(*row) for row in rows]
 
+    async def done_since(self, received_after: datetime, received_before: datetime,
+                         limit: int = 2000) -> list[Item]:
+        """Done items received between the two moments, oldest first (at most ``limit``):
+        after a restart, the requests whose sender may still be owed an answer (their change
+        committed, then the process died before it answered)."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(InboxItem.id, InboxItem.lane, InboxItem.payload)
+                .where(InboxItem.done_at.is_not(None), InboxItem.received_at > received_after,
+                       InboxItem.received_at < received_before)
+                .order_by(InboxItem.id).limit(limit))
+            return [Item(*row) for row in rows]
+
     async def mark_done(self, ids: Iterable[int]) -> None:
         """Mark items done (handled without a change, or given up on)."""
         ids = list(ids)
@@ -192,11 +210,28 @@ class Inbox:
             return
         async with self.db.engine.connect() as conn:
             lock = {"key": key}
-            await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:key, 0))"), lock)
-            await conn.commit()
+            clean = False
             try:
+                await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:key, 0))"),
+                                   lock)
+                await conn.commit()
                 yield
-            finally:
                 await conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:key, 0))"),
                                    lock)
                 await conn.commit()
+                clean = True
+            finally:
+                if not clean:
+                    # Cancelled or failed anywhere (waiting for the lock, in the body, in the
+                    # unlock): whether this session holds the lock is unknown, and a pooled
+                    # connection would keep it. Closing the session releases it for sure.
+                    await _close(conn)
+
+
+async def _close(conn: Any) -> None:
+    """Invalidate ``conn`` (its server session ends, and with it its advisory locks),
+    whatever state it is in."""
+    try:
+        await conn.invalidate()
+    except Exception:  # noqa: BLE001 - a dead connection is what we want
+        pass

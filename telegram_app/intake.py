@@ -19,12 +19,17 @@
   once the handler returned.
 - **Replay.** :func:`replay_job` (a JobQueue job) queues undone items older than a grace
   period that no one here is handling (a restart's backlog, or a killed worker's), marks
-  done the items answered with the outage note, and prunes old done items.
+  done the items answered with the outage note, and prunes old done items. Its first run
+  after a start also answers the button presses of the minute before the start whose item
+  is done (:meth:`Intake.answer_owed`: a kill between a move's commit and its answer).
 - **Outages.** A database that cannot be reached is met with one warning per outage
   (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender. An update
   received meanwhile with nobody to answer (a departure from the group, a migration) is kept
   in memory and stored once the database is back, then handled like a restart's backlog (a
-  kill during the outage loses it: Telegram was told it arrived).
+  kill during the outage loses it: Telegram was told it arrived). Likewise the memory of
+  which stored updates were answered "nothing was changed" (to be marked done, not
+  handled, once the database is back) is lost to a kill during the outage: the restart then
+  handles them. The README's soak section says why neither is kept on disk.
 """
 
 from __future__ import annotations
@@ -50,6 +55,10 @@ from telegram_app.outage import OutageLog, answer_outage, answerable, is_outage
 
 log = logging.getLogger(__name__)
 KEY = "intake"  # bot_data key of the Intake
+ANSWER_WINDOW = 60.0
+"""Seconds after its arrival that a button press is still answered after a restart. Telegram's
+own limit is undocumented (reports say some seconds to a minute); an answer it refuses as too
+old is dropped."""
 LATER_MAX = 10_000
 """Updates with nobody to answer kept in memory during an outage (beyond it: dropped)."""
 
@@ -101,6 +110,8 @@ class Intake:
         self.later: dict[int, Item] = {}
         self.abandoned: set[int] = set()   # answered with the outage note: done once it ends
         self.started_at: dict[int, float] = {}
+        self.born = utcnow()  # items received before this are no one's here (a restart's)
+        self._owed_answered = False
         self._slots = asyncio.Semaphore(concurrency)
         self._locks: dict[str, list[Any]] = {}  # lane -> [lock, users]
         self._replays = 0
@@ -214,6 +225,12 @@ class Intake:
         """Queue the undone items received more than ``grace`` seconds ago (default: the
         intake's) that no one here handles; returns how many were queued."""
         grace = self.grace if grace is None else grace
+        if not self._owed_answered:
+            answered = await self.answer_owed()
+            self._owed_answered = True
+            if answered:
+                log.info("answered %d button presses a killed process had not answered",
+                         answered)
         if self.later:
             kept = dict(self.later)
             await self.inbox.store(list(kept.values()))
@@ -239,6 +256,30 @@ class Intake:
             if pruned:
                 log.info("pruned %d handled updates from the inbox", pruned)
         return queued
+
+
+    async def answer_owed(self) -> int:
+        """Answer (with nothing: the spinner stops) the button presses received before this
+        process started, within :data:`ANSWER_WINDOW`, whose item is done: a press whose
+        change committed (which marks its item done) just before the process was killed
+        never got its ``answerCallbackQuery``, and nothing else would answer it. Which of
+        them the dead process did answer is not recorded (that would cost a write per
+        press), so each is answered again; Telegram refuses a second answer ("query is too
+        old … or query ID is invalid"), which is dropped. Returns how many were accepted."""
+        items = await self.inbox.done_since(
+            self.born - timedelta(seconds=ANSWER_WINDOW), self.born)
+        queries = [query["id"] for item in items if item.id not in self.pending
+                   and isinstance(query := item.payload.get("callback_query"), dict)
+                   and query.get("id")]
+
+        async def answer(query_id: str) -> bool:
+            try:
+                return bool(await self.app.bot.answer_callback_query(query_id))
+            except TelegramError as exc:  # answered already, or too old: nothing to do
+                log.debug("press %s: %s", query_id, exc)
+                return False
+
+        return sum(await asyncio.gather(*(answer(q) for q in queries)))
 
 
 async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -25,6 +25,7 @@ from telegram.ext import ContextTypes
 
 from engine import Action
 from league.errors import ServiceError
+from league.inbox import CURRENT
 from telegram_app.context import BotServices, services
 from telegram_app.handlers.common import in_group, user_ref
 
@@ -166,11 +167,18 @@ async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id:
     the lobby's 🚪 Leave would: a running game goes on without them (placed last, the
     group is told), a lobby loses their seat and is redrawn (cancelled if nobody is left).
     Done already (both a service message and a ``chat_member`` update came, or they were out
-    anyway): nothing happens."""
+    anyway): nothing happens.
+
+    Each game's leave is its own transaction, so the update is marked done only once every
+    game was left (:attr:`league.inbox.Work.several`): a kill between two games has the update
+    handled again after the restart, and the games left already are skipped."""
     bot = services(context)
-    for game in await bot.service.open_games_in(chat_id):
-        if game.player(user_id) is not None:
-            await _leave_one(bot, context, game.id, user_id)
+    games = [g for g in await bot.service.open_games_in(chat_id) if g.player(user_id) is not None]
+    work = CURRENT.get()
+    if work is not None and len(games) > 1:
+        work.several = True
+    for game in sorted(games, key=lambda g: g.id):
+        await _leave_one(bot, context, game.id, user_id)
 
 
 async def _leave_one(bot: BotServices, context: ContextTypes.DEFAULT_TYPE, game_id: int,

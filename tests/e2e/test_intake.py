@@ -1,15 +1,25 @@
 """Concurrent updates with order per lane: two presses of one game that arrive together are
 applied in order of arrival (the second refused as out of date) while a press in another
-group is not held up by them; a repeated update is handled once."""
+group is not held up by them; a repeated update is handled once; a press whose move committed
+just before a kill is answered after the restart."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 from sqlalchemy import func, select
 
 from league.models import InboxItem
-from tests.e2e.harness import BotRunner, hold, mover, private_turn_message, start_game
+from tests.e2e.harness import (
+    BotRunner,
+    hold,
+    mover,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
+from tests.e2e.processes import kill, spawn
 from tests.fakebot import FakeBotAPI
 
 GROUP_A, GROUP_B = -100801, -100802
@@ -54,5 +64,92 @@ async def test_one_lane_waits_another_does_not(pg_db, pg_url: str) -> None:
                 undone = await session.scalar(select(func.count()).select_from(InboxItem)
                                               .where(InboxItem.done_at.is_(None)))
             assert undone == 0
+        finally:
+            await runner.stop()
+
+
+@pytest.mark.timeout(240)
+async def test_a_press_committed_just_before_a_kill_is_answered_after_the_restart(
+        pg_db, pg_url: str, tmp_path) -> None:
+    """The bid commits (which marks its inbox item done), then the process is killed before
+    its answerCallbackQuery reached Telegram: after the restart the press is answered (the
+    soak's unanswered presses), and the bid is applied once."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "Killed", admins=[1])
+        players = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
+        for user in players:
+            await user.start_bot()
+        bot = await spawn(api, pg_url, tmp_path / "bot.log")
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            await start_game(api, players, GROUP_A)
+            user = await mover(api, players)
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            # The answer to this press never arrives: the process dies while sending it.
+            original, held = api._handlers["answercallbackquery"], asyncio.Event()
+
+            async def lost(params: dict):
+                if params.get("callback_query_id") == query and not held.is_set():
+                    held.set()
+                    await asyncio.Event().wait()  # until the connection goes
+                return original(params)
+
+            api._handlers["answercallbackquery"] = lost
+            query = await user.press(message, bid)
+            await asyncio.wait_for(held.wait(), 60)
+            await kill(bot)
+            assert api.callback_answer(query) is None
+            bot = await spawn(api, pg_url, tmp_path / "bot.log")
+            answer = await api.wait_answer(query, timeout=60)
+            assert not answer.get("show_alert"), answer
+            await wait_for(lambda: bool(api.find_messages(GROUP_A, "bids")), timeout=60)
+            await api.settle()
+            assert len(api.find_messages(GROUP_A, "bids")) == 1
+        finally:
+            await kill(bot)
+    assert "Traceback" not in (tmp_path / "bot.log").read_text()
+
+
+def _awaits(task: asyncio.Task, qualname: str) -> bool:
+    """Whether ``task`` is (somewhere down its chain of awaits) inside ``qualname``."""
+    coro = task.get_coro()
+    for _ in range(50):
+        if coro is None:
+            return False
+        if getattr(coro, "__qualname__", "") == qualname:
+            return True
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return False
+
+
+async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
+    """The task handling a press is cancelled while it holds its lane (in-process lock,
+    concurrency slot, PostgreSQL advisory lock): the next press of that game is handled."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "A", admins=[1])
+        team = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
+        for user in team:
+            await user.start_bot()
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await start_game(api, team, GROUP_A)
+            user = await mover(api, team)
+            message = private_turn_message(api, user)
+            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            held, release = hold(api, "answerCallbackQuery", lambda p: True)
+            await user.press(message, bid)
+            await asyncio.wait_for(held.wait(), 30)
+            handling = [t for t in asyncio.all_tasks() if _awaits(t, "Intake.handle")]
+            assert len(handling) == 1
+            for task in handling:
+                task.cancel()
+            release.set()
+            await wait_for(lambda: all(t.done() for t in handling))
+            again = await user.press(api.get_message(user.id, message.message_id), bid)
+            answer = await api.wait_answer(again, timeout=30)  # the lane is free
+            assert answer is not None
+            await api.settle()
         finally:
             await runner.stop()

@@ -4,11 +4,17 @@ out of the running game (the group is told) and off the lobby (redrawn)."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from engine import GAMES
-from tests.e2e.harness import bot_table, open_lobby, wait_for
+from league.service import MatchService
+from tests.e2e.harness import bot_table, hold, open_lobby, wait_for
+from tests.e2e.processes import kill, spawn
 from tests.fakebot import FakeBotAPI
 
-GROUP = -100701
+GROUP, FORUM = -100701, -100702
 
 
 def lobby_text(api: FakeBotAPI, message_id: int) -> str:
@@ -70,3 +76,48 @@ async def test_leaving_the_group_leaves_the_lobby(pg_db, pg_url) -> None:
         assert "Bob (the host)" in lobby_text(api, lobby.message_id)
         api.member_update(GROUP, bob, "kicked", old="administrator", by=ann)
         await wait_for(lambda: "cancelled" in lobby_text(api, lobby.message_id))
+
+
+@pytest.mark.timeout(240)
+async def test_a_departure_from_two_games_survives_a_kill_between_them(
+        pg_db, pg_url, tmp_path) -> None:
+    """Cat sits in two lobbies of one forum (two topics) and leaves the group. One lobby's
+    leave commits, and the bot is killed while it redraws that lobby: after the restart Cat
+    leaves the other lobby too (the first leave's commit marked the update done, so the
+    second never happened)."""
+    service = MatchService(pg_db)
+
+    async def seats() -> int:
+        return sum(g.player(3) is not None for g in await service.open_games_in(FORUM))
+
+    async with FakeBotAPI() as api:
+        forum = api.add_group(FORUM, "Forum", type="supergroup", is_forum=True, admins=[1])
+        ann, bob, cat = (api.add_user(i, n) for i, n in enumerate(["Ann", "Bob", "Cat"], 1))
+        for user in (ann, bob, cat):
+            await user.start_bot()
+        bot = await spawn(api, pg_url, tmp_path / "bot.log")
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            for host, topic in ((ann, 11), (bob, 22)):
+                await host.send(forum.id, "/newgame", thread_id=topic)
+                await wait_for(lambda t=topic: any(m.thread_id == t for m in api.find_messages(
+                    forum.id, "new game #")), timeout=60)
+                lobby = next(m for m in api.find_messages(forum.id, "new game #")
+                             if m.thread_id == topic)
+                await cat.press_and_settle(lobby, "✋ Join", timeout=60)
+            assert await seats() == 2
+            held, _release = hold(api, "editMessageText", lambda p: "new game #" in str(
+                p.get("text")) and "Cat" not in str(p.get("text")))
+            api.user_leaves(cat, forum.id)
+            await asyncio.wait_for(held.wait(), 60)  # one lobby's leave is committed
+            await kill(bot)
+            assert await seats() == 1
+            bot = await spawn(api, pg_url, tmp_path / "bot.log")
+            for _ in range(600):
+                if await seats() == 0:
+                    break
+                await asyncio.sleep(0.1)
+            assert await seats() == 0
+        finally:
+            await kill(bot)
+    assert "Traceback" not in (tmp_path / "bot.log").read_text()
