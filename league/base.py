@@ -144,8 +144,9 @@ class ServiceBase:
                 .where(GamePlayer.user_id == user_id, GameRow.status == "running")
                 .order_by(GameRow.id))
             games = [snapshot(await load_game(session, game_id)) for game_id in ids.all()]
+        # koira-page: superseded by refactor-league (still_playing, not Coyote's lives)
         return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
-                and (g.state or {})["lives"][p.seat] > 0]
+                and p.seat in self._game(g.kind).still_playing(g.state or {})]
 
     async def open_games_in(self, chat_id: int) -> list[GameSnapshot]:
         """Every lobby and running game of a chat, all topics."""

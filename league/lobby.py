@@ -231,7 +231,10 @@ def _lobby_options(game: Game, chat: Chat, given: dict[str, Any]) -> dict[str, A
         choices = game.option_choices(options)
     except RuleError as exc:
         raise ServiceError(exc.code, **exc.detail) from None
-    options["lives"] = chat.lives if chat.lives in choices["lives"] else choices["lives"][0]
+    if "lives" in choices:
+        options["lives"] = chat.lives if chat.lives in choices["lives"] else choices["lives"][0]
+    else:  # koira-page: superseded by refactor-league (a game without Coyote's chat defaults)
+        options = {name: given.get(name, values[0]) for name, values in choices.items()}
     if "specials" in choices:
         options["specials"] = bool(chat.specials)
     options["pace"] = chat.pace if chat.pace in PACES else "standard"
