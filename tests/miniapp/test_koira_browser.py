@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Action
+from telegram_app.miniapp.koira_table import label
 from tests.miniapp.browser import chromium, phone
 from tests.miniapp.koira import (
     KOIRA,
@@ -23,7 +24,6 @@ from tests.miniapp.koira import (
     other_hands,
     service_of,
 )
-from telegram_app.miniapp.koira_table import label
 from tests.miniapp.server import page_url
 from tests.miniapp.test_browser import TELEGRAM_DARK
 
