@@ -22,7 +22,14 @@ import statistics
 import time
 
 from bench.pg import throwaway_database
-from tests.e2e.harness import bot_table, choose, private_turn_message, start_game, wait_for
+from tests.e2e.harness import (
+    bot_table,
+    choose,
+    move_version,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
 from tests.miniapp.browser import chromium, phone
 from tests.miniapp.server import miniapp_server, page_url
 
@@ -46,8 +53,11 @@ async def run(turns: int) -> list[float]:
                     break
                 await wait_for(lambda: any(private_turn_message(api, u) for u in players))
                 await api.settle(quiet=0.05)
-                offers = [(u, m) for u in players if (m := private_turn_message(api, u))]
-                user, message = offers[0]
+                # the newest keyboard: a player who moved keeps theirs (out of date) until
+                # their next turn, and pressing that one changes nothing
+                offers = [(move_version(api, m) or 0, u.id, u, m) for u in players
+                          if (m := private_turn_message(api, u))]
+                _, _, user, message = max(offers, key=lambda offer: offer[:2])
                 shown = int(await page.locator(".table").get_attribute("data-version"))
                 start = time.perf_counter()
                 await user.press(message, choose(api, message))
