@@ -197,3 +197,37 @@ async def test_the_chats_are_told_of_a_page_move(mini, caplog) -> None:
     # game-neutral: the delivery of the move ran to its end without an error
     assert (await service_of(runner).get(game.id)).told_version == version
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_whole_game_played_from_the_page_alone(mini) -> None:
+    """Every human move through the page's API, chosen among the controls it drew: the game
+    ends, and every page shows the places and the koira."""
+    api, players, runner, client = mini
+    game = await koira_game(runner, GROUP)
+    moves = 0
+    while True:
+        page = None
+        for user in players:
+            page = (await client.get(f"game/{game.id}", user.id)).json()
+            if page["controls"]:
+                break
+        if page["over"]:
+            break
+        assert page["controls"], "nobody can move in a running game"
+        control = page["controls"][0]
+        if control["type"] == "cards":  # shed the most cards at once
+            action = {**control["action"], control["field"]: max(control["plays"], key=len)}
+        else:
+            action = control["options"][0]["action"]
+        response = await client.post(f"game/{game.id}/move", user.id,
+                                     {"version": page["game"]["version"], "action": action})
+        assert response.status_code == 200, response.text
+        moves += 1
+        assert moves < 1000
+    finished = await service_of(runner).get(game.id)
+    assert finished.status == "finished"
+    for user in players:
+        end = (await client.get(f"game/{game.id}", user.id)).json()
+        assert end["over"] and end["controls"] == [] and end["game"]["deadline"] is None
+        assert sorted(s["place"] for s in end["seats"]) == [1, 2, 3, 4]
+        assert "koira" in end["prompt"]
