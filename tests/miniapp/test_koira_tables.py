@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from engine import GAMES, Action
 from engine.koira.cards import DECK
@@ -18,10 +18,16 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 KOIRA = GAMES["koira"]
 
 
+def player(user_id: int, name: str, seat: int) -> PlayerInfo:
+    """A seated human; the fields the page does not read are ``None`` (by name: the league
+    is renaming some of them)."""
+    given = {"user_id": user_id, "name": name, "seat": seat, "is_ai": False}
+    return PlayerInfo(**{f.name: given.get(f.name) for f in fields(PlayerInfo)})
+
+
 def snapshot(seats: int = 4, seed: int = 7, options: dict | None = None) -> GameSnapshot:
     state, _events = KOIRA.new_game(seats, seed, options)
-    players = tuple(PlayerInfo(i + 1, n, i, False, None, None, None, None)
-                    for i, n in enumerate(NAMES[:seats]))
+    players = tuple(player(i + 1, n, i) for i, n in enumerate(NAMES[:seats]))
     return GameSnapshot(id=9, chat_id=-1, thread_id=0, kind="koira", options=options or {},
                         status="running", version=1, state=state, creator_id=1,
                         lobby_message_id=None, table_message_id=None, players=players)
