@@ -46,8 +46,9 @@ async def test_each_player_gets_only_their_own_hand(mini) -> None:
             sorted_hand(game.state["hands"][seat])
         assert leaked(response.text, other_hands(game, user.id)) == set()
         assert all(s["cards"] == [] for s in page["seats"])  # no face-up trump yet
-        assert [s["count"] for s in page["seats"]] == [3, 3, 3, 3]
-        assert page["koira"]["stock"] == 40
+        # (the computer player may have led already, from its hand or the stock)
+        assert [s["count"] for s in page["seats"]] == [len(h) for h in game.state["hands"]]
+        assert page["koira"]["stock"] == len(game.state["stock"]) >= 39
     outsider = await client.get(f"game/{game.id}", 99)
     assert outsider.json()["you"] is None and outsider.json()["koira"]["hand"] is None
     assert outsider.json()["controls"] == []
