@@ -15,6 +15,7 @@ from telegram_app.keyboards import guess_cards
 from telegram_app.miniapp.text import clean_name, plain
 from telegram_app.render.common import card_label, special_name
 from telegram_app.render.coyote import _status_lines
+from telegram_app.render.coyote_events import showdown_summary, step_lines
 
 SPECIAL_CARDS = {"x2", "max0", "?", "night", "max-", "0b", "J", "Q", "K"}
 
@@ -144,3 +145,15 @@ def controls(game: GameSnapshot, seat: int) -> list[dict[str, Any]]:
                                  "action": {"kind": "special", "special": "guess", "guess": c}}
                                 for c in guess_cards(game) if c in guesses]})
     return out
+
+
+def recent(game: GameSnapshot, rows: list[list[dict[str, Any]]]) -> list[str]:
+    """The last logged steps (each a list of events) as the group's notes tell them (plain
+    text), newest last."""
+    lines: list[str] = []
+    for events in rows:
+        for event in events:
+            if event["type"] == "showdown":
+                lines.append(plain(showdown_summary(game, event)))
+        lines += [plain(line) for line in step_lines(game, events)]
+    return lines

@@ -22,8 +22,7 @@ from telegram_app.i18n import _
 from telegram_app.miniapp import table
 from telegram_app.miniapp.auth import refusal
 from telegram_app.miniapp.initdata import WebAppUser
-from telegram_app.miniapp.text import id_of, plain
-from telegram_app.render.coyote_events import showdown_summary, step_lines
+from telegram_app.miniapp.text import id_of
 
 log = logging.getLogger(__name__)
 POLL = 0.1
@@ -42,16 +41,12 @@ def game_id_of(request: Request) -> int:
 
 
 async def recent_lines(bot: BotServices, game: GameSnapshot) -> list[str]:
-    """The last moves as the group's notes tell them (plain text), newest last."""
-    if game.state is None:
+    """The last moves as short plain lines (the game's adapter words them), newest last."""
+    adapter = table.TABLES.get(game.kind)
+    if game.state is None or adapter is None:
         return []
-    lines: list[str] = []
-    for row in (await bot.service.log(game.id))[-RECENT_STEPS:]:
-        for event in row.events:
-            if event["type"] == "showdown":
-                lines.append(plain(showdown_summary(game, event)))
-        lines += [plain(line) for line in step_lines(game, row.events)]
-    return lines[-8:]
+    rows = (await bot.service.log(game.id))[-RECENT_STEPS:]
+    return adapter.recent(game, [row.events for row in rows])[-8:]
 
 
 async def _page(bot: BotServices, game: GameSnapshot, user: WebAppUser) -> dict[str, Any]:

@@ -11,24 +11,38 @@ and the page stays the same.
                 "cards": [{"label", "tone", "hidden"?, "own"?, "note"?, "void"?}],
                 "badges": [str], "place"}],
      "bids": [{"name", "amount", "you"}], "pile": int, "over": bool, "your_turn": bool,
-     "controls": [...]  (see :func:`telegram_app.miniapp.coyote_table.controls`)}
+     "controls": [...]  (see :func:`telegram_app.miniapp.coyote_table.controls`,
+                         :func:`telegram_app.miniapp.koira_table.controls`)}
+
+A game may add keys of its own (Koira: ``"layout": "koira"`` and ``"koira": {...}``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from league.snapshots import GameSnapshot
 from telegram_app.i18n import _
-from telegram_app.miniapp import coyote_table
+from telegram_app.miniapp import coyote_table, koira_table
 from telegram_app.miniapp.text import clean_name
 
-TABLES: dict[str, tuple[Callable[[GameSnapshot, int | None], dict[str, Any]],
-                        Callable[[GameSnapshot, int], list[dict[str, Any]]]]] = {
-    "coyote": (coyote_table.table, coyote_table.controls),
+
+class Adapter(NamedTuple):
+    """One game's drawing for the page: ``table(game, seat or None)`` (the generic shape
+    above plus the game's own keys), ``controls(game, seat)`` (the seat's legal moves as
+    controls) and ``recent(game, [events of a logged step, …])`` (plain lines)."""
+
+    table: Callable[[GameSnapshot, int | None], dict[str, Any]]
+    controls: Callable[[GameSnapshot, int], list[dict[str, Any]]]
+    recent: Callable[[GameSnapshot, list[list[dict[str, Any]]]], list[str]]
+
+
+TABLES: dict[str, Adapter] = {
+    "coyote": Adapter(coyote_table.table, coyote_table.controls, coyote_table.recent),
+    "koira": Adapter(koira_table.table, koira_table.controls, koira_table.recent),
 }
-"""Per game kind: (table for a seat or the public, controls of a seat)."""
+"""Per game kind, its adapter."""
 
 
 def seat_of(game: GameSnapshot, user_id: int) -> int | None:
@@ -54,9 +68,9 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
                            "ai": p.is_ai, "turn": False, "out": False, "lives": None,
                            "max_lives": None, "cards": [], "badges": [], "place": None}
                           for i, p in enumerate(game.players)]}
-    draw, moves = TABLES[game.kind]
-    body = draw(game, seat)
-    body["controls"] = moves(game, seat) if seat is not None and \
+    adapter = TABLES[game.kind]
+    body = adapter.table(game, seat)
+    body["controls"] = adapter.controls(game, seat) if seat is not None and \
         game.status == "running" else []
     body["your_turn"] = bool(body["controls"])
     return {"game": head, "you": seat, "recent": recent or [], **body}
@@ -67,4 +81,4 @@ def controls(game: GameSnapshot, user_id: int) -> list[dict[str, Any]]:
     seat = seat_of(game, user_id)
     if seat is None or game.status != "running" or game.kind not in TABLES:
         return []
-    return TABLES[game.kind][1](game, seat)
+    return TABLES[game.kind].controls(game, seat)

@@ -58,10 +58,11 @@ def init_data(token: str, user_id: int, first_name: str, *, start_param: str | N
 
 
 def page_url(base: str, token: str, user_id: int, first_name: str, start_param: str,
-             theme: dict[str, str] | None = None) -> str:
+             theme: dict[str, str] | None = None, language: str = "en") -> str:
     """The page as Telegram opens it: launch parameters in the URL's fragment (never sent
-    to the server), ``tgWebAppData`` being the signed ``initData``."""
-    data = init_data(token, user_id, first_name, start_param=start_param)
+    to the server), ``tgWebAppData`` being the signed ``initData`` (of a client in
+    ``language``)."""
+    data = init_data(token, user_id, first_name, start_param=start_param, language=language)
     fragment = f"tgWebAppData={quote(data, safe='')}&tgWebAppStartParam={start_param}" \
                "&tgWebAppVersion=8.0&tgWebAppPlatform=web"
     if theme:

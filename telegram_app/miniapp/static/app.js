@@ -4,6 +4,7 @@ import { launch, applyTheme, postEvent, onThemeChange, haptic } from "./tg.js";
 import { setInitData, get, post, watch, ApiError } from "./api.js";
 import { h } from "./dom.js";
 import { drawTable, tickClocks } from "./table.js";
+import { drawKoira } from "./koira.js";
 import { drawStandings, drawProfile, drawHistory, drawReplay } from "./league.js";
 
 const main = document.getElementById("main");
@@ -40,6 +41,12 @@ function drawTabs() {
     "data-view": view, onclick: () => go(view) }, label)));
 }
 
+// Each game's page draws its own table ("layout"); the default is the generic one.
+const LAYOUTS = { koira: drawKoira };
+function drawPage(page) {
+  return (LAYOUTS[page.layout] || drawTable)(page, t, send);
+}
+
 function failed(error) {
   if (error instanceof ApiError && error.status === 401) return show(h("p.error", {}, t.unauthorized || "401"));
   toast(error instanceof ApiError ? error.message : (t.error || String(error)));
@@ -50,7 +57,7 @@ async function drawGame() {
   if (state.view !== "table") return;
   if (!state.chatId) { state.chatId = page.game.chat_id; drawTabs(); }
   shownVersion = page.game.version;
-  show(drawTable(page, t, send));
+  show(drawPage(page));
   tickClocks();
 }
 
@@ -61,13 +68,13 @@ async function send(action) {
   try {
     const page = await post(`game/${state.gameId}/move`, { version: shownVersion, action });
     shownVersion = page.game.version;
-    show(drawTable(page, t, send));
+    show(drawPage(page));
     tickClocks();
   } catch (error) {
     if (error instanceof ApiError && error.status === 409 && error.body.table) {
       toast(error.message);
       shownVersion = error.body.table.game.version;
-      show(drawTable(error.body.table, t, send));
+      show(drawPage(error.body.table));
       tickClocks();
     } else {
       if (controls) controls.classList.remove("sending");

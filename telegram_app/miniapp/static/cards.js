@@ -28,3 +28,23 @@ export function cardSvg(card, { size = "md" } = {}) {
 export function cardBox(card, caption) {
   return h("figure.cardbox", {}, cardSvg(card), caption ? h("figcaption", {}, caption) : null);
 }
+
+// A playing card (Koira): {code, label, rank, suit, tone: "red" | "black", trump} from the
+// server, drawn with its rank and suit in two corners and a large suit in the middle.
+export function playingCardSvg(card) {
+  if (card.hidden) return cardSvg(card);
+  const rank = String(card.rank);
+  const corner = (x, y, end) => s("g", { class: `pc-corner${end ? " pc-end" : ""}`,
+    transform: end ? `rotate(180 ${x} ${y})` : "" },
+  s("text", { x, y, class: "pc-rank", "font-size": rank.length > 1 ? 13 : 15 }, rank),
+  s("text", { x: x + (rank.length > 1 ? 1.5 : 0), y: y + 12, class: "pc-suit-small" }, card.suit));
+  return s("svg", {
+    viewBox: "0 0 60 84", role: "img", "aria-label": card.label, "data-card": card.code,
+    class: `card pcard pc-${card.tone}${card.trump ? " pc-trump" : ""}`,
+  },
+  s("rect", { x: 1.5, y: 1.5, width: 57, height: 81, rx: 6, class: "card-face" }),
+  corner(5, 15, false), corner(55, 69, true),
+  s("text", { x: 30, y: 49, class: "pc-suit" }, card.suit),
+  card.trump ? s("path", { d: "M52 4 L54 9 L59 9 L55 12 L57 17 L52 14 L47 17 L49 12 L45 9 L50 9 Z",
+    class: "pc-star" }) : null);
+}

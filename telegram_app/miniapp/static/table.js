@@ -87,7 +87,7 @@ function numberControl(control, send, t) {
     chips, submit);
 }
 
-function buttonsControl(control, send) {
+export function buttonsControl(control, send) {
   const options = h("div.options", {}, control.options.map((option) => h(
     `button.big.${option.style || "secondary"}`,
     { type: "button", onclick: () => send(option.action) }, option.label)));
