@@ -250,14 +250,19 @@ class GameUI(Protocol):
         path: one transaction a press), or ``None`` (then :meth:`press` decides)."""
         ...
 
-    def press(self, game: GameSnapshot, press: Press, seat: int, in_group: bool
+    def press(self, game: GameSnapshot, press: Press, seat: int | None, in_group: bool
               ) -> Action | Rows:
-        """A press of one of :attr:`verbs` by the player at ``seat`` on a message drawn for
-        the game's current version (``in_group``: on the table, else in the private chat):
-        the action to apply, or the rows of another keyboard for the pressed message (more
-        bids, a target, a selection of cards with a tick on each chosen one — the selection
-        lives in the callback data, e.g. a bitmask of hand indexes). Raises
-        ``league.errors.ServiceError`` (``bad_button``, ``not_your_turn``, …) to refuse."""
+        """A press of one of :attr:`verbs` on a message of ``game`` (as it is now) by the
+        player at ``seat`` (``None``: the presser does not play; refuse with
+        ``not_a_player`` where your checks' order wants it); ``in_group``: on the table, else
+        in the private chat. Returns the action to apply (the service refuses it as
+        ``stale`` if ``press.version`` is not the game's), or the rows of another keyboard
+        for the pressed message (more bids, a target, a selection of cards with a tick on
+        each chosen one — the selection lives in the callback data, e.g. a bitmask of hand
+        indexes, with the version), drawn in the pressed message's language (the caller sets
+        it). Raises ``league.errors.ServiceError`` (``bad_button``, ``stale``,
+        ``not_your_turn``, …) to refuse; ``KeyError``/``IndexError`` count as
+        ``bad_button``."""
         ...
 
     def typed(self, game: GameSnapshot, seat: int, text: str) -> Action | str:

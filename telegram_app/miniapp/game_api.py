@@ -18,12 +18,12 @@ from league import access
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
 from telegram_app.context import BotServices
+from telegram_app.games.coyote.events import showdown_summary, step_lines
 from telegram_app.i18n import _
 from telegram_app.miniapp import table
 from telegram_app.miniapp.auth import refusal
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import id_of, plain
-from telegram_app.render.coyote_events import showdown_summary, step_lines
 
 log = logging.getLogger(__name__)
 POLL = 0.1
