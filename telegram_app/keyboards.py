@@ -20,8 +20,6 @@ from telegram_app.miniapp import links
 from telegram_app.render.language import in_chat_language, in_seat_language
 
 Button = InlineKeyboardButton
-LONG_LABEL = 20
-"""An option button whose label is longer than this gets a row of its own."""
 
 def deep_link(bot_username: str, game_id: int) -> str:
     """``https://t.me/<bot>?start=g<id>``: opens the private chat and sends ``/start g<id>``."""
@@ -89,7 +87,8 @@ def following_value(spec: OptionSpec, current: Any) -> Any:
 def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboardMarkup:
     """Join / Leave, the game's options and the pace (``o:<game>:<option index>:<value
     index>``, contract item 4: 0 is the pace, 1… the game's ``option_specs``; an option with a
-    single value is not shown), computer players, Start, and a deep link to the private
+    single value is not shown; one of words, not numbers or on/off, gets its own row),
+    computer players, Start, and a deep link to the private
     chat."""
     ui = ui_for(game)
     rows = [[Button(_("✋ Join"), callback_data=_cb("j", game)),
@@ -102,7 +101,7 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
         label = ui.option_label(game, spec, current)
         button = Button(label, callback_data=_cb(
             "o", game, index, list(spec.values).index(following_value(spec, current))))
-        if len(label) > LONG_LABEL:
+        if not all(isinstance(v, int) for v in spec.values):  # (a word: a long label)
             long_rows.append([button])
         else:
             option_row.append(button)
