@@ -22,7 +22,7 @@ to that game's UI: Coyote's are listed in ``telegram_app.games.coyote.verbs``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from telegram_app.games import base
 from telegram_app.games.base import Press
@@ -51,7 +51,7 @@ class _Arity(Mapping[str, tuple[int, ...]]):
             raise KeyError(verb)
         return found
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return iter(self._all())
 
     def __len__(self) -> int:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram.ext import Application, ContextTypes
 
@@ -35,7 +36,7 @@ JOB_NAME = "sweep"
 IN_FLIGHT = "jobs_in_flight"  # bot_data key: the set of job tasks not yet finished
 FINISH_TIMEOUT = 30.0  # seconds post_stop waits for them; a hung Bot API call must not hang a stop
 
-Job = Callable[[ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+Job = Callable[[ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
 def uncancelled(work: Job) -> Job:

@@ -108,8 +108,9 @@ class Screens:
             reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
             await asyncio.gather(*(self.send_private(game, p) for p in missing
                                    if p.user_id in reachable))
-        if seats is not None and game.state:
-            seats = seats | {GAMES[game.kind].current_seat(game.state)}
+        turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+        if seats is not None and turn is not None:
+            seats = seats | {turn}
         await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
                                if p not in missing and (seats is None or p.seat in seats)))
 
@@ -207,10 +208,10 @@ class Screens:
         message of the round; whether the report is told."""
         humans = [p for p in game.seated if p.user_id is not None]
         reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
-        told, *_ = await asyncio.gather(  # all at once: their order does not matter
+        told = await asyncio.gather(  # all at once: their order does not matter
             self._post_table(game, report_lines),
             *(self.send_private(game, p) for p in humans if p.user_id in reachable))
-        return told
+        return bool(told[0])
 
     async def _close_round(self, game: GameSnapshot, round_no: int,
                            seats: set[int] | None = None) -> None:
