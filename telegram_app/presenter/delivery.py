@@ -78,7 +78,7 @@ class Presenter(Reports):
         """Show what changed in the game since the group was last told: the changes this
         process committed (coalesced: each run of consecutive versions is one report), or,
         with none, what the log holds beyond ``told_version`` and any private message of
-        this round that was never delivered (:meth:`_represent`). One delivery per game at a
+        this hand that was never delivered (:meth:`_represent`). One delivery per game at a
         time: a lock here, and the service's across processes. Errors are logged (a database
         outage as the outage's one warning); what was not told is found again by a sweep."""
         try:

@@ -1,6 +1,6 @@
 """Reports: a committed change (or moves the group was never told) as one group note, then
 the messages drawn as the game is now. A move adds at most one short group note (what
-happened, then a mention of the next player); a new table (Coyote's showdown and next round)
+happened, then a mention of the next player); a new table (Coyote's round, Koira's trick)
 is posted headed by its report."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Reports(Screens):
         beyond ``told_version`` (a report a kill or a failed send left untold, or another
         process's change it did not show) in one note, ending with the
         player to act or the end of the game; then the table and the private messages are
-        drawn as they are now (a private message of this round that never arrived is
+        drawn as they are now (a private message of this hand that never arrived is
         sent); then ``told_version`` is raised. A game already shown costs a read."""
         fresh = delivery.game
         game_id = fresh.id
@@ -43,7 +43,7 @@ class Reports(Screens):
             if not ui_for(fresh).still_acting(fresh, logged):
                 arrived = await self._tell_logged(fresh, logged)
         if is_over(fresh):
-            await self._close_round(fresh, hand_number(fresh))
+            await self._close_hand(fresh, hand_number(fresh))
         else:
             await self._refresh(fresh)
         if arrived:
@@ -52,12 +52,12 @@ class Reports(Screens):
     async def _tell_logged(self, fresh: GameSnapshot, logged: list[list[dict[str, Any]]]
                            ) -> bool:
         """Send the note of ``logged`` moves (``fresh``: the game now), heading the new
-        round's table if a round was dealt meanwhile; whether it is told (see
+        table if a table was opened meanwhile; whether it is told (see
         :meth:`_tell`)."""
         ui = ui_for(fresh)
         lines = ui.untold_lines(fresh, logged)
         if not is_over(fresh) and any(ui.opens_table(events) for events in logged):
-            return await self._new_round(fresh, lines)
+            return await self._new_table(fresh, lines)
         if lines and is_over(fresh):
             lines += ["", ui.game_over_text(fresh)]
         elif lines and (turn := ui.turn_line(fresh)):
@@ -66,7 +66,7 @@ class Reports(Screens):
             fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id) != "lost"
 
     async def _moved(self, outcome: Outcome, fresh: GameSnapshot, delivery: Delivery) -> None:
-        """Show a committed change: one group report, then the new round's table, or the
+        """Show a committed change: one group report, then the new table, or the
         current state drawn in place.
 
         The report is :func:`telegram_app.games.coyote.report.report`. A special after which the
@@ -90,11 +90,11 @@ class Reports(Screens):
         told = delivery.told_version(fresh)
         if told is not None and told >= game.version:
             # A later delivery went first (another process's, or a sweep's after a kill) and
-            # told these moves; the round they ended is still to be closed.
-            # (its delivery posted the new round's table with them)
+            # told these moves; the hand they ended is still to be closed.
+            # (its delivery posted the new table with them)
             shown = ui.report(game, outcome.steps, mention=False)
             if shown.closed is not None:
-                await self._close_round(fresh, shown.closed, set())
+                await self._close_hand(fresh, shown.closed, set())
             if not is_over(fresh):
                 await self._refresh(fresh, seats)
             return
@@ -106,7 +106,7 @@ class Reports(Screens):
         else:
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
-                arrived = await self._new_round(fresh, shown.lines)
+                arrived = await self._new_table(fresh, shown.lines)
             elif not over:
                 await self._refresh(fresh, seats)
         if shown.edit_table and not over and not shown.new_table:
@@ -117,11 +117,11 @@ class Reports(Screens):
     async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
                     told: int | None) -> tuple[Report, bool]:
         """Send the report of ``outcome`` (moves after ``told`` not yet told first) and close
-        the round it ends; ``fresh``: the game now. Returns the report and whether it is
+        the hand it ends; ``fresh``: the game now. Returns the report and whether it is
         told: a note that surely did not arrive is not (the next delivery tells it); one
         Telegram refused (or that may have arrived) is not repeated. A report that deals a
-        new round is not sent here: it heads that round's table (:meth:`_new_round`), so
-        a showdown costs the group one new message."""
+        new table is not sent here: it heads that table (:meth:`_new_table`), so
+        a new table costs the group one new message."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
         ui = ui_for(game)
         held = [] if told is None or told >= before else ui.untold_lines(
@@ -129,8 +129,8 @@ class Reports(Screens):
         # If another player is to act by now, a later report names them.
         mention = turn_marker(game) == turn_marker(fresh)
         shown = ui.report(game, outcome.steps, held, mention=mention)
-        if shown.closed is not None:  # the round on screen ends: close its messages
-            await self._close_round(fresh, shown.closed, set())
+        if shown.closed is not None:  # the hand on screen ends: close its messages
+            await self._close_hand(fresh, shown.closed, set())
         if shown.lines and not (shown.new_table and not is_over(fresh)):
             if await self.messenger.send_result(
                     fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id) == "lost":

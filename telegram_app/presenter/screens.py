@@ -58,7 +58,7 @@ class Screens:
         if game.table_message_id is None:
             await self.close_lobby(game)
             return
-        # (the table's text holds the report that opened the round: only its 👀 goes)
+        # (the table's text holds the report that opened the table: only its 👀 goes)
         await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
@@ -89,16 +89,17 @@ class Screens:
 
     async def _refresh(self, game: GameSnapshot, seats: set[int] | None = None) -> None:
         """Draw the private messages of ``seats`` (default: every seat) as ``game`` is now;
-        a table never sent is posted, and so is a private message of this round that never
+        a table never sent is posted, and so is a private message of this hand that never
         arrived; a passing failure is left for the next delivery (the old message keeps
-        working: its presses are redrawn). The table is not edited: it shows the round as
+        working: its presses are redrawn). The table is not edited: it shows the hand as
         dealt, under the report that opened it (see ``render.coyote.table_text``).
 
         The player to act is always drawn (their keyboard). After a move ``seats`` holds
-        only a player a special was aimed at (Draw 1 gave them a card): the others' private
-        messages, the mover's included, are drawn again at their turn or with the next
-        round (the mover's old keyboard answers "out of date" and is redrawn if pressed),
-        so a bid costs its group note and one private edit."""
+        what the game's UI asks for (``GameUI.redraw_seats``; Coyote: only a player a special
+        was aimed at, whom Draw 1 gave a card): the others' private messages, the mover's
+        included, are drawn again at their turn or with the next hand (the mover's old
+        keyboard answers "out of date" and is redrawn if pressed), so a Coyote bid costs its
+        group note and one private edit."""
         if game.table_message_id is None:
             await self._post_table(game)
         hand = hand_number(game)
@@ -117,7 +118,7 @@ class Screens:
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
         """Draw one of the game's messages as it is now (after a press on an old picture).
-        A message the game no longer tracks (an old round's table or private message whose
+        A message the game no longer tracks (an old table or private message whose
         closing edit failed, a send that timed out but arrived) loses its dead keyboard."""
         in_group = chat_id == game.chat_id
         if in_group and message_id == game.lobby_message_id:
@@ -128,7 +129,7 @@ class Screens:
         elif in_group and message_id == game.table_message_id:
             if game.status == "running":
                 await self.refresh(game)
-            else:  # (its text holds the report that opened the round: kept)
+            else:  # (its text holds the report that opened the table: kept)
                 await self.messenger.edit_markup(chat_id, message_id, None)
         elif game.status == "running" and (player := game.player(chat_id)) is not None and \
                 player.private_message_id == message_id:
@@ -174,7 +175,7 @@ class Screens:
 
     async def send_private(self, game: GameSnapshot, player: PlayerInfo, *,
                            again: bool = False) -> None:
-        """Send a player this round's private message and remember its id. Once per round
+        """Send a player this hand's private message and remember its id. Once per hand
         (claimed in the database: a deal and a refresh, or two processes, may both try),
         unless ``again`` (the player asked for it with /start)."""
         if player.user_id is None or player.seat is None or not _in_hand(game, player):
@@ -190,8 +191,8 @@ class Screens:
 
     async def _post_table(self, game: GameSnapshot, report_lines: list[str] | None = None
                           ) -> bool:
-        """Post the round's table (a new message: it mentions who opens the round), headed
-        by ``report_lines`` (the report that dealt the round). Whether the report is told
+        """Post the table (a new message: it mentions who opens it), headed
+        by ``report_lines`` (the report that opened it). Whether the report is told
         (see :meth:`_tell`)."""
         table = ui_for(game).table_text(game, mention=True)
         text = fit_lines([*report_lines, "", table]) if report_lines else table
@@ -202,10 +203,10 @@ class Screens:
             await self.service.set_messages(game.id, table=table_id)
         return table_id != "lost"
 
-    async def _new_round(self, game: GameSnapshot, report_lines: list[str] | None = None
+    async def _new_table(self, game: GameSnapshot, report_lines: list[str] | None = None
                          ) -> bool:
-        """Post the new round's table (headed by ``report_lines``) and every player's private
-        message of the round; whether the report is told."""
+        """Post the new table (headed by ``report_lines``) and every player's private
+        message of the hand; whether the report is told."""
         humans = [p for p in game.seated if p.user_id is not None]
         reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
         told = await asyncio.gather(  # all at once: their order does not matter
@@ -213,11 +214,11 @@ class Screens:
             *(self.send_private(game, p) for p in humans if p.user_id in reachable))
         return bool(told[0])
 
-    async def _close_round(self, game: GameSnapshot, round_no: int,
-                           seats: set[int] | None = None) -> None:
-        """Close round ``round_no``'s private messages of ``seats`` (default: all; after a
-        move none: the new round's private messages follow at once). The old table is
-        left as it is (it shows that round under the report that opened it; the new round's
+    async def _close_hand(self, game: GameSnapshot, hand: int,
+                          seats: set[int] | None = None) -> None:
+        """Close hand ``hand``'s private messages of ``seats`` (default: all; after a
+        move none: the new hand's private messages follow at once). The old table is
+        left as it is (it shows that hand under the report that opened it; the new
         table follows), unless the game is over: then its 👀 goes and every private message
         is closed (once a game)."""
         if is_over(game):
@@ -225,9 +226,9 @@ class Screens:
             await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
-                                ui_for(game).private_closed_text(game, round_no, reader=p))
+                                ui_for(game).private_closed_text(game, hand, reader=p))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id and private_hand(p) == round_no
+            if p.user_id is not None and p.private_message_id and private_hand(p) == hand
             and (seats is None or p.seat in seats)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
