@@ -69,11 +69,11 @@ class Reports(Screens):
         """Show a committed change: one group report, then the new table, or the
         current state drawn in place.
 
-        The report is :func:`telegram_app.games.coyote.report.report`. A special after which the
-        same player still acts (Reverse, Extra feather, Swap) is told with their next move,
-        so that a turn never mentions the player who is still acting; a report that could
-        not be sent (or never ran) is told with the next one
-        (:func:`~telegram_app.games.coyote.report.untold_lines`). Both come from the log: the
+        The report is the game's (``GameUI.report``). A move after which the same player
+        still acts (``GameUI.keeps_turn``: Coyote's Reverse, Extra feather, Swap) is told with
+        their next move, so that a turn never mentions the player who is still acting; a
+        report that could not be sent (or never ran) is told with the next one
+        (``GameUI.untold_lines``). Both come from the log: the
         range of moves a report tells is claimed in the database (``told_version``) before
         it is sent, so a restart loses neither, and two reports running at once (the
         sweeper's and a player's, or two processes') never tell a move twice. Messages are

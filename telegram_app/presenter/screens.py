@@ -91,8 +91,9 @@ class Screens:
         """Draw the private messages of ``seats`` (default: every seat) as ``game`` is now;
         a table never sent is posted, and so is a private message of this hand that never
         arrived; a passing failure is left for the next delivery (the old message keeps
-        working: its presses are redrawn). The table is not edited: it shows the hand as
-        dealt, under the report that opened it (see ``render.coyote.table_text``).
+        working: its presses are redrawn). The table is not edited here: it shows the game
+        under the report that opened it, and is edited only when a report asks for it
+        (``Report.edit_table``).
 
         The player to act is always drawn (their keyboard). After a move ``seats`` holds
         what the game's UI asks for (``GameUI.redraw_seats``; Coyote: only a player a special
