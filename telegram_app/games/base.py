@@ -62,6 +62,8 @@ leave, start, add/remove a computer player (version), a lobby option (``o:<game>
 index>:<value index>``, contract item 4), peek, a chat setting, a language."""
 
 VERB = re.compile(r"[A-Za-z]{1,3}")
+MAX_NUMBERS = 3
+"""The most numbers a button carries after the game id (the version included)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ class Press:
 
     def encode(self) -> str:
         """The string to put in ``callback_data``: ``verb:game_id[:n…]`` (at most 64 bytes:
-        a verb of ≤ 3 letters and numbers of ≤ 12 digits, at most 4 of them)."""
+        a verb of ≤ 3 letters, the id and at most :data:`MAX_NUMBERS` numbers of ≤ 12
+        digits each: 3 + 4 × 13 = 55)."""
         return ":".join([self.verb, str(self.game_id), *map(str, self.args)])
 
 
@@ -294,10 +297,12 @@ _VERBS: dict[str, str] = {}  # verb -> the kind that owns it
 
 def register(ui: GameUI) -> GameUI:
     """Add ``ui`` to :data:`UIS` under ``ui.kind`` (again: replaced). Raises ``ValueError`` if
-    one of its verbs is malformed, the league's, or another kind's. Returns ``ui``."""
+    one of its verbs is malformed, carries more than :data:`MAX_NUMBERS` numbers, is the
+    league's, or another kind's. Returns ``ui``."""
     for verb in ui.verbs:
         owner = _VERBS.get(verb)
-        if not VERB.fullmatch(verb) or verb in LEAGUE_VERBS or owner not in (None, ui.kind):
+        if not VERB.fullmatch(verb) or verb in LEAGUE_VERBS or owner not in (None, ui.kind) \
+                or not ui.verbs[verb] or max(ui.verbs[verb]) > MAX_NUMBERS:
             raise ValueError(f"verb {verb!r} of {ui.kind!r} is taken or malformed")
     for verb in [v for v, kind in _VERBS.items() if kind == ui.kind]:
         del _VERBS[verb]
