@@ -79,7 +79,8 @@ async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -
         await bot.service.act(data.game_id, query.from_user.id, data.version or 0, action,
                               in_chat=chat_id)
     except ServiceError as exc:
-        if exc.code in ("stale", "not_running", "not_a_player", "bad_button"):
+        # (bad_action: maybe another game's button, which the usual path tells apart)
+        if exc.code in ("stale", "not_running", "not_a_player", "bad_button", "bad_action"):
             return False  # the usual path's checks, in its order (a non-player first)
         raise
     await _answer(query)

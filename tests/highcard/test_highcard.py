@@ -74,6 +74,12 @@ async def test_high_card_plays_to_the_end_with_a_timeout_and_counts(pg_db, pg_ur
             user, message, data = found
             assert "Your turn" in message.text and "Your hand:" in message.text
             pressed = int(data.split(":")[2])
+            if not timed_out:  # a Coyote button on this game: "this game changed"
+                game_id = data.split(":")[1]
+                for forged in (f"b:{game_id}:{pressed}:5", f"m:{game_id}:{pressed}:1"):
+                    query = await user.press_raw(user.id, message.message_id, forged)
+                    answer = await api.wait_answer(query)
+                    assert "changed" in answer["text"] and answer["show_alert"]
             if not timed_out:  # the first human turn runs out: the computer plays it
                 timed_out = True
                 clock.advance(3 * 3600)
