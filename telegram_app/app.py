@@ -155,7 +155,7 @@ def add_handlers(app: Application) -> None:
         app.add_handler(CommandHandler(name, handler, filters=new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(
-        new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_bid))
+        new & filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, commands.typed_move))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, commands.migrated))
     # Names from every update first (group -2 runs before the rest); who leaves
     # the group leaves its games.

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Literal, TypeVar
 
 import httpx
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -112,12 +112,14 @@ class Messenger:
         request, a blocked or removed bot, a timeout)."""
         for _attempt in range(2):
             try:
-                message = await self._retrying(lambda chat_id=chat_id: self.bot.send_message(
-                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                    message_thread_id=thread_id or None, link_preview_options=NO_PREVIEW,
-                    reply_parameters=None if reply_to is None else ReplyParameters(
-                        message_id=reply_to, allow_sending_without_reply=True)),
-                    repeatable=False)
+                def send(chat_id: int = chat_id) -> Awaitable[Message]:
+                    return self.bot.send_message(
+                        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                        message_thread_id=thread_id or None, link_preview_options=NO_PREVIEW,
+                        reply_parameters=None if reply_to is None else ReplyParameters(
+                            message_id=reply_to, allow_sending_without_reply=True))
+
+                message = await self._retrying(send, repeatable=False)
                 self._remember(chat_id, message.message_id, _content(text, markup))
                 return message.message_id
             except ChatMigrated as exc:

@@ -15,27 +15,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram.ext import Application, ContextTypes
 
 from league.sweeper import SweepResult
 from telegram_app import metrics
 from telegram_app.context import KEY, BotServices, services
+from telegram_app.games.base import ui_for
 from telegram_app.i18n import use_language
 from telegram_app.outage import is_outage
-from telegram_app.render import coyote as render
-from telegram_app.render import coyote_events as events_text
 from telegram_app.render import league as league_text
 from telegram_app.render.language import for_chat, for_player
 from telegram_app.render.place import with_place
+from telegram_app.render.turns import reminder_text
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
 IN_FLIGHT = "jobs_in_flight"  # bot_data key: the set of job tasks not yet finished
 FINISH_TIMEOUT = 30.0  # seconds post_stop waits for them; a hung Bot API call must not hang a stop
 
-Job = Callable[[ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+Job = Callable[[ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
 def uncancelled(work: Job) -> Job:
@@ -177,16 +178,16 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
     game = result.game
     if result.kind == "lobby_expired":
         await bot.messenger.edit(game.chat_id, game.lobby_message_id,
-                                 render.lobby_expired_text(game))
+                                 ui_for(game).lobby_expired_text(game))
         return
     if result.kind == "reminder" and result.seat is not None:
         player = game.at_seat(result.seat)
         with for_chat(game):
-            text = events_text.reminder_text(game, player, removal=result.removed)
+            text = reminder_text(game, player, removal=result.removed)
         sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
         if sent is not None:
             await bot.service.set_reminder(game.id, sent, game.version)
         if player.user_id is not None:
             with for_player(player):
-                text = events_text.reminder_text(game, player, removal=result.removed)
+                text = reminder_text(game, player, removal=result.removed)
             await bot.messenger.send(player.user_id, with_place(game, text))

@@ -27,22 +27,21 @@ from league.queries import HistoryEntry, RatingCard, Standings
 from league.snapshots import GameSnapshot, PlayerInfo
 from league.standings import StandingRow
 from telegram_app.callbacks import ARITY
+from telegram_app.games.coyote import screens as render
+from telegram_app.games.coyote.keyboards import guess_rows, move_rows, target_rows
+from telegram_app.games.coyote.report import report
+from telegram_app.games.coyote.rules import rules_text
 from telegram_app.i18n import use_language
 from telegram_app.keyboards import (
-    guess_rows,
     lobby_keyboard,
-    move_rows,
     private_keyboard,
     table_keyboard,
-    target_rows,
 )
-from telegram_app.render import coyote as render
-from telegram_app.render import coyote_events as events_text
 from telegram_app.render import league as league_text
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
-from telegram_app.render.report import report
 from telegram_app.render.settings import LEAGUE_SETTINGS, settings_keyboard
+from telegram_app.render.turns import reminder_text
 
 GAME = GAMES["coyote"]
 NAMES = ["Kim", "Sato", "Ruiz", "Park"]
@@ -113,8 +112,8 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
         yield from _table(game, language, rng)
         if number == 3:
             with use_language(language):  # as the sweeper draws it (scheduler.show)
-                yield "reminder", events_text.reminder_text(game, game.at_seat(seat))
-                yield "reminder (removal)", events_text.reminder_text(
+                yield "reminder", reminder_text(game, game.at_seat(seat))
+                yield "reminder (removal)", reminder_text(
                     game, game.at_seat(seat), removal=True)
         round_before = state["round"]
         state, events = GAME.apply(state, seat, _choose(rng, state, seat))
@@ -132,7 +131,7 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
     yield "expired", render.lobby_expired_text(lobby)
     with use_language(language):  # a command's answer, in the chat's language
         yield "replay", league_text.replay_text(replace(game, status="finished"), log)
-        yield "rules", texts.rules_text(edition, options)
+        yield "rules", rules_text(edition, options)
         yield "help", texts.help_text()
         yield "welcome", texts.welcome_text()
         for code in ERROR_CODES:

@@ -9,34 +9,16 @@ from telegram import CallbackQuery, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import GAMES, Action
-from engine.coyote.editions import BID_SPECIALS, MAX_BID
+from engine import Action
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
-from telegram_app.callbacks import (
-    MOVE_VERBS,
-    OPTION_NAMES,
-    PACE_ORDER,
-    SPECIAL_NAMES,
-    Callback,
-    parse,
-    unmod,
-)
+from telegram_app.callbacks import Callback, is_move, parse
 from telegram_app.context import BotServices, services
+from telegram_app.games.base import kind_of_verb, ui_for
 from telegram_app.handlers import admin, language
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
-from telegram_app.keyboards import (
-    Button,
-    deep_link,
-    guess_cards,
-    guess_rows,
-    move_rows,
-    private_keyboard,
-    table_keyboard,
-    target_rows,
-)
-from telegram_app.render import coyote as render
+from telegram_app.keyboards import deep_link, lobby_option, private_keyboard, table_keyboard
 from telegram_app.render.common import error_text
 from telegram_app.render.language import for_chat, for_player
 
@@ -59,14 +41,15 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if data.verb == "u":
             await language.on_language(update, context, data)
             return
-        if data.verb in DIRECT and await _direct_move(query, data, bot):
+        if is_move(data.verb) and await _direct_move(query, data, bot):
             return
         game = await bot.service.get(data.game_id)
         _check_chat(query, data, game)
-        handler = HANDLERS[data.verb]
+        handler = HANDLERS.get(data.verb, _game_press)
         await handler(query, data, game, bot, context)
     except ServiceError as exc:
-        await _answer(query, error_text(exc.code, exc.detail), alert=True)
+        await _answer(query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
+                                        if data is not None else None), alert=True)
         if exc.code in ("stale", "not_running", "not_in_lobby") and data is not None and \
                 query.message:
             # The client shows an old picture: draw the pressed message as it is now.
@@ -78,19 +61,16 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                        context.bot.username)
 
 
-DIRECT = frozenset({"b", "c", "x"})
-"""Move verbs whose action the button alone says (a Guess needs the game's cards)."""
-
-
 async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -> bool:
-    """A bid, call or special straight to the service (one transaction a press: its checks
+    """A move the button alone says (``GameUI.direct_action``: Coyote's bid, call or
+    special) straight to the service (one transaction a press: its checks
     of the chat and the player are made there); ``False`` when the button's data is wrong
     or the press is refused as stale or foreign, so the usual path finds the refusal that
     fits in its order (a non-player's forged bid is told they do not play, not that the
     bid is too high) and redraws the pressed message."""
-    try:
-        action = _action(data, None)
-    except ServiceError:
+    kind = kind_of_verb(data.verb)
+    action = None if kind is None else ui_for(kind).direct_action(data)
+    if action is None:
         return False
     chat_id = query.message.chat.id if query.message else None
     if chat_id is None:
@@ -99,7 +79,8 @@ async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -
         await bot.service.act(data.game_id, query.from_user.id, data.version or 0, action,
                               in_chat=chat_id)
     except ServiceError as exc:
-        if exc.code in ("stale", "not_running", "not_a_player", "bad_button"):
+        # (bad_action: maybe another game's button, which the usual path tells apart)
+        if exc.code in ("stale", "not_running", "not_a_player", "bad_button", "bad_action"):
             return False  # the usual path's checks, in its order (a non-player first)
         raise
     await _answer(query)
@@ -110,7 +91,7 @@ def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> Non
     # Lobby and table buttons live in the game's group; only move buttons may also be pressed
     # in the player's private chat. Anything else is forged data aimed at another chat's game.
     chat_id = query.message.chat.id if query.message else None
-    allowed = {game.chat_id, query.from_user.id} if data.verb in MOVE_VERBS else {game.chat_id}
+    allowed = {game.chat_id, query.from_user.id} if is_move(data.verb) else {game.chat_id}
     if chat_id not in allowed:
         raise ServiceError("bad_button")
 
@@ -156,17 +137,11 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
         game = await bot.service.add_ai(game.id, user, version=seen)
     elif data.verb == "r":
         game = await bot.service.remove_ai(game.id, user, version=seen)
-    else:
-        key = OPTION_NAMES.get(data.args[0])
-        if key is None:
-            raise ServiceError("bad_button")
-        if key == "pace":
-            value: object = PACE_ORDER[data.args[1]] if data.args[1] < len(PACE_ORDER) else ""
-        elif key == "after_elimination":
-            order = GAMES[game.kind].option_choices(game.options).get(key, [])
-            value = order[data.args[1]] if data.args[1] < len(order) else ""
-        else:
-            value = bool(data.args[1]) if key == "specials" else data.args[1]
+    else:  # o:<game>:<option index>:<value index> (0: the pace; 1…: the game's options)
+        chosen = lobby_option(game, data.args[0], data.args[1])
+        if chosen is None:
+            raise ServiceError("bad_option" if game.status == "lobby" else "not_in_lobby")
+        key, value = chosen
         game = await bot.service.set_option(game.id, user, key, value)
     await _answer(query)
     await bot.presenter.show_lobby(game, context.bot.username)
@@ -185,89 +160,44 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:
         raise ServiceError("not_a_player")
-    await _answer(query, render.peek_alert(game, player.seat), alert=True)
+    await _answer(query, ui_for(game).peek_alert(game, player.seat), alert=True)
 
 
-# --- moves ------------------------------------------------------------------------------------
-def _action(data: Callback, game: GameSnapshot | None) -> Action:
-    """The engine action a move button stands for (``game`` is needed for a Guess only);
-    raises ``bad_button``."""
-    try:
-        if data.verb == "c":
-            return Action("call")
-        if data.verb == "b":
-            special, target = unmod(data.args[2] if len(data.args) > 2 else None)
-            if data.args[1] > MAX_BID:
-                raise ServiceError("bid_too_high", max=MAX_BID)
-            return Action("bid", data.args[1], special=special, target=target)
-        if data.verb == "x":
-            return Action("special", special=SPECIAL_NAMES[data.args[1]])
-        if data.verb == "q" and game is not None:
-            return Action("special", special="guess", guess=guess_cards(game)[data.args[1]])
-    except (KeyError, IndexError):
-        pass
-    raise ServiceError("bad_button")
-
-
-async def _move(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
-                context: ContextTypes.DEFAULT_TYPE) -> None:
+# --- a game's own verbs ------------------------------------------------------------------
+async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
+                      bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A press of a game's verb, handed to that game's UI (``GameUI.press``): a move goes to
+    the service (the presenter, its commit listener, shows it); another keyboard is drawn on
+    the pressed message. A verb of another kind than the game's is a button drawn before the
+    game changed."""
+    if kind_of_verb(data.verb) != game.kind:
+        raise ServiceError("game_changed")
+    ui = ui_for(game)
     player = game.player(query.from_user.id)
-    if player is None or player.seat is None:  # before reading the button's move
-        raise ServiceError("not_a_player")
-    # The presenter, the service's commit listener, shows the move.
-    await bot.service.act(game.id, query.from_user.id, data.version or 0, _action(data, game))
-    await _answer(query)
-
-
-async def _keyboard(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
-                    context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Show another keyboard on the pressed message (more bids, targets, guesses); only the
-    player to act may, and only while their buttons are current."""
-    if game.status != "running":
-        raise ServiceError("not_running")
-    if game.version != data.version:
-        raise ServiceError("stale")
-    player = game.player(query.from_user.id)
-    if player is None or player.seat is None:
-        raise ServiceError("not_a_player")
-    if (game.state or {}).get("turn") != player.seat:
-        raise ServiceError("not_your_turn")
+    seat = None if player is None else player.seat
     message = query.message
-    if message is None:
-        raise ServiceError("stale")
-    in_table = message.chat.id == game.chat_id
+    in_table = message is not None and message.chat.id == game.chat_id
     try:
-        # The buttons are drawn in the language of the message they go on.
-        with for_chat(game) if in_table else for_player(player):
-            rows = _more_rows(data, game)
-    except KeyError:
+        # Keyboards are drawn in the language of the message they go on.
+        with for_chat(game) if in_table or player is None else for_player(player):
+            result = ui.press(game, data, seat, in_table)
+    except (KeyError, IndexError):
         raise ServiceError("bad_button") from None
+    if isinstance(result, Action):
+        await bot.service.act(game.id, query.from_user.id, data.version or 0, result)
+        await _answer(query)
+        return
+    if message is None or seat is None:
+        raise ServiceError("stale")
     markup: InlineKeyboardMarkup | None
     if in_table:
-        markup = table_keyboard(game, rows)
+        markup = table_keyboard(game, result)
     else:
-        markup = private_keyboard(game, player.seat, rows)
+        markup = private_keyboard(game, seat, result)
     await _answer(query)
     await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)
 
 
-def _more_rows(data: Callback, game: GameSnapshot) -> list[list[Button]]:
-    """The rows of the keyboard a ``m``/``k``/``g`` press asks for; raises ``KeyError``."""
-    if data.verb == "m":
-        mod = data.args[2] if len(data.args) > 2 else None
-        if unmod(mod)[0] not in (None, *BID_SPECIALS):
-            raise KeyError(mod)
-        return move_rows(game, data.args[1], mod)
-    if data.verb == "k":
-        special = SPECIAL_NAMES[data.args[1]]
-        if special not in BID_SPECIALS:
-            raise KeyError(special)
-        return target_rows(game, special)
-    if "guess" not in (game.state or {}).get("coins", []):
-        raise KeyError("guess")
-    return guess_rows(game)
-
-
 HANDLERS = {"j": _join, "l": _leave, "a": _lobby_change, "r": _lobby_change,
-            "o": _lobby_change, "s": _start, "p": _peek, "b": _move, "c": _move, "x": _move,
-            "q": _move, "m": _keyboard, "k": _keyboard, "g": _keyboard}
+            "o": _lobby_change, "s": _start, "p": _peek}
+"""The bot's own verbs; any other (a game's) goes to :func:`_game_press`."""

@@ -1,4 +1,5 @@
-"""Commands: /newgame, /cancel, /help, /rules, /start, and a typed bid in the private chat."""
+"""Commands: /newgame, /cancel, /help, /rules, /start, and a text typed in the private chat
+(a move of the game where it is the sender's turn, read by that game's UI)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from engine import Action
-from engine.coyote import EDITIONS
-from engine.coyote.editions import MAX_BID
 from league.errors import ServiceError
 from telegram_app.context import services
+from telegram_app.games.base import kinds, ui_for
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _
 from telegram_app.render import texts
@@ -18,7 +18,8 @@ from telegram_app.render.place import with_place
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/newgame [classic|feathers|poker-deck]``: open a lobby in this group (and topic)."""
+    """``/newgame [kind] [args]``: open a lobby of a game in this group (and topic); without
+    a kind, of the default game, which reads the arguments (Coyote: an edition)."""
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if not in_group(chat) or user is None or message is None:
         await reply(update, context, _("Add me to a group and send /newgame there to play."))
@@ -27,15 +28,15 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, _("Anonymous admins cannot play: please post as yourself "
                                        "to open a game."))
         return
-    edition = (context.args or ["classic"])[0].lower()
-    if edition not in EDITIONS:
-        await reply(update, context, _("Unknown edition “{edition}”. Choose one of: {list}.")
-                    .format(edition=texts.escape(edition[:32]), list=", ".join(EDITIONS)))
+    kind, args = _kind_and_args(context.args)
+    options = ui_for(kind).new_game_options(args)
+    if isinstance(options, str):
+        await reply(update, context, options)
         return
     bot = services(context)
     try:
         game = await bot.service.open_lobby(chat.id, chat.title, thread_of(message),
-                                            user_ref(user), "coyote", {"edition": edition})
+                                            user_ref(user), kind, options)
     except ServiceError as exc:
         if exc.code != "game_open":
             raise
@@ -113,20 +114,27 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/rules [edition]``: the rules of an edition (default: the open game's, told with its
-    lives and options; else classic)."""
-    edition = (context.args or [""])[0].lower()
+    """``/rules [kind] [args]``: a game's rules (default: the open game's, told with its
+    options; else the default game's), the arguments read by its UI (Coyote: an edition)."""
+    kind, args = _kind_and_args(context.args)
     options = None
-    if edition not in EDITIONS:
-        edition = "classic"
-        chat = update.effective_chat
-        if in_group(chat) and chat is not None:
-            game = await services(context).service.open_game(
-                chat.id, thread_of(update.effective_message))
-            if game is not None:
-                edition = game.options.get("edition", "classic")
-                options = game.options
-    await reply(update, context, texts.rules_text(edition, options))
+    chat = update.effective_chat
+    if not (context.args and context.args[0].lower() in kinds()) and in_group(chat) \
+            and chat is not None:
+        game = await services(context).service.open_game(
+            chat.id, thread_of(update.effective_message))
+        if game is not None:
+            kind, options = game.kind, game.options
+    await reply(update, context, ui_for(kind).rules_text(args, options))
+
+
+def _kind_and_args(args: list[str] | None) -> tuple[str, list[str]]:
+    """A command's game kind (its first argument when that names one, else the default
+    game) and the arguments left for that game's UI."""
+    args = list(args or [])
+    if args and args[0].lower() in kinds():
+        return args[0].lower(), args[1:]
+    return next(iter(kinds())), args
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -164,8 +172,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             "You are all set for game #{id}: I will send your view of the cards here once it "
             "starts.").format(id=game.id)))
         await bot.presenter.show_lobby(game, context.bot.username)
-    elif game.status == "running" and (game.state or {}).get("lives", [1] * 99)[
-            player.seat or 0] > 0:
+    elif game.status == "running" and player.seat is not None and \
+            ui_for(game).in_hand(game, player.seat):
         await bot.presenter.send_private(game, player, again=True)
     elif game.status == "running":
         await reply(update, context, with_place(game, _(
@@ -174,11 +182,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, texts.welcome_text())
 
 
-async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A number typed in the private chat is a bid in the game where it is the sender's turn
+async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A text typed in the private chat is a move in the game where it is the sender's turn
     (the game of the message it replies to, when it is a reply; if it is their turn in several
-    games and it is not, they are asked to reply); any other text there gets a hint. The same
-    message delivered again is not applied again."""
+    games and it is not, they are asked to reply), read by that game's UI (``GameUI.typed``:
+    Coyote's number is a bid); what it cannot read gets its hint. The same message delivered
+    again is not applied again."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or not message.text:
         return
@@ -189,28 +198,24 @@ async def typed_bid(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if game is None:
         games = await bot.service.games_on_turn(user.id)
         if len(games) > 1:
-            await reply(update, context, _(
-                "It is your turn in games {ids}: to bid, reply to that game's message with "
-                "the number (or use its buttons).").format(
-                    ids=", ".join(f"#{g.id}" for g in games)))
+            await reply(update, context, ui_for(games[0]).typed_choose_text(games))
             return
         game = games[0] if games else None
     if game is None:
         await reply(update, context, _("It is not your turn in any game right now. /help "
                                        "explains how to play."))
         return
-    text = message.text.strip()
-    if not text.isascii() or not text.isdigit() or not 0 < len(text) <= 12 or \
-            int(text) > MAX_BID:
-        await reply(update, context, _("To bid, type a whole number from 1 to {max} (or use "
-                                       "the buttons).").format(max=MAX_BID))
+    player = game.player(user.id)
+    seat = player.seat if player is not None else None
+    action = ui_for(game).typed(game, seat if seat is not None else -1, message.text)
+    if isinstance(action, str):
+        await reply(update, context, action)
         return
-    try:  # the presenter, the service's commit listener, shows the bid
-        await bot.service.act(game.id, user.id, game.version, Action("bid", int(text)),
-                              typed=message.message_id)
+    try:  # the presenter, the service's commit listener, shows the move
+        await bot.service.act(game.id, user.id, game.version, action, typed=message.message_id)
     except ServiceError as exc:
         if exc.code != "already_handled":  # a repeated update: answered the first time
-            await reply(update, context, error_text(exc.code, exc.detail))
+            await reply(update, context, error_text(exc.code, exc.detail, game.kind))
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
+from typing_extensions import TypeIs
 
 from league.snapshots import UserRef
 from telegram_app.context import services
@@ -25,7 +26,7 @@ def thread_of(message: Message | None) -> int:
     return 0
 
 
-def in_group(chat: Chat | None) -> bool:
+def in_group(chat: Chat | None) -> TypeIs[Chat]:
     """Whether a chat is a group or supergroup."""
     return chat is not None and chat.type in GROUP_TYPES
 

@@ -10,12 +10,12 @@ from typing import Any
 from engine import GAMES
 from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot
+from telegram_app.games.coyote.events import showdown_summary, step_lines
+from telegram_app.games.coyote.keyboards import guess_cards
+from telegram_app.games.coyote.screens import _status_lines
+from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _
-from telegram_app.keyboards import guess_cards
 from telegram_app.miniapp.text import clean_name, plain
-from telegram_app.render.common import card_label, special_name
-from telegram_app.render.coyote import _status_lines
-from telegram_app.render.coyote_events import showdown_summary, step_lines
 
 SPECIAL_CARDS = {"x2", "max0", "?", "night", "max-", "0b", "J", "Q", "K"}
 

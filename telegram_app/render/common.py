@@ -1,4 +1,4 @@
-"""Pieces every message uses: safe names, mentions, cards, lives and error alerts."""
+"""Pieces every message uses: safe names, mentions, times and error alerts."""
 
 from __future__ import annotations
 
@@ -47,43 +47,11 @@ def time_html(moment: datetime, fmt: str, fallback: str) -> str:
             f"{escape(fallback, quote=False)}</tg-time>")
 
 
-def card_label(card: str) -> str:
-    """A card in rules notation as players see it (``"-5"`` → ``"−5"``, ``"x2"`` → ``"×2"``)."""
-    specials = {
-        "x2": "×2", "max0": _("MAX→0"), "?": "?", "night": _("🌙 night"),
-        "max-": _("MAX→−"), "0b": _("blue 0"),
-    }
-    if card in specials:
-        return specials[card]
-    return card.replace("-", "−")
-
-
-def edition_name(edition: str) -> str:
-    """An edition's name as players read it (typed, it stays ``/newgame feathers``)."""
-    names = {"classic": _("classic"), "feathers": _("feathers"), "poker-deck": _("poker-deck")}
-    return names.get(edition, edition)
-
-
-def special_name(name: str) -> str:
-    """A mask's or coin's name as players see it."""
-    names = {
-        "pass": _("Pass"), "double": _("Double"), "reverse": _("Reverse"),
-        "draw1": _("Draw 1"), "change": _("Change"), "shot": _("Shot"),
-        "extra": _("Extra feather"), "skip": _("Skip"), "swap": _("Swap"), "guess": _("Guess"),
-    }
-    return names.get(name, name)
-
-
-def hearts(lives: int | None) -> str:
-    """Lives as hearts, or a skull once out."""
-    if not lives:
-        return "💀"
-    return "❤️" * lives
-
-
-
-def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
-    """A short, polite alert (≤ 200 characters) for a refused request's code."""
+def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None = None
+               ) -> str:
+    """A short, polite alert (≤ 200 characters) for a refused request's code: the bot's
+    and the league's own, else a game's ``RuleError`` code (``kind``'s UI first, then every
+    registered game's)."""
     detail = detail or {}
     messages = {
         "game_not_found": _("This game no longer exists."),
@@ -100,50 +68,33 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "no_ai": _("There is no computer player to remove."),
         "too_few_players": _("At least {min} players are needed to start.").format(
             min=detail.get("min", "")),
-        "bad_player_count": _("This edition is for {min}–{max} players.").format(
-            min=detail.get("min", ""), max=detail.get("max", "")),
-        "bad_lives": _("This edition allows {min}–{max} lives.").format(
-            min=detail.get("min", ""), max=detail.get("max", "")),
-        "unknown_edition": _("Unknown edition."),
         "already_paused": _("The clock is already paused; /resume restarts it."),
         "not_paused": _("The clock is not paused."),
-        "lives_need_fewer_players": _(
-            "{lives} lives are only for tables of up to {max} players: change the lives "
-            "option, then start.").format(lives=detail.get("lives", ""),
-                                          max=detail.get("max", "")),
         "not_a_player": _("You are not playing in this game."),
         "stale": _("That button is out of date — the game has moved on."),
-        "typed_too_early": _("That number was sent before this round began, so I did not "
-                             "bid it. Type it again if you still mean it."),
         "already_handled": _("That was done already."),
         "not_allowed": _("Only the host or a chat admin can do that."),
         "cancel_running": _("Once a game is running, only a chat admin can cancel it, so that "
                             "it still counts for the league. To quit, send /leave."),
-        "special_not_available": _("That special action is not available."),
-        "mask_used": _("You have already used your mask this round."),
-        "draw1_used": _("Draw 1 has already been used this round."),
-        "bad_target": _("Choose another player."),
-        "pass_blocked": _("You cannot pass right after a pass."),
-        "nothing_to_change": _("There is no bid of another player to change."),
-        "must_answer_change": _("First raise your bid or call Coyote on the bid before it."),
-        "coin_used": _("That coin has already been used this round."),
-        "one_coin_per_turn": _("One coin per turn."),
-        "coins_two_players": _("Coins cannot be used once only two players remain."),
-        "guess_not_allowed": _("Guessing now would leave too few players in the round."),
-        "no_card_to_draw": _("There is no card left to draw."),
-        "must_bid": _("You must bid now (no Coyote call this turn)."),
-        "own_bid": _("You cannot call Coyote on your own bid."),
-        "bid_too_high": _("I take bids up to {max}; call Coyote instead.").format(
-            max=detail.get("max", "")),
         "not_your_turn": _("It is not your turn."),
-        "bid_too_low": _("Your bid must be at least {min_bid}.").format(
-            min_bid=detail.get("min_bid", "")),
-        "no_bid_to_call": _("Nobody has bid yet: the first player must bid."),
         "game_over": _("This game is over."),
         "bad_action": _("That move is not allowed."),
         "bad_button": _("That button is not valid."),
+        "game_changed": _("This game has changed since that button was drawn."),
     }
-    return messages.get(code, _("That cannot be done right now."))
+    if code in messages:
+        return messages[code]
+    return _game_error(code, detail, kind) or _("That cannot be done right now.")
+
+
+def _game_error(code: str, detail: dict[str, Any], kind: str | None) -> str | None:
+    from telegram_app.games import base  # (the games' packages import this module)
+
+    uis = [base.UIS[kind]] if kind in base.UIS else []
+    for ui in [*uis, *base.UIS.values()]:
+        if (text := ui.error_text(code, detail)) is not None:
+            return text
+    return None
 
 
 MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters; keep room for entities

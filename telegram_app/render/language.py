@@ -59,7 +59,7 @@ def in_seat_language(render: Callable[P, R]) -> Callable[P, R]:
     return drawn
 
 
-def in_reader_language(render: Callable[P, R]) -> Callable[P, R]:
+def in_reader_language(render: Callable[P, R]) -> Callable[..., R]:
     """``render(game, …, reader=None)``: drawn in ``reader``'s language (a
     :class:`PlayerInfo`: a private message), else in the group's."""
     @wraps(render)

@@ -11,13 +11,9 @@ from zoneinfo import ZoneInfo
 from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
+from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _, format_day, format_number, n_
-from telegram_app.render.common import (
-    card_label,
-    fit_lines,
-    plain_name,
-    special_name,
-)
+from telegram_app.render.common import fit_lines, plain_name
 from telegram_app.render.settings import game_name, game_title
 
 

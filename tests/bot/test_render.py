@@ -9,10 +9,13 @@ from hypothesis import strategies as st
 from engine.core import Action
 from engine.coyote import CoyoteGame
 from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.callbacks import ARITY, Callback, mod_of, parse, unmod
-from telegram_app.keyboards import lobby_keyboard, move_rows, table_keyboard
-from telegram_app.render import coyote as render
-from telegram_app.render import coyote_events as events_text
+from telegram_app.callbacks import ARITY, Callback, parse
+from telegram_app.games.coyote import events as events_text
+from telegram_app.games.coyote import screens as render
+from telegram_app.games.coyote.keyboards import move_rows
+from telegram_app.games.coyote.verbs import mod_of, unmod
+from telegram_app.keyboards import lobby_keyboard, table_keyboard
+from telegram_app.render.turns import reminder_text
 from tests.fakebot import parse_html
 
 HOSTILE_NAMES = ['<b>Ann</b> & "Co"', "דני הגדול", "x" * 64, "</a><a href='x'>", "&amp;lt;",
@@ -132,8 +135,8 @@ def test_a_long_round_keeps_messages_within_telegrams_limit() -> None:
 def test_reminder_names_the_consequence() -> None:
     game = _game(3)
     player = game.at_seat(0)
-    assert "computer plays" in events_text.reminder_text(game, player)
-    removal = events_text.reminder_text(game, player, removal=True)
+    assert "computer plays" in reminder_text(game, player)
+    removal = reminder_text(game, player, removal=True)
     assert "removed" in removal and "computer" not in removal
 
 
@@ -199,7 +202,7 @@ def test_change_text_follows_the_engines_call_rule() -> None:
 
 
 def test_rules_tell_the_games_numbers_and_its_special_actions() -> None:
-    from telegram_app.render.texts import rules_text
+    from telegram_app.games.coyote.rules import rules_text
 
     for edition in ("classic", "feathers", "poker-deck", "chess"):
         parse_html(rules_text(edition))
@@ -223,7 +226,7 @@ def test_rules_tell_the_games_numbers_and_its_special_actions() -> None:
 def test_target_buttons_tell_alike_names_apart_and_show_no_card() -> None:
     """The Draw 1 / Shot keyboard may be drawn on the group's table, so it names targets only;
     players whose names look alike get their place in the table's list."""
-    from telegram_app.keyboards import target_rows
+    from telegram_app.games.coyote.keyboards import target_rows
 
     state = CoyoteGame().new_state(4, 7, {"edition": "classic", "specials": True})
     state["hands"] = ["5", "10", "x2", "-5"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.core import Action, RuleError
 from league.service import Step
-from telegram_app.render.report import report, untold_lines
+from telegram_app.games.coyote.report import report, untold_lines
 from tests.bot.test_report import OPTIONS, PLAYERS, G, apply, plain, snap
 
 

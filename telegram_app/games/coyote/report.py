@@ -1,25 +1,16 @@
-"""The group report of a committed change: what the steps of one outcome did, as lines."""
+"""Coyote's group report of a committed change: what the steps of one outcome did, as
+lines (a :class:`~telegram_app.games.base.Report`; ``closed`` is a round number)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from league.outcome import Step
 from league.snapshots import GameSnapshot
-from telegram_app.render import coyote_events as events_text
+from telegram_app.games.base import Report
+from telegram_app.games.coyote import events as events_text
 from telegram_app.render.language import in_chat_language
-
-
-@dataclass(frozen=True)
-class Report:
-    """``lines`` for one group message (may be empty); ``closed``: the round whose table and
-    private messages end with this change (``None`` if it goes on); ``new_round``: a round
-    was dealt and the game goes on (post its table)."""
-
-    lines: list[str]
-    closed: int | None
-    new_round: bool
 
 
 def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:

@@ -7,16 +7,10 @@ from typing import Any
 
 from engine import GAMES
 from engine.coyote.editions import get_edition
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.snapshots import GameSnapshot
+from telegram_app.games.coyote.words import card_label, hearts, special_name
 from telegram_app.i18n import _, n_
-from telegram_app.render.common import (
-    card_label,
-    hearts,
-    mention_html,
-    name_html,
-    special_name,
-    time_html,
-)
+from telegram_app.render.common import mention_html, name_html
 
 
 def _bid_line(game: GameSnapshot, event: dict[str, Any]) -> str:
@@ -94,22 +88,6 @@ def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
             lines.append(_("🚪 {name} leaves the game (placed last among those still "
                            "playing).").format(name=name_html(game.at_seat(event["seat"]))))
     return lines
-
-
-def reminder_text(game: GameSnapshot, player: PlayerInfo, removal: bool = False) -> str:
-    """The one reminder of a turn, at three quarters of its clock (mentions the player);
-    ``removal``: running out of time will remove them from the game (the chat's policy, or a
-    second timeout in a row)."""
-    left = ""
-    if game.deadline_at is not None:
-        left = time_html(game.deadline_at, "t", game.deadline_at.strftime("%H:%M UTC"))
-    if removal:
-        text = _("⏳ {name}, it is your turn in game #{id}: play before {time}, or you will be "
-                 "removed from the game.")
-    else:
-        text = _("⏳ {name}, it is your turn in game #{id}: play before {time}, or the computer "
-                 "plays for you.")
-    return text.format(name=mention_html(player), id=game.id, time=left)
 
 
 def round_heading(round_no: int) -> str:

@@ -11,19 +11,12 @@ from datetime import UTC
 from typing import Any
 
 from engine import GAMES
+from engine.coyote import CoyoteGame
 from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.coyote.words import card_label, edition_name, hearts, special_name
 from telegram_app.i18n import _, format_moment, n_
-from telegram_app.render.common import (
-    card_label,
-    edition_name,
-    hearts,
-    mention_html,
-    name_html,
-    plain_name,
-    special_name,
-    time_html,
-)
+from telegram_app.render.common import mention_html, name_html, plain_name, time_html
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
 from telegram_app.render.place import with_place
 
@@ -39,7 +32,7 @@ def options_line(game: GameSnapshot) -> str:
     """Edition, lives and special actions of a game, in one line."""
     edition = game.options.get("edition", "classic")
     lives = game.options.get("lives") or GAMES[game.kind].option_choices(game.options)["lives"][0]
-    if GAMES[game.kind].specials_kind(game.options) is None:
+    if CoyoteGame().specials_kind(game.options) is None:
         specials = _("no special actions")
     elif game.options.get("specials"):
         specials = _("special actions on")
