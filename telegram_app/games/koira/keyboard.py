@@ -1,19 +1,21 @@
 """A Koira player's private keyboard, its callback data, and the decoder back to an action.
 
-Callback data (≤ 64 bytes: at most 1 + 12 + 9 + 16 digits and 3 colons):
+Callback data, in the bot's format ``<verb>:<game id>[:<n>…]`` (whole numbers of at most 12
+digits; ≤ 64 bytes: 2 + 12 + 12 + 8 + 8 characters and 4 colons at most):
 
 | data | meaning |
 | --- | --- |
-| ``ky:<game>:<version>:<mask>`` | play the cards of ``mask`` (one card, or a sequence) |
-| ``kt:<game>:<version>:<mask>`` | phase 2: select the cards of ``mask`` (no move: redraw) |
+| ``ky:<game>:<version>:<mask>[:<high>]`` | play the mask's cards (one, or a sequence) |
+| ``kt:<game>:<version>:<mask>[:<high>]`` | phase 2: select the mask's cards (a redraw) |
 | ``kw:<game>:<version>`` | phase 1: turn up the stock's top and play it |
 | ``kh:<game>:<version>`` | phase 2: pick up |
 
-``mask`` is a bitmask over the indexes of the player's hand as their view sorts it (by suit
-then rank, :func:`engine.koira.cards.sorted_hand`), bit ``i`` for ``hand[i]``: at one
-``version`` the hand is fixed, so the indexes are. Everything is checked against the game as
-it is now (:func:`decode`): another game, another version, a bit past the hand, or a play
-``legal_actions`` does not list is refused, and nothing changes.
+The mask is a bitmask (bits 0–25 in ``<mask>``, bits 26–51 in ``<high>``, given only when
+not 0, so every number fits 8 digits) over the indexes of the player's hand as their view
+sorts it (by suit then rank, :func:`engine.koira.cards.sorted_hand`), bit ``i`` for
+``hand[i]``: at one ``version`` the hand is fixed, so the indexes are. Everything is
+checked against the game as it is now (:func:`decode`): another game, another version, a
+bit past the hand, or a play ``legal_actions`` does not list is refused; nothing changes.
 
 The keyboard offers only legal plays (``legal_actions``): phase 1 one tap plays a card, plus
 "turn up the stock" while it is allowed; phase 2 a card with no
@@ -43,7 +45,11 @@ VERBS = {"y": "play", "t": "select", "w": "stock", "h": "pickup"}
 """The second letter of the data: what the button does."""
 CARDS_PER_ROW = 6
 MAX_MASK_DIGITS = 16  # 2**52 - 1 has 16 digits: a hand never holds more than the 52 cards
-_DATA = re.compile(r"k([ytwh]):([0-9]{1,12}):([0-9]{1,9})(?::([0-9]{1,16}))?")
+_DATA = re.compile(r"(k[ytwh]):([0-9]{1,12}):([0-9]{1,12})(?::([0-9]{1,8}))?(?::([0-9]{1,8}))?")
+HALF = 26
+"""Bits of the mask per number (52 cards: two numbers of at most 8 digits)."""
+VERBS_ARITY: dict[str, tuple[int, ...]] = {"ky": (2, 3), "kt": (2, 3), "kw": (1,), "kh": (1,)}
+"""The callback verbs and the counts of numbers after the game id (version first)."""
 TICK = "✅ "
 SELECTS = " +"
 """Marks a card a tap selects (a legal sequence starts with it) rather than plays."""
@@ -69,10 +75,30 @@ class KoiraCallback:
     version: int
     mask: int | None = None
 
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The numbers after the game id: version, then the mask's low and high halves (the
+        high one only when not 0)."""
+        if self.mask is None:
+            return (self.version,)
+        low, high = self.mask & ((1 << HALF) - 1), self.mask >> HALF
+        return (self.version, low, high) if high else (self.version, low)
+
     def encode(self) -> str:
         """The ``callback_data`` string (≤ 64 bytes)."""
-        tail = "" if self.mask is None else f":{self.mask}"
-        return f"{PREFIX}{self.verb}:{self.game_id}:{self.version}{tail}"
+        return ":".join([PREFIX + self.verb, str(self.game_id), *map(str, self.numbers)])
+
+    @classmethod
+    def of(cls, verb: str, game_id: int, numbers: tuple[int, ...]) -> KoiraCallback | None:
+        """From a verb (``"ky"`` …) and its numbers (version first), as the bot's parser
+        hands them; ``None`` when they do not fit the verb."""
+        if verb not in VERBS_ARITY or len(numbers) not in VERBS_ARITY[verb]:
+            return None
+        version, *halves = numbers
+        if any(not 0 <= h < 1 << HALF for h in halves) or (len(halves) == 2 and not halves[1]):
+            return None
+        mask = None if not halves else halves[0] | (halves[1] << HALF if len(halves) > 1 else 0)
+        return cls(verb[1], game_id, version, mask)
 
 
 @dataclass(frozen=True)
@@ -87,10 +113,10 @@ def parse(data: str | None) -> KoiraCallback | None:
     match = _DATA.fullmatch(data or "")
     if match is None:
         return None
-    verb, game_id, version, mask = match.groups()
-    if (mask is None) != (verb in "wh"):
+    verb, game_id, *numbers = match.groups()
+    if numbers[1] is None and numbers[2] is not None:
         return None
-    return KoiraCallback(verb, int(game_id), int(version), None if mask is None else int(mask))
+    return KoiraCallback.of(verb, int(game_id), tuple(int(n) for n in numbers if n is not None))
 
 
 def mask_of(hand: list[str], cards: tuple[str, ...] | list[str] | set[str]) -> int:
@@ -214,7 +240,11 @@ def decode(data: str | None, game: GameSnapshot, seat: int) -> Action | Selectio
     Raises :class:`ButtonError`: ``"bad_button"`` for malformed data, another game, a mask
     past the hand or naming cards that are no legal play, ``"stale"`` for a game that is
     over or has moved on since the button was drawn, ``"not_your_turn"`` off-turn."""
-    cb = parse(data)
+    return check(parse(data), game, seat)
+
+
+def check(cb: KoiraCallback | None, game: GameSnapshot, seat: int) -> Action | Selection:
+    """:func:`decode` for parsed data (``None``: malformed); raises :class:`ButtonError`."""
     if cb is None or cb.game_id != game.id:
         raise ButtonError("bad_button")
     state = game.state

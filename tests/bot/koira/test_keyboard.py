@@ -31,7 +31,7 @@ def test_phase_1_one_tap_per_card_and_the_stock() -> None:
     game = snapshot(state)
     shown = buttons(game, 0)
     assert [t for t, _ in shown] == ["4♠️", "K♦️", "9♣️", "🎴 Turn up the stock"]
-    for text, data in shown:
+    for _text, data in shown:
         action = action_of(data, game, 0)
         assert action in GAME.legal_actions(state, 0)
     assert action_of(shown[1][1], game, 0) == Action("play", cards=("KD",))
@@ -114,8 +114,8 @@ def test_pick_up_single_shows_the_lowest_card_only() -> None:
 
 
 @pytest.mark.parametrize("data", [None, "", "k", "ky", "ky:41:7", "kw:41:7:1", "kh:41:7:0",
-                                  "kq:41:7:1", "ky:41:7:x", "ky:-41:7:1", "ky:41:7:1:2",
-                                  "ky:41:7:" + "9" * 17, "b:41:7:1", "ky:41:7:1\n",
+                                  "kq:41:7:1", "ky:41:7:x", "ky:-41:7:1", "ky:41:7:1:2:3",
+                                  "ky:41:7:" + "9" * 9, "ky:41:7:1:0", "b:41:7:1", "ky:41:7:1\n",
                                   "KY:41:7:1", "ky: 41:7:1"])
 def test_malformed_data_is_refused(data) -> None:
     assert parse(data) is None
@@ -170,9 +170,11 @@ def test_every_button_of_random_games_is_legal_and_every_play_is_reachable() -> 
 
 
 def test_callback_data_fits_64_bytes_at_the_largest_numbers() -> None:
-    data = KoiraCallback("t", 10**12 - 1, 10**9 - 1, 2**52 - 1).encode()
+    data = KoiraCallback("t", 10**12 - 1, 10**12 - 1, 2**52 - 1).encode()
     assert len(data.encode()) <= 64
-    assert parse(data) == KoiraCallback("t", 10**12 - 1, 10**9 - 1, 2**52 - 1)
+    assert parse(data) == KoiraCallback("t", 10**12 - 1, 10**12 - 1, 2**52 - 1)
+    assert all(len(str(n)) <= 12 for n in KoiraCallback("t", 1, 1, 2**52 - 1).numbers)
+    assert parse("kt:1:1:0:0") is None and parse("kt:1:1:67108864") is None
 
 
 def test_no_button_shows_another_players_card() -> None:
