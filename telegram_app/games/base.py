@@ -1,0 +1,372 @@
+# copied from refactor-bot: drop at merge
+"""The bot's side of a game: the :class:`GameUI` protocol and its registry by kind.
+
+``engine.GAMES`` maps a game's kind to its rules (:class:`engine.core.Game`); :data:`UIS` maps
+the same kind to its Telegram face, a :class:`GameUI`: its texts, keyboards, callback verbs,
+typed input and group reports. The handlers, the presenter and the scheduler hold no game's
+words: they ask the game's UI (``ui_for(game)``) what to draw and, after a move, what the
+group is told, whether a new table message is posted or the current one edited, and whose
+private messages are drawn again.
+
+Terms used below:
+
+- ``game`` is a :class:`league.snapshots.GameSnapshot` (state, options, seats, message ids).
+- A **hand** is one deal of private information: every player's private message belongs to
+  a hand (``Game.hand_number(state)``, contract item 2: Coyote's round, Koira's phase). A new
+  hand number means every player still in gets a new private message and the old one is
+  closed with :meth:`GameUI.private_closed_text`.
+- The **table** is the game's one live message in the group. :meth:`GameUI.report` says
+  after each move whether a new one is posted (``Report.new_table``: Coyote's new round,
+  Koira's new trick) or the current one is edited in place (``Report.edit_table``).
+- **Rows** are inline keyboard rows (``list[list[InlineKeyboardButton]]``).
+
+Texts are Telegram HTML; every name goes through ``telegram_app.render.common.name_html``.
+A UI method that draws a text for the group is called in the group's language, one for a
+player's private chat in that player's (the implementation decorates it with
+``telegram_app.render.language.in_chat_language`` / ``in_seat_language`` /
+``in_reader_language`` as the Coyote package shows).
+
+Callback data (``telegram_app.callbacks``): ``<verb>:<game id>[:<n>…]``, whole numbers only,
+at most 64 bytes. The league's verbs (:data:`LEAGUE_VERBS`) are the lobby's, the 👀 peek and
+the settings/language ones; every other verb belongs to exactly one game
+(:attr:`GameUI.verbs`; :func:`register` refuses a clash) and its presses are handed to that
+game's UI. A verb is 1–3 ASCII letters. A press whose verb's game is not the pressed game's
+kind (a button drawn before the game changed) gets the ``game_changed`` alert.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from telegram import InlineKeyboardButton
+
+from engine import Action
+
+if TYPE_CHECKING:
+    from engine.core import OptionSpec
+    from league.snapshots import GameSnapshot, PlayerInfo
+
+Rows = list[list[InlineKeyboardButton]]
+"""Inline keyboard rows."""
+Events = list[dict[str, Any]]
+"""One move's events as the league logs them (``Event.to_json()``: ``{"type", ...}``)."""
+
+LEAGUE_VERBS: dict[str, tuple[int, ...]] = {
+    "j": (0,), "l": (0,), "s": (0,), "a": (0, 1), "r": (0, 1), "o": (2,), "p": (0,),
+    "z": (2,), "u": (1,),
+}
+"""Verbs the bot itself handles, with the allowed counts of numbers after the game id: join,
+leave, start, add/remove a computer player (version), a lobby option (``o:<game>:<option
+index>:<value index>``, contract item 4), peek, a chat setting, a language."""
+
+VERB = re.compile(r"[A-Za-z]{1,3}")
+
+
+@dataclass(frozen=True)
+class Press:
+    """A parsed button press: ``verb``, ``game_id`` and the verb's numbers ``args``. For a
+    game's verb ``args[0]`` is the game version the button was drawn for (a press on an older
+    version is refused as ``stale`` before the game's UI sees it)."""
+
+    verb: str
+    game_id: int
+    args: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Report:
+    """What the group is told about one committed change (or a run of them).
+
+    ``lines``: one group message (may be empty: nothing to tell). ``closed``: the hand number
+    whose private messages end with this change (``None``: the hand goes on).
+    ``new_table``: the game goes on under a new table message, which ``lines`` head (Coyote:
+    a round was dealt; Koira: a trick began) — the presenter posts it and the players' new
+    private messages if the hand changed too. ``edit_table``: the current table message is
+    edited in place to :meth:`GameUI.table_text` (Koira's trick so far; Coyote never)."""
+
+    lines: list[str]
+    closed: int | None
+    new_table: bool
+    edit_table: bool = False
+
+    @property
+    def new_round(self) -> bool:
+        """The older name of :attr:`new_table` (Coyote's wording; kept for its tests)."""
+        return self.new_table
+
+
+@runtime_checkable
+class GameUI(Protocol):
+    """Everything the bot shows of one game kind, and how it reads that game's input.
+
+    Implementations are stateless objects (one per kind, in :data:`UIS`). ``game`` arguments
+    are snapshots as committed; ``seat`` a seat number of that game. No method sends
+    anything: the presenter and the handlers send what these return.
+    """
+
+    kind: str
+    """The key in ``engine.GAMES`` (and in :data:`UIS`)."""
+
+    verbs: dict[str, tuple[int, ...]]
+    """This game's callback verbs, each with the allowed counts of numbers after the game id
+    (the version included). Unique across games and :data:`LEAGUE_VERBS`; each button the
+    game draws carries the game's version first."""
+
+    # --- lobby ---------------------------------------------------------------------------
+    def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
+        """The lobby message (group language): title, options, the seated players
+        (``reachable``: user ids the bot may message privately; others get a ⚠️), how to
+        start. Its keyboard is the bot's (``telegram_app.keyboards.lobby_keyboard``, drawn
+        from ``Game.option_specs`` with :meth:`option_label`)."""
+        ...
+
+    def option_label(self, game: GameSnapshot, spec: OptionSpec, value: Any) -> str:
+        """A lobby button's label for option ``spec`` showing its current ``value`` (group
+        language; at most the width tests/bot/test_button_widths.py allows)."""
+        ...
+
+    def lobby_closed_text(self, game: GameSnapshot, *, reader: PlayerInfo | None = None) -> str:
+        """The lobby once started or cancelled (no buttons), in ``reader``'s language
+        (``None``: the group's)."""
+        ...
+
+    def lobby_expired_text(self, game: GameSnapshot) -> str:
+        """A lobby nobody started in time (group language)."""
+        ...
+
+    def new_game_options(self, args: list[str]) -> dict[str, Any] | str:
+        """``/newgame <args>`` for this kind: the lobby's options, or a polite refusal
+        (group language, HTML-escaped) for arguments it does not know."""
+        ...
+
+    # --- the group's table ---------------------------------------------------------------
+    def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
+        """The table message as the game is now (group language); ``mention``: it is a new
+        message and mentions (notifies) the player who opens it. Never a hidden card."""
+        ...
+
+    def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
+        """The 👀 alert for ``seat`` (what they may see, plain text, ≤ 200 characters, their
+        language), or ``None`` if the game has no 👀 button on its table."""
+        ...
+
+    def table_rows(self, game: GameSnapshot) -> Rows:
+        """Rows the table carries under the bot's own (👀 and the Mini App link); usually
+        none: moves are made in the private chats."""
+        ...
+
+    # --- a player's private message ------------------------------------------------------
+    def in_hand(self, game: GameSnapshot, seat: int) -> bool:
+        """Whether ``seat`` takes part in the current hand (gets and keeps a private message
+        of it): false once eliminated, out or removed."""
+        ...
+
+    def private_text(self, game: GameSnapshot, seat: int) -> str:
+        """``seat``'s private message (their language, headed by the group's name via
+        ``telegram_app.render.place.with_place``): what they may see and what they may do."""
+        ...
+
+    def private_rows(self, game: GameSnapshot, seat: int) -> Rows:
+        """``seat``'s buttons under :meth:`private_text` (their language): their moves on
+        their turn (Coyote), or their hand for the whole hand (Koira). May be empty."""
+        ...
+
+    def private_closed_text(self, game: GameSnapshot, hand: int, *,
+                            reader: PlayerInfo | None = None) -> str:
+        """A private message of hand ``hand`` once that hand is over (or the game is),
+        without buttons, in ``reader``'s language."""
+        ...
+
+    def private_cancelled_text(self, game: GameSnapshot, *, reader: PlayerInfo | None) -> str:
+        """A private message of a game that was cancelled, in ``reader``'s language."""
+        ...
+
+    def redraw_seats(self, game: GameSnapshot, events: Events) -> set[int] | None:
+        """After a move (``events``, in order; ``game`` as it is now): the seats whose private
+        messages are edited, besides the player to act, who always is; ``None``: every seat.
+        Coyote: only a seat a special was aimed at, so a bid costs one private edit."""
+        ...
+
+    # --- reports ---------------------------------------------------------------------------
+    def report(self, game: GameSnapshot, steps: list[Any], held: list[str] | None = None, *,
+               mention: bool = True) -> Report:
+        """The report of ``steps`` (``league.outcome.Step`` list, ``game`` as committed right
+        after them), group language: ``held`` lines of earlier moves not yet told come
+        first; ``mention``: end with a mention of the player to act (false when the game has
+        moved on since)."""
+        ...
+
+    def untold_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
+        """Lines for logged moves the group was never told (``logged``: each move's events,
+        in order; ``game``: as it is now), group language."""
+        ...
+
+    def keeps_turn(self, game: GameSnapshot, steps: list[Any]) -> bool:
+        """Whether ``steps`` leave the same player to act within the same turn (Coyote's
+        Reverse, Extra feather, Swap, Change): their report then waits for that player's
+        next move and only private messages are drawn."""
+        ...
+
+    def still_acting(self, game: GameSnapshot, logged: list[Events]) -> bool:
+        """:meth:`keeps_turn` for logged moves not told yet (``game``: as it is now)."""
+        ...
+
+    def opens_table(self, events: Events) -> bool:
+        """Whether a move with these events begins a new table message (Coyote: a round was
+        dealt; Koira: a trick began)."""
+        ...
+
+    def turn_line(self, game: GameSnapshot) -> str | None:
+        """The line that mentions the player to act (group language), ``None`` if nobody
+        is."""
+        ...
+
+    def game_over_text(self, game: GameSnapshot) -> str:
+        """The end of the game: result and placements (group language)."""
+        ...
+
+    def replay_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
+        """``/replay``: one line per logged event worth telling (reader's language)."""
+        ...
+
+    # --- input -----------------------------------------------------------------------------
+    def direct_action(self, press: Press) -> Action | None:
+        """The action a button stands for on its own, without reading the game (the fast
+        path: one transaction a press), or ``None`` (then :meth:`press` decides)."""
+        ...
+
+    def press(self, game: GameSnapshot, press: Press, seat: int, in_group: bool
+              ) -> Action | Rows:
+        """A press of one of :attr:`verbs` by the player at ``seat`` on a message drawn for
+        the game's current version (``in_group``: on the table, else in the private chat):
+        the action to apply, or the rows of another keyboard for the pressed message (more
+        bids, a target, a selection of cards with a tick on each chosen one — the selection
+        lives in the callback data, e.g. a bitmask of hand indexes). Raises
+        ``league.errors.ServiceError`` (``bad_button``, ``not_your_turn``, …) to refuse."""
+        ...
+
+    def typed(self, game: GameSnapshot, seat: int, text: str) -> Action | str:
+        """A text typed in the private chat on ``seat``'s turn: the action it stands for, or
+        the hint to answer (their language)."""
+        ...
+
+    def typed_choose_text(self, games: list[GameSnapshot]) -> str:
+        """The answer to a text typed while it is the sender's turn in several ``games`` and
+        the text replies to none of their messages."""
+        ...
+
+    def rules_text(self, args: list[str], options: dict[str, Any] | None = None) -> str:
+        """``/rules <args>``: this game's rules (``options``: the open game's, so the text
+        tells its numbers), short enough for one message."""
+        ...
+
+    def error_text(self, code: str, detail: dict[str, Any]) -> str | None:
+        """The alert (≤ 200 characters) for one of this game's ``RuleError`` codes, or
+        ``None`` for a code it does not own."""
+        ...
+
+
+UIS: dict[str, GameUI] = {}
+"""Every game's UI by kind, as ``engine.GAMES`` is for rules; the first registered is the
+default of ``/newgame`` without a kind."""
+_VERBS: dict[str, str] = {}  # verb -> the kind that owns it
+
+
+def register(ui: GameUI) -> GameUI:
+    """Add ``ui`` to :data:`UIS` under ``ui.kind`` (again: replaced). Raises ``ValueError`` if
+    one of its verbs is malformed, the league's, or another kind's. Returns ``ui``."""
+    for verb in ui.verbs:
+        owner = _VERBS.get(verb)
+        if not VERB.fullmatch(verb) or verb in LEAGUE_VERBS or owner not in (None, ui.kind):
+            raise ValueError(f"verb {verb!r} of {ui.kind!r} is taken or malformed")
+    for verb in [v for v, kind in _VERBS.items() if kind == ui.kind]:
+        del _VERBS[verb]
+    _VERBS.update(dict.fromkeys(ui.verbs, ui.kind))
+    UIS[ui.kind] = ui
+    return ui
+
+
+def unregister(kind: str) -> None:
+    """Remove ``kind``'s UI and its verbs (a test's toy game)."""
+    UIS.pop(kind, None)
+    for verb in [v for v, owner in _VERBS.items() if owner == kind]:
+        del _VERBS[verb]
+
+
+def ui_for(game: GameSnapshot | str) -> GameUI:
+    """The UI of a game (or of a kind); raises ``KeyError`` for a kind with none."""
+    return UIS[game if isinstance(game, str) else game.kind]
+
+
+def kind_of_verb(verb: str) -> str | None:
+    """The kind whose UI owns ``verb``, or ``None`` (a league verb, or nobody's)."""
+    return _VERBS.get(verb)
+
+
+def arity(verb: str) -> tuple[int, ...] | None:
+    """The allowed counts of numbers after the game id for ``verb`` (``None``: unknown)."""
+    if verb in LEAGUE_VERBS:
+        return LEAGUE_VERBS[verb]
+    kind = _VERBS.get(verb)
+    return None if kind is None else UIS[kind].verbs[verb]
+
+
+def default_kind() -> str:
+    """The kind ``/newgame`` opens without a kind argument (the first registered)."""
+    return next(iter(UIS))
+
+
+def kinds() -> Iterable[str]:
+    """Every registered kind, in registration order."""
+    return tuple(UIS)
+
+
+# --- the engine's game-neutral queries, as the bot reads them ------------------------------
+# The league engineer adds ``hand_number``/``is_over``/``progress`` to ``engine.core.Game``
+# (contract item 2); until both branches are merged a rules object may lack them, and the
+# game's UI answers instead (``legacy_<name>``).  # CONTRACT: remove at merge
+
+
+def _ask(game: GameSnapshot, name: str, default: Any) -> Any:
+    from engine import GAMES  # (engine.GAMES is filled once every game is imported)
+
+    state = game.state
+    if not state:
+        return default
+    query = getattr(GAMES[game.kind], name, None)
+    if query is None:  # CONTRACT: remove at merge
+        query = getattr(UIS[game.kind], "legacy_" + name)
+    return query(state)
+
+
+def hand_number(game: GameSnapshot) -> int:
+    """``Game.hand_number(state)``: the current hand (0 before the first deal, or with no
+    state); its private messages belong to it."""
+    return int(_ask(game, "hand_number", 0))
+
+
+def is_over(game: GameSnapshot) -> bool:
+    """``Game.is_over(state)``: whether the game has ended (``False`` with no state)."""
+    return bool(_ask(game, "is_over", False))
+
+
+def turn_marker(game: GameSnapshot) -> tuple[Any, ...]:
+    """Who is to act and how far the game is (``current_seat``, ``progress``): two equal
+    markers mean the same turn is still on (a report may then mention the player to act)."""
+    from engine import GAMES
+
+    if not game.state:
+        return (None, None)
+    progress = _ask(game, "progress", None)
+    return (GAMES[game.kind].current_seat(game.state), repr(progress))
+
+
+def private_hand(player: PlayerInfo) -> int | None:
+    """The hand number ``player``'s private message was sent for (``None``: none)."""
+    hand = getattr(player, "private_hand", None)
+    if hand is None:  # CONTRACT: remove at merge (PlayerInfo.private_round is renamed)
+        hand = getattr(player, "private_round", None)
+    return hand
