@@ -13,6 +13,10 @@ ERROR_CODES = ("one_card_only", "not_in_hand", "stock_too_small", "no_stock_in_p
                "bad_player_count", "bad_option", "bad_seat", "game_over", "not_a_player",
                "not_your_turn", "bad_action")
 """Every code ``engine.koira`` raises (``KoiraGame.apply``, ``new_game``, ``view``)."""
+OWN_CODES = frozenset({"one_card_only", "not_in_hand", "stock_too_small", "no_stock_in_phase_2",
+                       "no_pickup_in_phase_1", "nothing_to_pick_up", "bad_sequence",
+                       "does_not_beat", "bad_player_count", "bad_seat"})
+"""The codes with a Koira text of their own (the rest are worded by ``render.common``)."""
 
 
 def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
