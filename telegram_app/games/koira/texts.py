@@ -127,8 +127,9 @@ def seat_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
 
 def _table_body(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     lines = [heading(game, view), trump_line(game, view), stock_line(view), ""]
-    lines += trick_lines(game, view) + [""] + seat_lines(game, view)
-    return lines
+    if not view["over"]:  # cards a finished game leaves on the table are nobody's business
+        lines += trick_lines(game, view) + [""]
+    return lines + seat_lines(game, view)
 
 
 def koira_line(game: GameSnapshot, view: dict[str, Any]) -> str:

@@ -121,8 +121,14 @@ def test_every_event_type_of_the_engine_is_told() -> None:
     state = dealt([["9C", "2S", "2H"], ["KD", "3C", "2D"], ["4S", "5S", "6S"]])
     state, events = apply(state, 1, Action("resign"))
     seen["player_removed"] = notes.event_line(snapshot(state), events[0], events) or ""
-    assert kinds - {k for k, v in seen.items() if v} <= {"trick_shared"} or \
-        kinds <= set(seen), kinds - set(seen)
+    # R5 tie_split: Q♠ and Q♥ tie; the 5♦ goes to the last player, the tied keep their cards
+    state = dealt([["QS", "2S", "2H"], ["QH", "3C", "2D"], ["5D", "5S", "6S"]], tie_split=True)
+    for seat, card in ((0, "QS"), (1, "QH"), (2, "5D")):
+        state, events = apply(state, seat, Action("play", cards=(card,)))
+    shared = next(e for e in events if e["type"] == "trick_shared")
+    sorted_line = notes.event_line(snapshot(state), shared, events) or ""
+    assert sorted_line == "🔀 The tie is shared out: ⁨Kim⁩ Q♠️; ⁨Sato⁩ Q♥️; ⁨Ruiz⁩ 5♦️."
+    assert kinds <= {k for k, v in seen.items() if v}, kinds - set(seen)
     assert "leaves the game" in seen["player_removed"]
 
 
