@@ -75,6 +75,16 @@ class Press:
     game_id: int
     args: tuple[int, ...] = ()
 
+    @property
+    def version(self) -> int | None:
+        """The game version a game's button was drawn for (``None`` for the bot's own)."""
+        return self.args[0] if self.args and self.verb in _VERBS else None
+
+    def encode(self) -> str:
+        """The string to put in ``callback_data``: ``verb:game_id[:n…]`` (at most 64 bytes:
+        a verb of ≤ 3 letters and numbers of ≤ 12 digits, at most 4 of them)."""
+        return ":".join([self.verb, str(self.game_id), *map(str, self.args)])
+
 
 @dataclass(frozen=True)
 class Report:
@@ -115,6 +125,9 @@ class GameUI(Protocol):
     (the version included). Unique across games and :data:`LEAGUE_VERBS`; each button the
     game draws carries the game's version first."""
 
+    peek: bool
+    """Whether the table carries the 👀 button (``p``: :meth:`peek_alert` as an alert)."""
+
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
         """The lobby message (group language): title, options, the seated players
@@ -150,7 +163,7 @@ class GameUI(Protocol):
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         """The 👀 alert for ``seat`` (what they may see, plain text, ≤ 200 characters, their
-        language), or ``None`` if the game has no 👀 button on its table."""
+        language); ``None``: nothing to show (only asked when :attr:`peek` is set)."""
         ...
 
     def table_rows(self, game: GameSnapshot) -> Rows:

@@ -175,6 +175,9 @@ class KoiraUI:
 
     kind = "koira"
     verbs = dict(keyboard.VERBS_ARITY)
+    peek = True
+    """👀 on the table shows the reader their own hand (for a player without the private
+    chat open)."""
 
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:

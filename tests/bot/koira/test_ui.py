@@ -90,6 +90,18 @@ def test_direct_actions_need_no_game() -> None:
     assert KOIRA.direct_action(Press("kw", 41, (7, 1))) is None
 
 
+def test_buttons_are_presses_the_bot_parses(registered) -> None:
+    state = phase2([["5H", "6H", "7H", "9S"], ["2C", "3C"], ["4D", "AD"]], trump="S")
+    game = snapshot(state)
+    for row in KOIRA.private_rows(game, 0):
+        for button in row:
+            verb, game_id, *numbers = button.callback_data.split(":")
+            press = Press(verb, int(game_id), tuple(int(n) for n in numbers))
+            assert press.encode() == button.callback_data and press.version == game.version
+            assert len(numbers) in base.arity(verb)
+            assert all(len(n) <= 12 for n in numbers)
+
+
 def test_reports_and_their_table_flags() -> None:
     state = dealt(HANDS)
     state, events = apply(state, 0, Action("play", cards=("9C",)))
