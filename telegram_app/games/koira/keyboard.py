@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -169,7 +170,7 @@ def _data(verb: str, game: GameSnapshot, mask: int | None = None) -> str:
     return KoiraCallback(verb, game.id, game.version, mask).encode()
 
 
-def pickup_cards(view: dict) -> list[str]:
+def pickup_cards(view: dict[str, Any]) -> list[str]:
     """The cards a pick-up takes now (R11 the bottom play; R18 ``pickup_single``: its lowest
     card), from the public view; ``[]`` on an empty trick."""
     if not view["trick"]:

@@ -227,7 +227,9 @@ def private_text(game: GameSnapshot, seat: int) -> str:
 
 
 @in_reader_language
-def private_closed_text(game: GameSnapshot, phase: int) -> str:
-    """A player's old private message once its phase (a hand of Koira) is over."""
+def private_closed_text(game: GameSnapshot, phase: int,
+                        reader: PlayerInfo | None = None) -> str:
+    """A player's old private message once its phase (a hand of Koira) is over
+    (``reader``: taken by the decorator, whose language it is drawn in)."""
     return with_place(game, _("🐕 Koira #{id} · phase {phase} is over (see the group).").format(
         id=game.id, phase=phase))

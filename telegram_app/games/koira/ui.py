@@ -76,8 +76,9 @@ def option_label(game: GameSnapshot, spec: OptionSpec, value: Any) -> str:
 
 
 @in_reader_language
-def lobby_closed_text(game: GameSnapshot) -> str:
-    """The lobby once started or cancelled."""
+def lobby_closed_text(game: GameSnapshot, reader: PlayerInfo | None = None) -> str:
+    """The lobby once started or cancelled (``reader``: taken by the decorator, for whom it
+    is drawn; ``None``: the group)."""
     if game.status == "cancelled":
         return _("🐕 Koira #{id} was cancelled.").format(id=game.id)
     names = ", ".join(texts.player_label(p) for p in game.players)
@@ -154,7 +155,7 @@ def game_over_text(game: GameSnapshot) -> str:
 @in_seat_language
 def typed(game: GameSnapshot, seat: int, text: str) -> Action | str:
     """A typed play (``7H``, ``10♠``, ``5h 6h 7h``), if it is a legal play now; else a hint."""
-    cards = []
+    cards: list[str] = []
     for word in text.replace(",", " ").split():
         word = word.upper().replace("\ufe0f", "")
         card = word[:-1] + SUIT_WORDS.get(word[-1:], "?") if len(word) >= 2 else ""
@@ -342,7 +343,8 @@ class KoiraUI:
 
     def legacy_progress(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"phase", "trick"}``."""
-        return _engine().progress(state)
+        progress: dict[str, Any] = _engine().progress(state)
+        return progress
 
 
 KOIRA = KoiraUI()
