@@ -7,10 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core import Action
 from telegram_app.games.koira import notes, rules, texts
 from telegram_app.games.koira.cards import card_label, hand_label
+from telegram_app.games.koira.ui import KOIRA
 from telegram_app.i18n import SUPPORTED, use_language
 from tests.bot.koira.helpers import GAME, apply, dealt, play_random, snapshot
 from tests.engine.koira_helpers import phase2
@@ -236,3 +239,19 @@ def test_private_text_in_the_players_language() -> None:
     game = snapshot(state, languages=["ko", "ja", "es"])
     assert "Your hand" not in texts.private_text(game, 0)
     assert card_label("KD") in texts.private_text(game, 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 8), st.data())
+def test_a_seat_sees_only_its_own_cards_and_public_ones(seed: int, players: int, data) -> None:
+    history = play_random(seed, players)
+    state, events = history[data.draw(st.integers(0, len(history) - 1))]
+    game = snapshot(state)
+    assert shown_cards(texts.table_text(game)).isdisjoint(hidden_from(state, None))
+    for seat in range(players):
+        assert shown_cards(texts.private_text(game, seat)).isdisjoint(hidden_from(state, seat))
+        rows = KOIRA.private_rows(game, seat)
+        assert shown_cards(" ".join(b.text for row in rows for b in row)).isdisjoint(
+            hidden_from(state, seat))
+        assert shown_cards(KOIRA.peek_alert(game, seat) or "").isdisjoint(
+            hidden_from(state, seat))
