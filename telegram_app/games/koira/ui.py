@@ -121,8 +121,6 @@ def private_rows(game: GameSnapshot, seat: int, selection: int = 0) -> Rows:
 def report(game: GameSnapshot, steps: list[Any], held: list[str] | None = None,
            mention: bool = True) -> Report:
     """The group note of ``steps``; see :meth:`KoiraUI.report`."""
-    moves = [(replace(game, state=step.state), step.events) for step in steps]
-    lines = list(held or []) + notes.report_lines(game, moves, mention=mention)
     events = [e for step in steps for e in step.events]
     over = any(e["type"] == "game_over" for e in events)
     closed = None
@@ -131,6 +129,10 @@ def report(game: GameSnapshot, steps: list[Any], held: list[str] | None = None,
     if over:
         closed = (game.state or {}).get("phase", 1)
     new_table = not over and any(e["type"] == "trick_started" for e in events)
+    moves = [(replace(game, state=step.state), step.events) for step in steps]
+    # as Coyote's new round: a new table mentions who acts (table_text(mention=True))
+    lines = list(held or []) + notes.report_lines(game, moves,
+                                                  mention=mention and not new_table)
     return Report(lines, closed, new_table, edit_table=not new_table and bool(steps))
 
 
@@ -259,8 +261,9 @@ class KoiraUI:
     def report(self, game: GameSnapshot, steps: list[Any], held: list[str] | None = None, *,
                mention: bool = True) -> Report:
         """Each move's note (:func:`notes.report_lines`), the end, the mention of the player
-        to act. ``closed``: 1 when phase 2 begins, the phase the game ended in; ``new_table``:
-        a trick began; otherwise the table is edited."""
+        to act (but when a new table follows: it mentions them, :meth:`table_text` with
+        ``mention``). ``closed``: 1 when phase 2 begins, the phase the game ended in;
+        ``new_table``: a trick began; otherwise the table is edited."""
         return report(game, steps, held, mention)
 
     def untold_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:

@@ -119,6 +119,9 @@ def test_reports_and_their_table_flags() -> None:
     assert end.new_table and not end.edit_table
     assert KOIRA.opens_table(steps[-1].events)
     assert "🔹 Trick 2: ⁨Park⁩ leads." in end.lines
+    assert "your turn" not in end.lines[-1]  # the new table mentions Park
+    assert KOIRA.table_text(snapshot(state), mention=True).endswith(
+        '<a href="tg://user?id=1003">⁨Park⁩</a>, your turn.')
     assert KOIRA.redraw_seats(snapshot(state), steps[-1].events) == {0, 1, 2, 3}
     assert KOIRA.report(snapshot(state), steps, mention=False).lines[-1] != mid.lines[-1]
 
