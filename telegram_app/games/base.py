@@ -63,6 +63,8 @@ leave, start, add/remove a computer player (version), a lobby option (``o:<game>
 index>:<value index>``, contract item 4), peek, a chat setting, a language."""
 
 VERB = re.compile(r"[A-Za-z]{1,3}")
+MAX_NUMBERS = 3
+"""The most numbers a button carries after the game id (the version included)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ class Press:
 
     def encode(self) -> str:
         """The string to put in ``callback_data``: ``verb:game_id[:n…]`` (at most 64 bytes:
-        a verb of ≤ 3 letters and numbers of ≤ 12 digits, at most 4 of them)."""
+        a verb of ≤ 3 letters, the id and at most :data:`MAX_NUMBERS` numbers of ≤ 12
+        digits each: 3 + 4 × 13 = 55)."""
         return ":".join([self.verb, str(self.game_id), *map(str, self.args)])
 
 
@@ -251,14 +254,19 @@ class GameUI(Protocol):
         path: one transaction a press), or ``None`` (then :meth:`press` decides)."""
         ...
 
-    def press(self, game: GameSnapshot, press: Press, seat: int, in_group: bool
+    def press(self, game: GameSnapshot, press: Press, seat: int | None, in_group: bool
               ) -> Action | Rows:
-        """A press of one of :attr:`verbs` by the player at ``seat`` on a message drawn for
-        the game's current version (``in_group``: on the table, else in the private chat):
-        the action to apply, or the rows of another keyboard for the pressed message (more
-        bids, a target, a selection of cards with a tick on each chosen one — the selection
-        lives in the callback data, e.g. a bitmask of hand indexes). Raises
-        ``league.errors.ServiceError`` (``bad_button``, ``not_your_turn``, …) to refuse."""
+        """A press of one of :attr:`verbs` on a message of ``game`` (as it is now) by the
+        player at ``seat`` (``None``: the presser does not play; refuse with
+        ``not_a_player`` where your checks' order wants it); ``in_group``: on the table, else
+        in the private chat. Returns the action to apply (the service refuses it as
+        ``stale`` if ``press.version`` is not the game's), or the rows of another keyboard
+        for the pressed message (more bids, a target, a selection of cards with a tick on
+        each chosen one — the selection lives in the callback data, e.g. a bitmask of hand
+        indexes, with the version), drawn in the pressed message's language (the caller sets
+        it). Raises ``league.errors.ServiceError`` (``bad_button``, ``stale``,
+        ``not_your_turn``, …) to refuse; ``KeyError``/``IndexError`` count as
+        ``bad_button``."""
         ...
 
     def typed(self, game: GameSnapshot, seat: int, text: str) -> Action | str:
@@ -290,10 +298,12 @@ _VERBS: dict[str, str] = {}  # verb -> the kind that owns it
 
 def register(ui: GameUI) -> GameUI:
     """Add ``ui`` to :data:`UIS` under ``ui.kind`` (again: replaced). Raises ``ValueError`` if
-    one of its verbs is malformed, the league's, or another kind's. Returns ``ui``."""
+    one of its verbs is malformed, carries more than :data:`MAX_NUMBERS` numbers, is the
+    league's, or another kind's. Returns ``ui``."""
     for verb in ui.verbs:
         owner = _VERBS.get(verb)
-        if not VERB.fullmatch(verb) or verb in LEAGUE_VERBS or owner not in (None, ui.kind):
+        if not VERB.fullmatch(verb) or verb in LEAGUE_VERBS or owner not in (None, ui.kind) \
+                or not ui.verbs[verb] or max(ui.verbs[verb]) > MAX_NUMBERS:
             raise ValueError(f"verb {verb!r} of {ui.kind!r} is taken or malformed")
     for verb in [v for v, kind in _VERBS.items() if kind == ui.kind]:
         del _VERBS[verb]

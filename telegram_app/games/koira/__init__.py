@@ -8,3 +8,10 @@ table), never from the state's hands. Modules: :mod:`.cards` (card and suit labe
 callback data), :mod:`.notes` (per-move group notes, the end, /replay), :mod:`.rules`
 (/rules koira, refusals, lobby options).
 """
+
+from telegram_app.games.base import register
+from telegram_app.games.koira.ui import KOIRA
+
+register(KOIRA)
+
+__all__ = ["KOIRA"]

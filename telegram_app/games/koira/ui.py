@@ -1,6 +1,8 @@
 """Koira's :class:`telegram_app.games.base.GameUI`: the bot asks it what to draw and how to
 read a press or a typed card. Register it with ``games.base.register(KOIRA)``.
 
+Registered by importing :mod:`telegram_app.games.koira` (its ``__init__``).
+
 A hand (``Game.hand_number``) is a phase: phase 1's private messages close when phase 2
 deals the won cards out (R9). The group has one table message per trick, edited after each
 move (``Report.edit_table``), and one note per move naming the player to act. A move redraws
@@ -303,12 +305,15 @@ class KoiraUI:
         return {"kw": Action("stock"), "kh": Action("pickup")}.get(press.verb) \
             if press.args and len(press.args) == 1 else None
 
-    def press(self, game: GameSnapshot, press: Press, seat: int, in_group: bool
+    def press(self, game: GameSnapshot, press: Press, seat: int | None, in_group: bool
               ) -> Action | Rows:
         """A play, the stock or the pick-up; a selection redraws the keyboard with its
-        ticks. Raises ``ServiceError`` (``bad_button``, ``stale``, ``not_your_turn``)."""
+        ticks. Raises ``ServiceError`` (``bad_button``, ``stale``, ``not_your_turn``,
+        ``not_a_player`` for a presser with no seat)."""
         if in_group:  # Koira's table carries no move buttons
             raise ServiceError("bad_button")
+        if seat is None:
+            raise ServiceError("not_a_player")
         cb = keyboard.KoiraCallback.of(press.verb, press.game_id, press.args)
         try:
             decoded = keyboard.check(cb, game, seat)

@@ -75,8 +75,10 @@ def test_press_selects_then_plays_a_sequence() -> None:
     (Press("ky", 41, (7,)), 0, False, "bad_button"),  # no mask
     (Press("ky", 41, (7, 1, 0)), 0, False, "bad_button"),  # a zero high half is never drawn
     (Press("zz", 41, (7, 1)), 0, False, "bad_button"),
+    (Press("ky", 41, (7, 1)), None, False, "not_a_player"),
 ])
-def test_forged_presses_are_refused(press: Press, seat: int, in_group: bool, code: str) -> None:
+def test_forged_presses_are_refused(press: Press, seat: int | None, in_group: bool,
+                                    code: str) -> None:
     game = snapshot(dealt(HANDS))
     with pytest.raises(ServiceError) as err:
         KOIRA.press(game, press, seat, in_group)
