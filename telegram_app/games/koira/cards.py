@@ -1,0 +1,45 @@
+"""Koira's cards as players read them: ``10H`` → ``10♥️`` (rules notation in
+``shared/rules/koira.md`` "Card notation"). Card labels are notation, the same in every
+language; suit names are translated."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.koira.cards import SUITS, sorted_hand, suit
+from telegram_app.i18n import _
+
+SUIT_SYMBOLS = {"S": "♠️", "H": "♥️", "D": "♦️", "C": "♣️"}
+"""Suit letter → its symbol in emoji presentation (U+FE0F), so hearts and diamonds are red
+on every client."""
+
+
+def card_label(card: str) -> str:
+    """``"10H"`` → ``"10♥️"``; anything that is not a card comes back unchanged."""
+    if len(card) < 2 or card[-1] not in SUIT_SYMBOLS:
+        return card
+    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+def cards_label(cards: Iterable[str], sep: str = " ") -> str:
+    """Several cards, in the order given: ``["5H", "6H"]`` → ``"5♥️ 6♥️"``."""
+    return sep.join(card_label(c) for c in cards)
+
+
+def suit_name(letter: str | None) -> str:
+    """A suit's name with its symbol (``"H"`` → ``"♥️ hearts"``); ``""`` for ``None``."""
+    names = {"S": lambda: _("♠️ spades"), "H": lambda: _("♥️ hearts"),
+             "D": lambda: _("♦️ diamonds"), "C": lambda: _("♣️ clubs")}
+    return names[letter]() if letter in names else ""
+
+
+def by_suit(hand: Sequence[str]) -> list[list[str]]:
+    """``hand`` sorted by suit then rank (♠ ♥ ♦ ♣, low to high), one list per suit held."""
+    ordered = sorted_hand(hand)
+    return [[c for c in ordered if suit(c) == s] for s in SUITS
+            if any(suit(c) == s for c in ordered)]
+
+
+def hand_label(hand: Sequence[str]) -> str:
+    """A hand, sorted, suits apart: ``"3♠️ 9♠️ · 5♥️"``."""
+    return " · ".join(cards_label(group) for group in by_suit(hand))

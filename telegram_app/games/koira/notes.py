@@ -1,0 +1,276 @@
+"""Koira's events as group notes, the end of the game and /replay lines.
+
+Events are the engine's (``engine/koira/game.py`` lists them with their fields) plus the
+league's ``turn_timed_out``; they carry only public facts (a card appears once it is played,
+turned up or picked up), so nothing here can show a hidden card. Source:
+``shared/rules/koira.md``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from engine.koira.cards import RANKS
+from league.snapshots import GameSnapshot
+from telegram_app.games.koira.cards import card_label, cards_label, suit_name
+from telegram_app.i18n import _, n_
+from telegram_app.render.common import (
+    MESSAGE_LIMIT,
+    fit_lines,
+    mention_html,
+    name_html,
+    plain_name,
+)
+
+Event = dict[str, Any]
+
+
+def _who(game: GameSnapshot, seat: int | None) -> str:
+    try:
+        return name_html(game.at_seat(seat if seat is not None else -1))
+    except KeyError:
+        return "?"
+
+
+def rank_label(value: int) -> str:
+    """A rank value as on the cards (``13`` → ``K``)."""
+    return RANKS[value - 2] if 2 <= value <= 14 else str(value)
+
+
+def _names(game: GameSnapshot, seats: list[int]) -> str:
+    return ", ".join(_who(game, s) for s in seats)
+
+
+def _shares(game: GameSnapshot, event: Event) -> str:
+    """``Ann 3, Bo 3`` (a shuffled share: counts only, R3) or ``Ann K♦️ 3♣️; Bo K♥️`` (R5:
+    sorted, every card public)."""
+    if event.get("how") == "sorted":
+        shares = event.get("shares") or {}
+        return "; ".join(f"{_who(game, int(seat))} {cards_label(cards)}"
+                         for seat, cards in shares.items())
+    return ", ".join(f"{_who(game, seat)} {count}"
+                     for seat, count in zip(event["seats"], event.get("counts") or [],
+                                            strict=False))
+
+
+def _played(game: GameSnapshot, event: Event) -> str:
+    name, cards = _who(game, event["seat"]), event["cards"]
+    if event.get("from_stock"):
+        return _("{name} turns up the stock and plays <b>{card}</b>.").format(
+            name=name, card=card_label(cards[0]))
+    if len(cards) > 1:
+        return _("{name} plays the sequence <b>{cards}</b>.").format(
+            name=name, cards=cards_label(cards))
+    return _("{name} plays <b>{card}</b>.").format(name=name, card=card_label(cards[0]))
+
+
+def _trick_over(game: GameSnapshot, event: Event) -> str | None:
+    if event.get("shared") or event.get("seat") is None:
+        return None  # told by trick_shared, or by the pick-up that emptied the trick (R12)
+    n = len(event.get("cards") or [])
+    if event["phase"] == 1:
+        return n_("🏆 {name} wins the trick ({n} card).", "🏆 {name} wins the trick ({n} "
+                  "cards).", n).format(name=_who(game, event["seat"]), n=n)
+    return n_("🗑 The trick is complete: its {n} card leaves the game ({name} played last).",
+              "🗑 The trick is complete: its {n} cards leave the game ({name} played last).",
+              n).format(name=_who(game, event["seat"]), n=n)
+
+
+def event_line(game: GameSnapshot, event: Event, events: list[Event]) -> str | None:
+    """The group's line for one event of a move (``events``: all of that move's), or
+    ``None`` for one told otherwise (draws are gathered by :func:`step_lines`)."""
+    kind = event["type"]
+    seat = event.get("seat")
+    if kind == "game_dealt":
+        return _("🃏 {name} deals 3 cards to each player; {n} cards are left in the "
+                 "stock.").format(name=_who(game, event["dealer"]), n=event["stock"])
+    if kind == "trick_started":
+        return _("🔹 Trick {trick}: {name} leads.").format(trick=event["trick"],
+                                                           name=_who(game, event["leader"]))
+    if kind == "card_played":
+        return _played(game, event)
+    if kind == "tie":
+        return _("⚖️ Tie on {rank}: {names} play another card each.").format(
+            rank=rank_label(event["rank"]), names=_names(game, event["seats"]))
+    if kind == "trick_over":
+        return _trick_over(game, event)
+    if kind == "trick_shared" and event.get("how") == "sorted":
+        return _("🔀 The tie is shared out: {shares}.").format(shares=_shares(game, event))
+    if kind == "trick_shared":
+        return _("🔀 The tie cannot be broken: the cards are shuffled and shared out "
+                 "({shares}).").format(shares=_shares(game, event))
+    if kind == "trump_revealed":
+        return _("🎴 {name} draws the last card of the stock and shows it: <b>{card}</b>. "
+                 "Trump is {suit}.").format(name=_who(game, seat), card=card_label(event["card"]),
+                                            suit=suit_name(event["suit"]))
+    if kind == "phase_changed":
+        counts = ", ".join(f"{name_html(p)} {event['counts'][p.seat or 0]}"
+                           for p in game.seated if (p.seat or 0) < len(event["counts"]))
+        return _("🔁 <b>Phase 2</b>: everyone takes up the cards they won ({counts}). Trump "
+                 "is {suit}. Beat the top card or pick up; the last player holding cards is "
+                 "the koira.").format(counts=counts, suit=suit_name(event["trump"]))
+    if kind == "picked_up":
+        return _("📥 {name} picks up <b>{cards}</b>.").format(name=_who(game, seat),
+                                                              cards=cards_label(event["cards"]))
+    if kind == "player_out":
+        return _("✅ {name} has no cards left: safe, in place {place}.").format(
+            name=_who(game, seat), place=event["place"])
+    if kind == "turn_timed_out" and event.get("removed"):
+        return _("⏰ {name} ran out of time and is removed from the game (placed last among "
+                 "those still playing).").format(name=_who(game, seat))
+    if kind == "turn_timed_out":
+        return _("⏰ {name} ran out of time: the computer plays this turn for them.").format(
+            name=_who(game, seat))
+    if kind == "player_removed" and not any(e["type"] == "turn_timed_out" for e in events):
+        return _("🚪 {name} leaves the game (placed last among those still playing).").format(
+            name=_who(game, seat))
+    return None
+
+
+def draws_line(game: GameSnapshot, events: list[Event]) -> str | None:
+    """All the draws after a phase-1 trick in one line (R6: in drawing order)."""
+    draws = [e for e in events if e["type"] == "cards_drawn"]
+    if not draws:
+        return None
+    return _("🃏 Drawn from the stock: {draws}.").format(draws=", ".join(
+        f"{_who(game, e['seat'])} {e['count']}" for e in draws))
+
+
+def step_lines(game: GameSnapshot, events: list[Event]) -> list[str]:
+    """One line per public event of one move, in order (the draws gathered where they
+    begin; the end of the game is :func:`game_over_text`)."""
+    lines = []
+    drawn = False
+    for event in events:
+        if event["type"] == "cards_drawn":
+            if not drawn and (line := draws_line(game, events)):
+                lines.append(line)
+            drawn = True
+        elif (line := event_line(game, event, events)) is not None:
+            lines.append(line)
+    return lines
+
+
+def turn_line(game: GameSnapshot) -> str | None:
+    """``➡️ @next, your turn.`` (a mention), or ``None`` when nobody is to act."""
+    state = game.state or {}
+    if state.get("over") or state.get("turn") is None:
+        return None
+    return _("➡️ {name}, your turn.").format(name=mention_html(game.at_seat(state["turn"])))
+
+
+def game_over_text(game: GameSnapshot, placements: list[int]) -> str:
+    """The end: the placements in the order players went out (R16), the koira last, with a
+    mention of the koira."""
+    order = sorted(game.seated, key=lambda p: placements[p.seat or 0])
+    last = len(placements)
+    lines = [_("🏁 Game #{id} is over!").format(id=game.id), ""]
+    for player in order:
+        place = placements[player.seat or 0]
+        mark = "🐕" if place == last else f"{place}."
+        lines.append(f"{mark} {name_html(player)}")
+    koira = next((p for p in order if placements[p.seat or 0] == last), None)
+    if koira is not None:
+        lines += ["", _("🐕 {name} is the koira: the last player holding cards.").format(
+            name=mention_html(koira))]
+    return "\n".join(lines)
+
+
+def report_lines(game: GameSnapshot, moves: list[tuple[GameSnapshot, list[Event]]], *,
+                 mention: bool = True) -> list[str]:
+    """The group note of one committed change: each move's lines (``moves``: the game right
+    after the move and its events, in order), the end of the game, and (``mention``) the
+    player to act now (``game``: as committed)."""
+    lines: list[str] = []
+    for snap, events in moves:
+        lines += step_lines(snap, events)
+        over = next((e for e in events if e["type"] == "game_over"), None)
+        if over is not None:
+            lines += ["", game_over_text(snap, over["placements"])]
+    if lines and mention and (turn := turn_line(game)):
+        lines.append(turn)
+    return lines
+
+
+# --- /replay ---------------------------------------------------------------------------------
+def _plain(game: GameSnapshot, seat: int | None) -> str:
+    try:
+        return escape(plain_name(game.at_seat(seat if seat is not None else -1).name, 16),
+                      quote=False)
+    except KeyError:
+        return "?"
+
+
+def replay_part(game: GameSnapshot, event: Event) -> str | None:
+    """A short /replay entry for an event (entries of one trick share a line), or ``None``
+    for one the replay leaves out."""
+    kind = event["type"]
+    who = _plain(game, event.get("seat"))
+    if kind == "card_played" and event.get("from_stock"):
+        return _("{name} {card} (stock)").format(name=who, card=card_label(event["cards"][0]))
+    if kind == "card_played":
+        return f"{who} {cards_label(event['cards'])}"
+    if kind == "tie":
+        return _("tie")
+    if kind == "trick_over" and event.get("seat") is not None and not event.get("shared"):
+        n = len(event.get("cards") or [])
+        if event["phase"] == 1:
+            return _("→ {name} wins {n}").format(name=who, n=n)
+        return _("→ {n} cards leave the game").format(n=n)
+    if kind == "trick_shared":
+        return _("→ shared: {shares}").format(shares=_shares(game, event))
+    if kind == "picked_up":
+        return _("{name} picks up {cards}").format(name=who, cards=cards_label(event["cards"]))
+    if kind == "player_out":
+        return _("{name} is out ({place})").format(name=who, place=event["place"])
+    if kind == "player_removed":
+        return _("{name} leaves").format(name=who)
+    return None
+
+
+def replay_lines(game: GameSnapshot, log: list[list[Event]]) -> tuple[list[str], list[str]]:
+    """The /replay lines of a Koira game's log (``log``: each move's events): one line per
+    trick (``5. Kim 9♣️ · Sato K♦️ · … → Sato wins 4``), the trump, the change of phase;
+    and apart, the end (the koira), which a cut replay keeps."""
+    lines: list[str] = []
+    end: list[str] = []
+    trick: list[str] = []
+    number = 0
+
+    def close() -> None:
+        if trick:
+            lines.append(f"{number}. " + " · ".join(trick))
+            trick.clear()
+
+    for step in log:
+        for e in step:
+            kind = e["type"]
+            if kind == "trick_started":
+                close()
+                number = e["trick"]
+            elif kind == "trump_revealed":
+                close()
+                lines.append(_("🎴 trump: {suit} ({card}, {name})").format(
+                    suit=suit_name(e["suit"]), card=card_label(e["card"]),
+                    name=_plain(game, e["seat"])))
+            elif kind == "phase_changed":
+                close()
+                lines.append(_("— phase 2 —"))
+            elif kind == "game_over":
+                close()
+                end.append(_("🐕 koira: {name}").format(name=_plain(game, e["koira"])))
+            elif (part := replay_part(game, e)) is not None:
+                trick.append(part)
+    close()
+    return lines, end
+
+
+def replay_text(game: GameSnapshot, log: list[list[Event]]) -> str:
+    """``/replay ID`` of a Koira game within one message: the heading, the tricks (the
+    latest dropped behind "…" if too long) and the koira."""
+    lines, end = replay_lines(game, log)
+    head = _("🎬 <b>Replay of game #{id}</b>").format(id=game.id)
+    room = MESSAGE_LIMIT - len(head) - sum(len(x) + 1 for x in end) - 2
+    return "\n".join([head, fit_lines(lines, room, keep="first"), *end]) if lines else \
+        "\n".join([head, *end])

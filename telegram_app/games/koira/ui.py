@@ -1,0 +1,359 @@
+"""Koira's :class:`telegram_app.games.base.GameUI`: the bot asks it what to draw and how to
+read a press or a typed card. Register it with ``games.base.register(KOIRA)``.
+
+Registered by importing :mod:`telegram_app.games.koira` (its ``__init__``).
+
+A hand (``Game.hand_number``) is a phase: phase 1's private messages close when phase 2
+deals the won cards out (R9). The group has one table message per trick, edited after each
+move (``Report.edit_table``), and one note per move naming the player to act. A move redraws
+the private messages of the players whose hand it changed (the mover, the drawers) and of
+the player to act; nobody else's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from engine import GAMES
+from engine.core import Action
+from engine.koira.cards import is_card, sort_key
+from league.errors import ServiceError
+from league.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.base import Events, Press, Report, Rows
+from telegram_app.games.koira import keyboard, notes, rules, texts
+from telegram_app.games.koira.cards import hand_label
+from telegram_app.i18n import _
+from telegram_app.render.common import name_html, plain_name
+from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
+
+if TYPE_CHECKING:
+    from engine.core import OptionSpec
+
+ALERT_LIMIT = 200
+NEW_GAME_WORDS = {"tie_split": ("tie_split", True), "trump_ends_trick": ("trump_ends_trick", True),
+                  "pickup_single": ("pickup_single", True), "3": ("min_sequence", 3),
+                  "2": ("min_sequence", 2)}
+"""``/newgame koira <words>``: each word sets one option (``3``: sequences of 3 or more)."""
+REDRAWN = ("card_played", "picked_up", "cards_drawn", "player_out", "trump_revealed")
+"""Events whose ``seat`` had their hand changed: their private message is drawn again."""
+SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "S": "S", "H": "H", "D": "D", "C": "C"}
+
+
+def _engine() -> Any:
+    return GAMES["koira"]
+
+
+def _players_line(game: GameSnapshot, reachable: set[int]) -> list[str]:
+    lines = []
+    for n, player in enumerate(game.players, start=1):
+        mark = "" if player.is_ai or player.user_id in reachable else " ⚠️"
+        lines.append(f"{n}. {texts.player_label(player)}{mark}")
+    return lines
+
+
+@in_chat_language
+def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
+    """The lobby: the rule options, the players (⚠️: not reachable privately), how to start."""
+    low, high = _engine().player_limits(game.options)
+    lines = [_("🐕 <b>Koira</b> — new game #{id}").format(id=game.id),
+             rules.options_line(game.options), ""]
+    lines += _players_line(game, reachable) + [""]
+    lines.append(_("Players: {n} (from {min} to {max}).").format(
+        n=len(game.players), min=low, max=high))
+    if any(p.user_id not in reachable for p in game.players if not p.is_ai):
+        lines.append(_("⚠️ I cannot message you privately yet: tap “Private chat” and press "
+                       "Start, so I can show you the cards."))
+    host = game.player(game.creator_id)
+    lines.append(_("{name} (the host) sets the options and starts the game.").format(
+        name=name_html(host) if host else "?"))
+    return "\n".join(lines)
+
+
+@in_chat_language
+def option_label(game: GameSnapshot, spec: OptionSpec, value: Any) -> str:
+    """A lobby option's button label in the group's language."""
+    return rules.option_label(spec.name, value)
+
+
+@in_reader_language
+def lobby_closed_text(game: GameSnapshot, reader: PlayerInfo | None = None) -> str:
+    """The lobby once started or cancelled (``reader``: taken by the decorator, for whom it
+    is drawn; ``None``: the group)."""
+    if game.status == "cancelled":
+        return _("🐕 Koira #{id} was cancelled.").format(id=game.id)
+    names = ", ".join(texts.player_label(p) for p in game.players)
+    return _("🐕 Koira #{id} started with {names}.").format(id=game.id, names=names) + \
+        "\n" + rules.options_line(game.options)
+
+
+@in_chat_language
+def lobby_expired_text(game: GameSnapshot) -> str:
+    """A lobby nobody started in time."""
+    return _("🐕 Koira #{id} expired: nobody started it in time. Send /newgame koira to "
+             "open a new one.").format(id=game.id)
+
+
+@in_chat_language
+def table_text(game: GameSnapshot, mention: bool = False) -> str:
+    """The trick's table; a new one (``mention``) mentions who leads."""
+    text = texts.table_text(game)
+    if mention and (line := notes.turn_line(game)):
+        text += "\n" + line
+    return text
+
+
+@in_seat_language
+def peek_alert(game: GameSnapshot, seat: int) -> str:
+    """👀 on the table: the reader's own hand, plain text within 200 characters."""
+    hand = _engine().view(game.state or {}, seat)["hand"] or []
+    text = _("Your hand: {cards}").format(cards=hand_label(hand)) if hand else \
+        _("Your hand is empty.")
+    return text if len(text) <= ALERT_LIMIT else text[:ALERT_LIMIT - 1] + "…"
+
+
+@in_seat_language
+def private_rows(game: GameSnapshot, seat: int, selection: int = 0) -> Rows:
+    """``seat``'s move buttons (their language)."""
+    return keyboard.move_rows(game, seat, selection)
+
+
+@in_chat_language
+def report(game: GameSnapshot, steps: list[Any], held: list[str] | None = None,
+           mention: bool = True) -> Report:
+    """The group note of ``steps``; see :meth:`KoiraUI.report`."""
+    events = [e for step in steps for e in step.events]
+    over = any(e["type"] == "game_over" for e in events)
+    closed = None
+    if any(e["type"] == "phase_changed" for e in events):
+        closed = 1
+    if over:
+        closed = (game.state or {}).get("phase", 1)
+    new_table = not over and any(e["type"] == "trick_started" for e in events)
+    moves = [(replace(game, state=step.state), step.events) for step in steps]
+    # as Coyote's new round: a new table mentions who acts (table_text(mention=True))
+    lines = list(held or []) + notes.report_lines(game, moves,
+                                                  mention=mention and not new_table)
+    return Report(lines, closed, new_table, edit_table=not new_table and bool(steps))
+
+
+@in_chat_language
+def untold_lines(game: GameSnapshot, logged: list[Events]) -> list[str]:
+    """Every logged move's lines (Koira's moves are short; nothing is summarised)."""
+    return [line for events in logged for line in notes.step_lines(game, events)]
+
+
+@in_chat_language
+def turn_line(game: GameSnapshot) -> str | None:
+    """``➡️ @next, your turn.``"""
+    return notes.turn_line(game)
+
+
+@in_chat_language
+def game_over_text(game: GameSnapshot) -> str:
+    """The placements and the koira."""
+    return notes.game_over_text(game, _engine().placements(game.state or {}) or [])
+
+
+@in_seat_language
+def typed(game: GameSnapshot, seat: int, text: str) -> Action | str:
+    """A typed play (``7H``, ``10♠``, ``5h 6h 7h``), if it is a legal play now; else a hint."""
+    cards: list[str] = []
+    for word in text.replace(",", " ").split():
+        word = word.upper().replace("\ufe0f", "")
+        card = word[:-1] + SUIT_WORDS.get(word[-1:], "?") if len(word) >= 2 else ""
+        if not is_card(card):
+            cards = []
+            break
+        cards.append(card)
+    if cards:
+        ordered = tuple(sorted(cards, key=sort_key))
+        if Action("play", cards=ordered) in _engine().legal_actions(game.state or {}, seat):
+            return Action("play", cards=ordered)
+    return _("Tap a card on the keyboard of your message, or type one such as 7H or 10S "
+             "(a sequence: 5H 6H 7H).")
+
+
+class KoiraUI:
+    """Koira's Telegram face (:class:`telegram_app.games.base.GameUI`)."""
+
+    kind = "koira"
+    verbs = dict(keyboard.VERBS_ARITY)
+    peek = True
+    """👀 on the table shows the reader their own hand (for a player without the private
+    chat open)."""
+
+    # --- lobby ---------------------------------------------------------------------------
+    def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
+        """See :func:`lobby_text`."""
+        return lobby_text(game, reachable)
+
+    def option_label(self, game: GameSnapshot, spec: OptionSpec, value: Any) -> str:
+        """See :func:`telegram_app.games.koira.rules.option_label`."""
+        return option_label(game, spec, value)
+
+    def lobby_closed_text(self, game: GameSnapshot, *, reader: PlayerInfo | None = None) -> str:
+        """See :func:`lobby_closed_text`."""
+        return lobby_closed_text(game, reader=reader)
+
+    def lobby_expired_text(self, game: GameSnapshot) -> str:
+        """See :func:`lobby_expired_text`."""
+        return lobby_expired_text(game)
+
+    def new_game_options(self, args: list[str]) -> dict[str, Any] | str:
+        """``/newgame koira [tie_split] [trump_ends_trick] [pickup_single] [2|3]``: the
+        options, or the refusal naming the first unknown word."""
+        options: dict[str, Any] = {}
+        for word in args:
+            if word.lower() not in NEW_GAME_WORDS:
+                return _("I do not know the Koira option “{word}”. Options: tie_split, "
+                         "trump_ends_trick, pickup_single, 3 (sequences of 3 or more).").format(
+                    word=escape(plain_name(word, 24), quote=False))
+            name, value = NEW_GAME_WORDS[word.lower()]
+            options[name] = value
+        return options
+
+    # --- the group's table ---------------------------------------------------------------
+    def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
+        """The trick so far, trump, counts, whose turn (:func:`texts.table_text`)."""
+        return table_text(game, mention)
+
+    def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
+        """The reader's own hand (:func:`peek_alert`)."""
+        return peek_alert(game, seat)
+
+    def table_rows(self, game: GameSnapshot) -> Rows:
+        """None: the moves are in the private chats."""
+        return []
+
+    # --- a player's private message ------------------------------------------------------
+    def in_hand(self, game: GameSnapshot, seat: int) -> bool:
+        """Still in the game (neither out of cards nor removed)."""
+        return bool(game.state) and seat in _engine().still_playing(game.state)
+
+    def private_text(self, game: GameSnapshot, seat: int) -> str:
+        """See :func:`texts.private_text`."""
+        return texts.private_text(game, seat)
+
+    def private_rows(self, game: GameSnapshot, seat: int) -> Rows:
+        """The moves on ``seat``'s turn (a card a tap, the stock, the pick-up, a sequence
+        by selection); none off-turn: the hand is in the text."""
+        return private_rows(game, seat)
+
+    def private_closed_text(self, game: GameSnapshot, hand: int, *,
+                            reader: PlayerInfo | None = None) -> str:
+        """``🐕 Koira #id · phase n is over``."""
+        return texts.private_closed_text(game, hand, reader=reader)
+
+    def private_cancelled_text(self, game: GameSnapshot, *, reader: PlayerInfo | None) -> str:
+        """The cancelled lobby's text under the group's name."""
+        from telegram_app.render.place import with_place
+
+        return with_place(game, lobby_closed_text(game, reader=reader))
+
+    def redraw_seats(self, game: GameSnapshot, events: Events) -> set[int] | None:
+        """The seats whose hand the move changed (played, picked up, drew, went out, hold
+        the face-up trump); every seat when phase 2 begins."""
+        if any(e["type"] == "phase_changed" for e in events):
+            return None
+        return {e["seat"] for e in events if e["type"] in REDRAWN and e.get("seat") is not None}
+
+    # --- reports ---------------------------------------------------------------------------
+    def report(self, game: GameSnapshot, steps: list[Any], held: list[str] | None = None, *,
+               mention: bool = True) -> Report:
+        """Each move's note (:func:`notes.report_lines`), the end, the mention of the player
+        to act (but when a new table follows: it mentions them, :meth:`table_text` with
+        ``mention``). ``closed``: 1 when phase 2 begins, the phase the game ended in;
+        ``new_table``: a trick began; otherwise the table is edited."""
+        return report(game, steps, held, mention)
+
+    def untold_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
+        """See :func:`untold_lines`."""
+        return untold_lines(game, logged)
+
+    def keeps_turn(self, game: GameSnapshot, steps: list[Any]) -> bool:
+        """Never: a Koira turn is one action."""
+        return False
+
+    def still_acting(self, game: GameSnapshot, logged: list[Events]) -> bool:
+        """Never (see :meth:`keeps_turn`)."""
+        return False
+
+    def opens_table(self, events: Events) -> bool:
+        """A trick began (and the game goes on)."""
+        return any(e["type"] == "trick_started" for e in events) and \
+            not any(e["type"] == "game_over" for e in events)
+
+    def turn_line(self, game: GameSnapshot) -> str | None:
+        """``➡️ @next, your turn.``"""
+        return turn_line(game)
+
+    def game_over_text(self, game: GameSnapshot) -> str:
+        """The placements in going-out order and the koira (R16)."""
+        return game_over_text(game)
+
+    def replay_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
+        """One line per trick, the trump, the phase change and the koira."""
+        lines, end = notes.replay_lines(game, logged)
+        return lines + end
+
+    # --- input -----------------------------------------------------------------------------
+    def direct_action(self, press: Press) -> Action | None:
+        """The stock and the pick-up need no reading of the game (the engine refuses them
+        when they are not allowed); a card press names hand indexes: ``None``."""
+        return {"kw": Action("stock"), "kh": Action("pickup")}.get(press.verb) \
+            if press.args and len(press.args) == 1 else None
+
+    def press(self, game: GameSnapshot, press: Press, seat: int | None, in_group: bool
+              ) -> Action | Rows:
+        """A play, the stock or the pick-up; a selection redraws the keyboard with its
+        ticks. Raises ``ServiceError`` (``bad_button``, ``stale``, ``not_your_turn``,
+        ``not_a_player`` for a presser with no seat)."""
+        if in_group:  # Koira's table carries no move buttons
+            raise ServiceError("bad_button")
+        if seat is None:
+            raise ServiceError("not_a_player")
+        cb = keyboard.KoiraCallback.of(press.verb, press.game_id, press.args)
+        try:
+            decoded = keyboard.check(cb, game, seat)
+        except keyboard.ButtonError as exc:
+            raise ServiceError(exc.code) from None
+        if isinstance(decoded, keyboard.Selection):
+            return private_rows(game, seat, decoded.mask)
+        return decoded
+
+    def typed(self, game: GameSnapshot, seat: int, text: str) -> Action | str:
+        """See :func:`typed`."""
+        return typed(game, seat, text)
+
+    def typed_choose_text(self, games: list[GameSnapshot]) -> str:
+        """Several games wait for the sender: reply to the one meant."""
+        return _("It is your turn in games {ids}: reply to that game's message with your "
+                 "card (or use its buttons).").format(ids=", ".join(f"#{g.id}" for g in games))
+
+    def rules_text(self, args: list[str], options: dict[str, Any] | None = None) -> str:
+        """See :func:`rules.rules_text`."""
+        return rules.rules_text(options)
+
+    def error_text(self, code: str, detail: dict[str, Any]) -> str | None:
+        """Koira's own refusals (:data:`rules.OWN_CODES`); ``None`` for others."""
+        return rules.error_text(code, detail) if code in rules.OWN_CODES else None
+
+    # --- until engine.core.Game has them (CONTRACT: remove at merge) --------------------
+    def legacy_hand_number(self, state: dict[str, Any]) -> int:
+        """The phase (1, 2): each deals every player a new hand."""
+        return int(state["phase"])
+
+    def legacy_is_over(self, state: dict[str, Any]) -> bool:
+        """Whether the game ended."""
+        return bool(state["over"])
+
+    def legacy_progress(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``{"phase", "trick"}``."""
+        progress: dict[str, Any] = _engine().progress(state)
+        return progress
+
+
+KOIRA = KoiraUI()
+"""The one instance to register."""
