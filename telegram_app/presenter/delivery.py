@@ -9,7 +9,8 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from league.service import MatchService, Outcome
+from league.outcome import Outcome
+from league.service import MatchService
 from telegram_app.messenger import Messenger
 from telegram_app.outage import OutageLog, is_outage
 from telegram_app.presenter.reports import Reports

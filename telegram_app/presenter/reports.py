@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from league.base import SENDING
 from league.delivery import Delivery
-from league.service import Outcome
+from league.outcome import Outcome
+from league.rows import SENDING
 from league.snapshots import GameSnapshot
 from telegram_app.games.base import Report, hand_number, is_over, turn_marker, ui_for
 from telegram_app.presenter.screens import Screens

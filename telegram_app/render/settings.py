@@ -18,9 +18,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import GAMES, OptionSpec
 from league.chats import CHAT_SETTINGS
 from telegram_app.callbacks import Callback
+from telegram_app.games.coyote.words import edition_name
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _
 from telegram_app.keyboards import pace_label
-from telegram_app.render.common import edition_name
 
 LEAGUE_SETTINGS: dict[str, tuple[Any, ...]] = {**CHAT_SETTINGS, "language": SUPPORTED}
 """The league's settings the keyboard cycles through, in order, with their values."""

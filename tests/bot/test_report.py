@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import GAMES
 from engine.core import Action
-from league.service import Step
+from league.outcome import Step
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.coyote.report import report, untold_lines
 from tests.fakebot import parse_html

@@ -4,7 +4,7 @@ could tell them (a lost note, a crash after a commit, a report that gave up wait
 from __future__ import annotations
 
 from engine.core import Action, RuleError
-from league.service import Step
+from league.outcome import Step
 from telegram_app.games.coyote.report import report, untold_lines
 from tests.bot.test_report import OPTIONS, PLAYERS, G, apply, plain, snap
 
