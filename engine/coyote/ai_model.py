@@ -68,9 +68,9 @@ class RoundModel:
     drawing card turns up. ``p`` (J, C, X): player j's prior on their own card; ``sparse``
     (per j: cell index c·X + x, slot c·``width`` + q, mass): P(total = ``base`` + ``width`` -
     1 - q) given (c, x), a drawing card turning up y with the chance j would give it
-    (totals of ``base`` or less in the first slot); ``means`` (J, C, X); ``low``/``high`` (J, C): the smallest /
-    largest total; ``unknown`` (J, C): the expected value of one's own card; ``scale``
-    (J, C): the normal player's logistic scale.
+    (totals of ``base`` or less in the first slot); ``means`` (J, C, X); ``low``/``high``
+    (J, C): the smallest / largest total; ``unknown`` (J, C): the expected value of one's
+    own card; ``scale`` (J, C): the normal player's logistic scale.
     """
 
     def __init__(self, edition: str, cands: list[str], counts: np.ndarray,
