@@ -13,11 +13,14 @@ What it adds (:class:`HardAI`; the figures are in the README, ``bench/koira_ai_l
 - phase 2, a lead that completes the trick at once (R9: as many cards as players in the
   game, so a sequence once few are left) sheds them and leads again: ``finish``;
 - phase 2, a pick-up costs more the fewer players are left (``duel``), and the usefulness of
-  the cards picked up makes up for more of it (``taken``).
+  the cards picked up makes up for more of it (``taken``);
+- phase 1, a won card costs less (``card_cost``), a high card spent on a trick more
+  (``spend``), and it turns up the stock less readily (``stock``).
 
 The weights were tuned against the normal player (coordinate search, 1,000-game paired
 runs). Counting cards for a card's worth in phase 2 (``count``: how few of the cards still
-in play beat it) made it worse at every weight tried, so it is off.
+in play beat it) made it worse at every weight tried, so it is off; so did a bonus for
+winning cards that extend a sequence of the pile (no gain beyond noise, not kept).
 """
 
 from __future__ import annotations
@@ -39,10 +42,10 @@ class HardAI:
     (1); ``finish`` is the bonus of a lead that completes the trick; ``duel`` the extra cost
     per card picked up, times (players_before - players in game) / players_before."""
 
-    card_cost: float = 0.35
-    spend: float = 0.2
+    card_cost: float = 0.25
+    spend: float = 0.3
     tie: float = 0.3
-    stock: float = 0.35
+    stock: float = 0.5
     shed: float = 0.75
     tempo: float = 0.4
     spare_trump: float = 0.8
