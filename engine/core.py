@@ -164,6 +164,8 @@ class Game(Protocol):
     """What every game offers the league. ``state`` is always a JSON-ready ``dict``."""
 
     name: str
+    ai_levels: tuple[str, ...]
+    """The levels :meth:`ai_action` accepts, weakest first."""
 
     def new_game(self, seats: int, seed: int,
                  options: JSON | None = None) -> tuple[JSON, list[Event]]:
@@ -202,7 +204,8 @@ class Game(Protocol):
 
     def ai_action(self, view: JSON, rng: random.Random, level: str = "normal") -> Action:
         """A computer player's action, from a seat's view only, with a seeded generator;
-        ``level`` names its strength (``"normal"`` always exists)."""
+        ``level`` names its strength, one of the game's ``ai_levels`` (``"normal"`` always
+        exists)."""
         ...
 
     def placements(self, state: JSON) -> list[int] | None:

@@ -65,11 +65,12 @@ class RoundModel:
 
     Axes: ``j`` the other players holding a card (``seats``), ``c`` the viewer's possible
     cards (``cands``), ``x`` the card kinds a player may believe their own, ``y`` the kind a
-    drawing card turns up. ``p`` (J, C, X): player j's prior on their own card; ``tails``
-    (J, C, X, R): P(total >= ``base`` + R - 1 - q) given (c, x), a drawing card turning up
-    y with the chance j would give it; ``means`` (J, C, X); ``low``/``high`` (J, C): the smallest /
-    largest total; ``unknown`` (J, C): the expected value of one's own card; ``scale``
-    (J, C): the normal player's logistic scale.
+    drawing card turns up. ``p`` (J, C, X): player j's prior on their own card; ``sparse``
+    (per j: cell index c·X + x, slot c·``width`` + q, mass): P(total = ``base`` + ``width`` -
+    1 - q) given (c, x), a drawing card turning up y with the chance j would give it
+    (totals of ``base`` or less in the first slot); ``means`` (J, C, X); ``low``/``high``
+    (J, C): the smallest / largest total; ``unknown`` (J, C): the expected value of one's
+    own card; ``scale`` (J, C): the normal player's logistic scale.
     """
 
     def __init__(self, edition: str, cands: list[str], counts: np.ndarray,
@@ -135,8 +136,8 @@ class RoundModel:
         # totals of 0 or less share the first cell: every bid asked about is at least 1
         self.base = np.maximum(low, 0)
         self.width = width = max(0, int((high - self.base).max())) + 2
-        # tails[j, c, x, q] = P(total >= base[j, c] + width - 1 - q | c, x): a forward
-        # cumulative sum over totals from the top down
+        # P(total = base[j, c] + width - 1 - q | c, x) at flat index ((j, c, x), q): the
+        # totals from the top down
         cell = (np.arange(fixed.size).reshape(fixed.shape)) * width
         base = self.base[..., None]
         where = [(cell + (width - 1 - np.clip(fixed - base, 0, width - 1)))[plain]]
@@ -145,9 +146,20 @@ class RoundModel:
             where.append((cell[kj, kc, kx][:, None] + (width - 1 - np.clip(
                 drawn - self.base[kj, kc][:, None], 0, width - 1))).ravel())
             mass.append(chance.ravel())
-        hist = np.bincount(np.concatenate(where), weights=np.concatenate(mass),
-                           minlength=fixed.size * width)
-        self.tails = np.cumsum(hist.reshape(fixed.shape + (width,)), axis=3)
+        # kept sparse, per player j: the cell (c, x) and the (c, q) slot of each total's mass
+        # (a dense (J, C, X, Q) array is mostly zeros and costs more to build than to use)
+        at = np.concatenate(where)
+        weight = np.concatenate(mass)
+        order = np.argsort(at, kind="stable")
+        at, weight = at[order], weight[order]
+        nj, nc, nx = fixed.shape
+        per_j = nc * nx * width
+        cuts = np.searchsorted(at, np.arange(nj + 1) * per_j)
+        self.sparse = []
+        for j in range(nj):
+            local = at[cuts[j]:cuts[j + 1]] - j * per_j
+            cx, q = np.divmod(local, width)
+            self.sparse.append((cx, (cx // nx) * width + q, weight[cuts[j]:cuts[j + 1]]))
         self.p = np.where(valid, p, 0.0)
         self.unknown = (self.p * value).sum(axis=2)
         self.scale = DEFAULT_AI.trust / np.maximum(2.0, (self.high - self.low) / 6)
@@ -190,7 +202,13 @@ class RoundModel:
         may_call = np.array([k > 0 and bids[k - 1][0] != bids[k][0] for k in ks])
         amount = np.array([bids[k][1] for k in ks])
         lows, highs, bases = self.low[rows], self.high[rows], self.base[rows]  # (E, C)
-        rev = np.einsum("ecx,ecxq->ecq", weights, self.tails[rows])
+        flat = weights.reshape(ne, -1)
+        mixed = np.empty((ne, nc * self.width))
+        for e, j in enumerate(rows):
+            cx, cq, mass = self.sparse[j]
+            mixed[e] = np.bincount(cq, weights=flat[e][cx] * mass, minlength=nc * self.width)
+        # the cumulative sum over totals from the top down: P(total >= ...)
+        rev = np.cumsum(mixed.reshape(ne, nc, self.width), axis=2)
         full = rev[..., ::-1]  # full[e, c, r] = P(total >= bases[e, c] + r), r >= 1
         top = full.shape[2] - 1
 

@@ -55,6 +55,8 @@ class CoyoteGame:
     """Coyote for every edition, as the :class:`engine.core.Game` interface."""
 
     name = "coyote"
+    ai_levels = ("easy", "normal", "hard")
+    """The computer player's levels, weakest first (:mod:`engine.coyote.ai_levels`)."""
 
     # --- creation -------------------------------------------------------------------------
     def new_state(self, seats: int, seed: int, options: JSON | None = None) -> JSON:

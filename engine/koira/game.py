@@ -36,6 +36,8 @@ class KoiraGame:
     """Koira for 3–8 players with its four rule options."""
 
     name = "koira"
+    ai_levels = ("easy", "normal", "hard")
+    """The computer player's levels, weakest first (:mod:`engine.koira.ai_levels`)."""
 
     # --- creation -------------------------------------------------------------------------
     def new_game(self, seats: int, seed: int,
@@ -210,12 +212,12 @@ class KoiraGame:
 
     # --- computer players -----------------------------------------------------------------
     def ai_action(self, view: JSON, rng: random.Random, level: str = "normal") -> Action:
-        """A computer player's action from ``view`` (a seat's view) and a seeded ``rng``
-        (:func:`engine.koira.ai.choose_action`); ``level`` ``"random"`` plays a random legal
-        action, any other the normal AI."""
-        from engine.koira.ai import choose_action
+        """A computer player's action from ``view`` (a seat's view) and a seeded ``rng``.
+        ``level``: one of :attr:`ai_levels` (:mod:`engine.koira.ai_levels`), or ``"random"``
+        for any legal action; raises ``ValueError`` for another."""
+        from engine.koira.ai_levels import choose
 
-        return choose_action(view, rng, level)
+        return choose(view, rng, level)
 
     def stand_in_action(self, state: JSON, seat: int, rng: random.Random) -> Action:
         """For an absent player the computer plays as for its own seat: a Koira turn is one

@@ -1,0 +1,50 @@
+"""The Koira computer player at three levels, for the lobby's computer seats and the stand-in
+for a timed-out human (issue 16).
+
+- ``"easy"``: :mod:`engine.koira.ai_easy` (a beginner's mistakes);
+- ``"normal"``: :mod:`engine.koira.ai` (the AI as it was before levels, unchanged);
+- ``"hard"``: :mod:`engine.koira.ai_hard` (tuned weights, card counting and an exact
+  endgame, :mod:`engine.koira.ai_duel`).
+
+Each is a function ``(view, rng) -> Action`` of one seat's view only, deterministic for a seed,
+and always legal. ``"random"`` (any legal action) is kept for tests and the benchmark; it is
+no level a lobby offers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Action
+from engine.koira.ai import choose_action
+from engine.koira.ai_easy import easy_action
+from engine.koira.ai_hard import hard_action
+
+Policy = Callable[[dict[str, Any], random.Random], Action]
+
+LEVELS: dict[str, Policy] = {"easy": easy_action, "normal": choose_action, "hard": hard_action}
+"""The levels by name, in order of strength."""
+DEFAULT_LEVEL = "normal"
+
+
+def choose(view: dict[str, Any], rng: random.Random, level: str = DEFAULT_LEVEL) -> Action:
+    """The computer player's action at ``level`` (or ``"random"``) for ``view["seat"]``, whose
+    turn it must be.
+
+    ``view``: :meth:`engine.koira.KoiraGame.view` for that seat; ``rng``: the only source of
+    chance. Returns a legal :class:`engine.core.Action`. Raises ``ValueError`` for an unknown
+    level or off-turn.
+    """
+    if view["turn"] is None or view["turn"] != view["seat"]:
+        raise ValueError("not this seat's turn")
+    if level == "random":
+        return choose_action(view, rng, "random")
+    policy = LEVELS.get(level)
+    if policy is None:
+        raise ValueError(f"unknown level {level!r}")
+    return policy(view, rng)
+
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Policy", "choose"]
