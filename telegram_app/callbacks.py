@@ -28,10 +28,6 @@ from telegram_app.games import base
 from telegram_app.games.base import Press
 
 PACE_ORDER = ("quick", "standard", "relaxed")
-# /settings' codes: the settings keyboard (handlers/admin.py) is the league refactor's.
-SETTING_CODES = {"pace": 0, "edition": 1, "lives": 2, "specials": 3, "timeout_policy": 4,
-                 "language": 5}
-SETTING_NAMES = {code: name for name, code in SETTING_CODES.items()}
 _NUMBER = re.compile(r"[0-9]{1,12}")
 
 

@@ -157,7 +157,7 @@ class Intake:
             if entry[1] == 0:
                 del self._locks[lane]
 
-    async def handle(self, update: Update, coroutine: Awaitable[Any]) -> None:
+    async def handle(self, update: Update, coroutine: Awaitable[Any] | None) -> None:
         """Handle ``update`` (``coroutine``: PTB's handling of it) in its lane; see the
         module's docstring."""
         uid = update.update_id
@@ -183,7 +183,8 @@ class Intake:
                                 # (an outage in an earlier item leaves this one unhandled:
                                 # its sender is told so below)
                                 started = True
-                                await self._run(uid, update, coroutine)
+                                if coroutine is not None:  # (the update's id is unique)
+                                    await self._run(uid, update, coroutine)
                                 coroutine = None
                             else:  # an earlier update of this lane that nobody finished
                                 earlier = Update.de_json(item.payload, self.app.bot)

@@ -12,10 +12,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import GAMES
 from engine.core import OptionSpec
 from league.snapshots import GameSnapshot
-from telegram_app.callbacks import PACE_ORDER, SETTING_CODES, Callback
+from telegram_app.callbacks import PACE_ORDER, Callback
 from telegram_app.games.base import Rows, is_over, ui_for
-from telegram_app.games.coyote.words import edition_name
-from telegram_app.i18n import NATIVE_NAMES, _
+from telegram_app.i18n import _
 from telegram_app.miniapp import links
 from telegram_app.render.language import in_chat_language, in_seat_language
 
@@ -36,41 +35,10 @@ def pace_label(pace: str) -> str:
         pace, pace)
 
 
-def settings_keyboard(settings: dict[str, Any], choices: dict[str, tuple[Any, ...]]
-                      ) -> InlineKeyboardMarkup:
-    """/settings: one button per chat default; pressing it moves to the next allowed value."""
-    def label(key: str, value: Any) -> str:
-        if key == "pace":
-            return _("⏱ Pace: {value}").format(value=pace_label(value))
-        if key == "edition":
-            return _("🃏 Edition: {value}").format(value=edition_name(value))
-        if key == "lives":
-            return _("❤️ Lives: {value}").format(value=value or _("edition default"))
-        if key == "specials":
-            return _("🎭 Special actions: {value}").format(value=_("on") if value else _("off"))
-        if key == "language":
-            return _("🌐 Language: {value}").format(value=NATIVE_NAMES.get(value, value))
-        return _("⏰ On timeout: {value}").format(
-            value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
-
-    rows = []
-    for key, values in choices.items():
-        current = settings.get(key, values[0])
-        following = (values.index(current) + 1) % len(values) if current in values else 0
-        rows.append([Button(label(key, current), callback_data=Callback(
-            "z", 0, (SETTING_CODES[key], following)).encode())])
-    return InlineKeyboardMarkup(rows)
-
-
 def option_specs(game: GameSnapshot) -> list[OptionSpec]:
     """The game's lobby options (``Game.option_specs``); the lobby's ``o`` buttons number
     them from 1 (0 is the league's pace)."""
-    rules = GAMES[game.kind]
-    specs = getattr(rules, "option_specs", None)
-    if specs is None:  # CONTRACT: remove at merge (Game.option_specs is in the protocol)
-        return [OptionSpec(name, tuple(values), values[0], f"option_{name}")
-                for name, values in rules.option_choices(game.options).items()]
-    return list(specs(game.options))
+    return list(GAMES[game.kind].option_specs(game.options))
 
 
 def following_value(spec: OptionSpec, current: Any) -> Any:

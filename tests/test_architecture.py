@@ -23,7 +23,7 @@ def test_import_contracts_hold(monkeypatch) -> None:
     assert lint_imports(no_cache=True) == 0
 
 
-MYPY_PACKAGES = ["engine", "league"]
+MYPY_PACKAGES = ["engine", "league", "telegram_app"]
 """The packages mypy checks here and in ``make lint`` (``[tool.mypy]`` in pyproject.toml)."""
 
 

@@ -55,7 +55,7 @@ class CoyoteGame:
     """Coyote for every edition, as the :class:`engine.core.Game` interface."""
 
     name = "coyote"
-    ai_levels = ("easy", "normal", "hard")
+    ai_levels: tuple[str, ...] = ("easy", "normal", "hard")
     """The computer player's levels, weakest first (:mod:`engine.coyote.ai_levels`)."""
 
     # --- creation -------------------------------------------------------------------------

@@ -36,7 +36,7 @@ class KoiraGame:
     """Koira for 3–8 players with its four rule options."""
 
     name = "koira"
-    ai_levels = ("easy", "normal", "hard")
+    ai_levels: tuple[str, ...] = ("easy", "normal", "hard")
     """The computer player's levels, weakest first (:mod:`engine.koira.ai_levels`)."""
 
     # --- creation -------------------------------------------------------------------------

@@ -347,9 +347,6 @@ def kinds() -> Iterable[str]:
 
 
 # --- the engine's game-neutral queries, as the bot reads them ------------------------------
-# The league engineer adds ``hand_number``/``is_over``/``progress`` to ``engine.core.Game``
-# (contract item 2); until both branches are merged a rules object may lack them, and the
-# game's UI answers instead (``legacy_<name>``).  # CONTRACT: remove at merge
 
 
 def _ask(game: GameSnapshot, name: str, default: Any) -> Any:
@@ -358,10 +355,7 @@ def _ask(game: GameSnapshot, name: str, default: Any) -> Any:
     state = game.state
     if not state:
         return default
-    query = getattr(GAMES[game.kind], name, None)
-    if query is None:  # CONTRACT: remove at merge
-        query = getattr(UIS[game.kind], "legacy_" + name)
-    return query(state)
+    return getattr(GAMES[game.kind], name)(state)
 
 
 def hand_number(game: GameSnapshot) -> int:
@@ -388,7 +382,4 @@ def turn_marker(game: GameSnapshot) -> tuple[Any, ...]:
 
 def private_hand(player: PlayerInfo) -> int | None:
     """The hand number ``player``'s private message was sent for (``None``: none)."""
-    hand = getattr(player, "private_hand", None)
-    if hand is None:  # CONTRACT: remove at merge (PlayerInfo.private_round is renamed)
-        hand = getattr(player, "private_round", None)
-    return hand
+    return player.private_hand

@@ -123,7 +123,7 @@ async def _topic(bot: BotServices, memory: SeenNames, chat: Chat, message: Messa
     key = ("topic", chat.id, thread)
     if created is not None or (edited is not None and edited.name):
         name = created.name if created is not None else edited.name  # type: ignore[union-attr]
-        if memory.changed(key, name):
+        if name and memory.changed(key, name):
             await bot.service.set_topic_name(chat.id, thread, name)
             memory.remember(key, name)
         return

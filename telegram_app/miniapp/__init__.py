@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -28,10 +29,10 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
 
     auth = authed(app)
 
-    async def index(request) -> Response:
+    async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def not_found(request) -> Response:
+    async def not_found(request: Request) -> Response:
         return JSONResponse({"error": "not_found"}, status_code=404)
 
     api = [

@@ -39,19 +39,5 @@ def clean_name(name: str, limit: int = 24) -> str:
     return plain_name(name, limit).strip("\u2068\u2069")
 
 
-try:  # the i18n branch renders in a context language; until it is merged, one language
-    from telegram_app.i18n import current_language  # type: ignore[attr-defined]
-    from telegram_app.i18n import use_language as language  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the branch
-    from contextlib import contextmanager
-
-    from telegram_app.i18n import DEFAULT_LANGUAGE
-
-    @contextmanager
-    def language(code: str | None):  # type: ignore[no-redef]
-        """Render in the user's language (a no-op until per-user languages exist)."""
-        yield
-
-    def current_language() -> str:  # type: ignore[no-redef]
-        """The language texts are rendered in."""
-        return DEFAULT_LANGUAGE
+from telegram_app.i18n import current_language  # noqa: E402,F401  (re-exported)
+from telegram_app.i18n import use_language as language  # noqa: E402,F401

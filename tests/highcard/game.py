@@ -4,8 +4,7 @@ highest card wins the round's point (a tie at the top: nobody scores); the first
 :data:`TARGET` points wins. Leaving (``resign``) removes a player; the last one left wins.
 
 State (JSON): ``{"seed", "step", "seats", "round", "turn", "leader", "hands": [[rank]],
-"played": [rank or None], "scores": [int], "removed": [bool], "over", "winner",
-"lives": [1 or 0]}``.
+"played": [rank or None], "scores": [int], "removed": [bool], "over", "winner"}``.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ class HighCardGame:
     """The :class:`engine.core.Game` of high card."""
 
     name = "highcard"
+    ai_levels: tuple[str, ...] = ("normal",)
 
     def new_game(self, seats: int, seed: int, options: dict[str, Any] | None = None
                  ) -> tuple[dict[str, Any], list[Event]]:
@@ -45,8 +45,6 @@ class HighCardGame:
             "hands": [[] for _ in range(seats)], "played": [None] * seats,
             "scores": [0] * seats, "removed": [False] * seats, "over": False,
             "winner": None,
-            # CONTRACT: remove at merge (the league before issue 12 reads state["lives"])
-            "lives": [1] * seats,
         }
         return state, self._deal(state)
 
@@ -87,7 +85,7 @@ class HighCardGame:
             raise RuleError("game_over")
         new = {**state, "hands": [list(h) for h in state["hands"]],
                "played": list(state["played"]), "scores": list(state["scores"]),
-               "removed": list(state["removed"]), "lives": list(state["lives"])}
+               "removed": list(state["removed"])}
         new["step"] += 1
         if action.kind == "resign":
             return new, self._resign(new, seat)
@@ -122,7 +120,6 @@ class HighCardGame:
         if state["removed"][seat]:
             raise RuleError("bad_action")
         state["removed"][seat] = True
-        state["lives"][seat] = 0
         state["hands"][seat] = []
         events = [Event(PLAYER_REMOVED, {"seat": seat})]
         active = [s for s in range(state["seats"]) if not state["removed"][s]]
@@ -147,10 +144,12 @@ class HighCardGame:
                 "in_play": [not r for r in state["removed"]]}
 
     def option_choices(self, options: dict[str, Any] | None = None) -> dict[str, list[Any]]:
-        # CONTRACT: remove at merge (the league before issue 12 needs a "lives" choice)
-        return {"lives": [1]}
+        return {}
 
     def option_specs(self, options: dict[str, Any] | None = None) -> list[OptionSpec]:
+        return []
+
+    def setting_specs(self, options: dict[str, Any] | None = None) -> list[OptionSpec]:
         return []
 
     def ai_action(self, view: dict[str, Any], rng: random.Random, level: str = "normal"

@@ -178,15 +178,6 @@ class CoyoteUI:
     def error_text(self, code: str, detail: dict[str, Any]) -> str | None:
         return error_text(code, detail)
 
-    # --- CONTRACT: remove at merge (Game.hand_number/is_over/progress answer these) --------
-    def legacy_hand_number(self, state: dict[str, Any]) -> int:
-        return int(state.get("round") or 0)
-
-    def legacy_is_over(self, state: dict[str, Any]) -> bool:
-        return bool(state.get("over"))
-
-    def legacy_progress(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"round": state.get("round")}
 
 
 def _action(press: Press, game: GameSnapshot | None) -> Action:

@@ -340,19 +340,6 @@ class KoiraUI:
         """Koira's own refusals (:data:`rules.OWN_CODES`); ``None`` for others."""
         return rules.error_text(code, detail) if code in rules.OWN_CODES else None
 
-    # --- until engine.core.Game has them (CONTRACT: remove at merge) --------------------
-    def legacy_hand_number(self, state: dict[str, Any]) -> int:
-        """The phase (1, 2): each deals every player a new hand."""
-        return int(state["phase"])
-
-    def legacy_is_over(self, state: dict[str, Any]) -> bool:
-        """Whether the game ended."""
-        return bool(state["over"])
-
-    def legacy_progress(self, state: dict[str, Any]) -> dict[str, Any]:
-        """``{"phase", "trick"}``."""
-        progress: dict[str, Any] = _engine().progress(state)
-        return progress
 
 
 KOIRA = KoiraUI()
