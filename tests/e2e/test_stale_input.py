@@ -124,13 +124,19 @@ async def test_a_typed_bid_goes_to_the_game_whose_message_it_answers(pg_db, pg_u
         assert "Your turn" in second.text
         first = next(m for m in api.bot_messages(ann.id) if "Game #1 · round 1" in (m.text or ""))
         assert "Your turn" in api.get_message(ann.id, first.message_id).text
+        # The lowest bid her keyboard of game #2 offers (the computer players before her may
+        # have bid 7 or more: a fixed number would then be refused as too low).
+        shown = api.get_message(ann.id, second.message_id)
+        bid = min(int(d.split(":")[3]) for _, d in api.buttons(shown)
+                  if d and d.startswith("b:") and d.count(":") == 3)
         msg = api.store_message(api.private_chat(ann), from_bot=False, sender_id=ann.id,
-                                text="7", entities=[], reply_to=second.message_id)
+                                text=str(bid), entities=[], reply_to=second.message_id)
         api.enqueue_update({"message": api.message_dict(msg)})
         # (waited for: a loaded machine may be quiet for a moment before the note goes out)
-        await wait_for(lambda: bool(said(api, other, "Ann\u2069 bids 7")))
+        await wait_for(lambda: bool(said(api, other, f"Ann\u2069 bids {bid}")))
         await api.settle()
-        assert not said(api, GROUP, "Ann\u2069 bids 7"), [m.text for m in api.bot_messages(GROUP)]
+        assert not said(api, GROUP, f"Ann\u2069 bids {bid}"), [
+            m.text for m in api.bot_messages(GROUP)]
 
 
 async def test_a_double_tap_on_add_ai_adds_one_computer_player(pg_db, pg_url) -> None:
