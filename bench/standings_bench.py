@@ -80,7 +80,7 @@ async def run(games: int, players: int) -> None:
             await timed("/standings season", service.standings(CHAT, "season", kind="coyote"))
             await timed("/history", service.history(CHAT, kind="coyote"))
             await timed("/rating", service.rating_card(1, CHAT, kind="coyote"))
-            await timed("weekly post look-up", service.due_posts(kind="coyote"))
+            await timed("weekly post look-up", service.due_posts())
 
 
 def main() -> None:

@@ -141,11 +141,12 @@ class Chats:
                                           reminder_version=None))
             await session.execute(update(RatingEvent).where(RatingEvent.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
-            moved = select(LeaguePost.kind, LeaguePost.period_start).where(
-                LeaguePost.chat_id == new_chat_id)
+            moved = select(LeaguePost.game_kind, LeaguePost.kind,
+                           LeaguePost.period_start).where(LeaguePost.chat_id == new_chat_id)
             await session.execute(delete(LeaguePost).where(
                 LeaguePost.chat_id == old_chat_id,
-                tuple_(LeaguePost.kind, LeaguePost.period_start).in_(moved)))
+                tuple_(LeaguePost.game_kind, LeaguePost.kind,
+                       LeaguePost.period_start).in_(moved)))
             await session.execute(update(LeaguePost).where(LeaguePost.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
 

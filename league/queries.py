@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -45,8 +45,8 @@ POST_RETRY = timedelta(minutes=10)
 @dataclass(frozen=True)
 class Standings:
     """A table for a chat and period: ``start``/``end`` (UTC, half-open), ``rows`` best
-    first, ``names`` by user id, ``games_played`` (all rated games, for the "?" mark) and the
-    chat's time zone ``tz``."""
+    first, ``names`` by user id, ``games_played`` (all rated games, for the "?" mark), the
+    chat's time zone ``tz`` and the game ``kind`` whose league it is."""
 
     period: str
     start: datetime
@@ -55,6 +55,17 @@ class Standings:
     names: dict[int, str]
     games_played: dict[int, int]
     tz: str = "UTC"
+    kind: str | None = None
+
+
+class DuePost(NamedTuple):
+    """A weekly or season table due in a chat: ``post`` is ``"week"`` or ``"season"``,
+    ``start`` the period's key (its first local day, as UTC midnight)."""
+
+    chat_id: int
+    game_kind: str
+    post: str
+    start: datetime
 
 
 @dataclass(frozen=True)
@@ -123,7 +134,7 @@ class LeagueQueries:
         results = _results(events)
         rows = table(results, {u: r.rating for u, r in ratings.items()})
         return Standings(period, start, end, rows, names,
-                         {u: r.games for u, r in ratings.items()}, tz)
+                         {u: r.games for u, r in ratings.items()}, tz, kind)
 
     async def rating_card(self, user_id: int, chat_id: int | None, *,
                           kind: str) -> RatingCard:
@@ -218,61 +229,68 @@ class LeagueQueries:
             return snapshot(row), log
 
     # --- weekly and season posts -------------------------------------------------------------
-    async def due_posts(self, *, kind: str) -> list[tuple[int, str, datetime]]:
-        """``(chat_id, "week" | "season", period key)`` of the last finished week and season
-        of each chat that had rated ``kind`` games in them and were never claimed (or whose
-        claim was not sent within :data:`POST_RETRY`). Only the latest week is looked at: a
-        scheduler stopped for longer than a week skips the weeks in between."""
+    async def due_posts(self) -> list[DuePost]:
+        """The posts due: the last finished week's and season's table of each chat and game
+        kind that had rated games in them, never claimed (or whose claim was not sent within
+        :data:`POST_RETRY`), by chat, then period (week first), then game kind. Only the
+        latest week is looked at: a scheduler stopped for longer than a week skips the weeks
+        in between."""
         now = self.ctx.clock()
         due = []
         async with self.ctx.db.sessions() as session:
             since = now - timedelta(weeks=MAX_SEASON_WEEKS + 1)
             chats = list(await session.execute(
                 select(Chat.id, Chat.timezone, Chat.season_weeks, Chat.last_rated_at)
-                .where(Chat.last_rated_at >= since)))
+                .where(Chat.last_rated_at >= since).order_by(Chat.id)))
             for chat_id, tz, weeks, last_rated in chats:
                 for post, (start, end) in (("week", previous_week_bounds(now, tz)),
                                            ("season", previous_season_bounds(now, tz, weeks))):
                     if last_rated is None or aware(last_rated) < start:
                         continue  # nothing rated since the period began
-                    played = await session.scalar(select(RatingEvent.id).where(
-                        RatingEvent.chat_id == chat_id, RatingEvent.kind == kind,
-                        RatingEvent.finished_at >= start,
-                        RatingEvent.finished_at < end).limit(1))
+                    played = sorted(await session.scalars(
+                        select(RatingEvent.kind).distinct().where(
+                            RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
+                            RatingEvent.finished_at < end)))
                     # Keyed by the period's local first day, so changing the chat's time
                     # zone does not make last week's table due again.
                     key = datetime.combine(start.astimezone(zone(tz)).date(), time(), UTC)
-                    claimed = await session.get(LeaguePost, (chat_id, post, key))
-                    unsent = claimed is not None and claimed.posted_at is None and \
-                        aware(claimed.claimed_at) < now - POST_RETRY
-                    if played is not None and (claimed is None or unsent):
-                        due.append((chat_id, post, key))
+                    for game_kind in played:
+                        claimed = await session.get(LeaguePost, (chat_id, game_kind, post, key))
+                        unsent = claimed is not None and claimed.posted_at is None and \
+                            aware(claimed.claimed_at) < now - POST_RETRY
+                        if claimed is None or unsent:
+                            due.append(DuePost(chat_id, game_kind, post, key))
         return due
 
-    async def claim_post(self, chat_id: int, post: str, start: datetime) -> bool:
-        """Claim a weekly/season post; ``True`` for exactly one caller. A claim whose post was
-        not sent within :data:`POST_RETRY` may be claimed again (one caller wins)."""
+    async def claim_post(self, chat_id: int, game_kind: str, post: str,
+                         start: datetime) -> bool:
+        """Claim the ``post`` (``"week"`` or ``"season"``) of game ``game_kind`` for the
+        period beginning ``start`` (a :class:`DuePost`'s fields); ``True`` for exactly one
+        caller. A claim whose post was not sent within :data:`POST_RETRY` may be claimed
+        again (one caller wins)."""
         now = self.ctx.clock()
         try:
             async with self.ctx.db.sessions.begin() as session:
-                session.add(LeaguePost(chat_id=chat_id, kind=post, period_start=start,
-                                       claimed_at=now))
+                session.add(LeaguePost(chat_id=chat_id, game_kind=game_kind, kind=post,
+                                       period_start=start, claimed_at=now))
             return True
         except IntegrityError:
             pass
         async with self.ctx.db.sessions.begin() as session:
             result = await session.execute(
                 update(LeaguePost)
-                .where(LeaguePost.chat_id == chat_id, LeaguePost.kind == post,
-                       LeaguePost.period_start == start, LeaguePost.posted_at.is_(None),
+                .where(LeaguePost.chat_id == chat_id, LeaguePost.game_kind == game_kind,
+                       LeaguePost.kind == post, LeaguePost.period_start == start,
+                       LeaguePost.posted_at.is_(None),
                        LeaguePost.claimed_at < now - POST_RETRY)
                 .values(claimed_at=now))
             return rowcount(result) == 1
 
-    async def mark_posted(self, chat_id: int, post: str, start: datetime) -> None:
+    async def mark_posted(self, chat_id: int, game_kind: str, post: str,
+                          start: datetime) -> None:
         """Record that a claimed post was sent."""
         async with self.ctx.db.sessions.begin() as session:
-            row = await session.get(LeaguePost, (chat_id, post, start))
+            row = await session.get(LeaguePost, (chat_id, game_kind, post, start))
             if row is not None:
                 row.posted_at = self.ctx.clock()
 

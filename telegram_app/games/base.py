@@ -130,6 +130,23 @@ class GameUI(Protocol):
     peek: bool
     """Whether the table carries the 👀 button (``p``: :meth:`peek_alert` as an alert)."""
 
+    # --- names and settings ----------------------------------------------------------------
+    def game_name(self) -> str:
+        """The game's name as players read it (reader's language): ``/settings``, a rating
+        card's other games, the league's tables."""
+        ...
+
+    def title(self, options: dict[str, Any]) -> str:
+        """A finished game as ``/history`` names it, from the options it was opened with
+        (Coyote: its edition), else :meth:`game_name` (reader's language)."""
+        ...
+
+    def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
+        """A ``/settings`` button's label for a chat's default of ``spec`` at ``value``
+        (``options``: the chat's current defaults of this game), the chat's language; the
+        keyboard puts :meth:`game_name` before it."""
+        ...
+
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
         """The lobby message (group language): title, options, the seated players

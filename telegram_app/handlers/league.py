@@ -13,26 +13,27 @@ from league.charts import rating_chart_png
 from league.errors import ServiceError
 from league.queries import RatingCard
 from telegram_app.context import services
+from telegram_app.games.base import default_kind
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
 from telegram_app.render import league as render
 from telegram_app.render.common import error_text
 
 PERIOD_WORDS = {"": "week", "week": "week", "last": "last", "season": "season"}
-DEFAULT_KIND = "coyote"
-"""The game a league command means when it names none (``/standings`` is Coyote's table,
-``/standings koira`` Koira's)."""
 
 
 def _kind_of(args: list[str]) -> tuple[str, list[str]]:
-    """The game kind named first in ``args`` (else :data:`DEFAULT_KIND`) and the rest."""
+    """The game kind named first in ``args`` and the rest; without one, the default game
+    (``games.base.default_kind``: ``/standings`` is its table, ``/standings koira``
+    Koira's)."""
     if args and args[0].lower() in GAMES:
         return args[0].lower(), args[1:]
-    return DEFAULT_KIND, args
+    return default_kind(), args
 
 
 async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/standings [game] [last|season]``: this chat's table of a game (default Coyote)."""
+    """``/standings [game] [last|season]``: this chat's table of a game (else the default
+    game's)."""
     chat = update.effective_chat
     if not in_group(chat) or chat is None:
         await reply(update, context, _("Send /standings in a group: every group is a league."))
@@ -73,7 +74,7 @@ async def _target(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[i
 
 
 async def _card(update: Update, context: ContextTypes.DEFAULT_TYPE,
-                chat_id: int | None, kind: str = DEFAULT_KIND) -> RatingCard | None:
+                chat_id: int | None, kind: str) -> RatingCard | None:
     """The rating card of :func:`_target` in game ``kind``, named as Telegram names them
     now."""
     target = await _target(update, context)
@@ -85,10 +86,11 @@ async def _card(update: Update, context: ContextTypes.DEFAULT_TYPE,
 
 async def _other_cards(context: ContextTypes.DEFAULT_TYPE, card: RatingCard,
                        chat_id: int | None) -> list[tuple[str, RatingCard]]:
-    """The player's cards in the other games, those they played rated games of."""
+    """The player's cards in the games other than ``card``'s (the default game's), those
+    they played rated games of."""
     cards = [(kind, await services(context).service.rating_card(card.user_id, chat_id,
                                                                  kind=kind))
-             for kind in sorted(GAMES) if kind != DEFAULT_KIND]
+             for kind in sorted(GAMES) if kind != default_kind()]
     return [(kind, replace(c, name=card.name)) for kind, c in cards if c.games]
 
 
@@ -96,7 +98,7 @@ async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rating``: yours, or the replied-to player's."""
     chat = update.effective_chat
     chat_id = chat.id if in_group(chat) and chat else None
-    card = await _card(update, context, chat_id)
+    card = await _card(update, context, chat_id, default_kind())
     if card is not None:
         others = await _other_cards(context, card, chat_id)
         await reply(update, context, render.rating_text(card) + render.other_games_text(others))
@@ -108,12 +110,12 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     chat_id = chat.id if in_group(chat) else None
-    card = await _card(update, context, chat_id)
+    card = await _card(update, context, chat_id, default_kind())
     if card is None:
         return
     bot = services(context)
     others = await _other_cards(context, card, chat_id)
-    history = await bot.service.rating_history(card.user_id, kind=DEFAULT_KIND)
+    history = await bot.service.rating_history(card.user_id, kind=default_kind())
     title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"),
@@ -153,7 +155,7 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/top [game]``: the overall leaderboard of a game (default Coyote)."""
+    """``/top [game]``: the overall leaderboard of a game (else the default game's)."""
     kind, _rest = _kind_of(list(context.args or []))
     await reply(update, context, render.top_text(await services(context).service.top(
         kind=kind)))

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from league.queries import HistoryEntry, RatingCard, Standings
 from league.ratings import format_rating
 from league.snapshots import GameSnapshot
-from telegram_app.games.coyote.words import card_label, special_name
+from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.common import fit_lines, plain_name
 from telegram_app.render.settings import game_name, game_title
@@ -30,7 +30,8 @@ def _signed(value: float) -> str:
 
 
 def standings_text(standings: Standings, *, final: bool = False) -> str:
-    """A standings table: rank, player, points, games, wins, Elo and its change."""
+    """A standings table: its title (with the game's name), rank, player, points, games,
+    wins, Elo and its change."""
     titles = {
         "week": _("📊 Standings this week"), "last": _("📊 Standings last week"),
         "season": _("🏆 Season standings"), "last_season": _("🏆 Season standings"),
@@ -39,6 +40,8 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
     if final:
         title = _("📊 Final standings of the week") if standings.period == "last" else \
             _("🏆 Final standings of the season")
+    if standings.kind is not None:  # each game has its own league: say whose table it is
+        title = f"{title} · {game_name(standings.kind)}"
     zone = ZoneInfo(standings.tz)
     last_day = (standings.end - timedelta(seconds=1)).astimezone(zone)
     lines = [f"<b>{title}</b>", _("{start} – {end}").format(
@@ -103,56 +106,19 @@ def history_text(entries: list[HistoryEntry]) -> str:
         places = ", ".join(
             f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
             for place, name, delta in entry.placements)
-        lines.append(_("#{id} · {date} · {edition}: {places}").format(
+        lines.append(_("#{id} · {date} · {game}: {places}").format(
             id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
-            edition=game_title(entry.kind, entry.options), places=places))
+            game=game_title(entry.kind, entry.options), places=places))
     lines.append("")
-    lines.append(_("/replay ID shows a game's bids, calls and showdowns."))
+    lines.append(_("/replay ID shows a game move by move."))
     return fit_lines(lines, keep="first")
 
 
 def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
-    """``/replay ID``: the game's bids, calls and showdowns from its event log."""
-    def who(seat: int) -> str:
-        try:
-            return _name(game.at_seat(seat).name)
-        except KeyError:
-            return "?"
-
+    """``/replay ID``: the game move by move from its event log (``log``: each move's
+    events, in order), in the game's own words (``GameUI.replay_lines``)."""
     lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)]
-    for step in log:
-        for e in step:
-            kind = e["type"]
-            if kind == "round_dealt":
-                lines.append(_("— round {n} —").format(n=e["round"]))
-            elif kind == "bid_placed":
-                extra = f" ({special_name(e['special'])})" if e.get("special") else ""
-                lines.append(f"{who(e['seat'])}: {e['amount']}{extra}")
-            elif kind == "bid_changed":
-                lines.append(_("{name}: {amount} (changed bid)").format(
-                    name=who(e["seat"]), amount=e["amount"]))
-            elif kind == "special_used" and e["special"] == "guess":
-                result = _("right") if e["right"] else _("wrong, it was {card}").format(
-                    card=card_label(e["card"]))
-                lines.append(_("{name}: Guess {guess} — {result}").format(
-                    name=who(e["seat"]), guess=card_label(e["guess"]), result=result))
-            elif kind == "special_used":
-                lines.append(f"{who(e['seat'])}: {special_name(e['special'])}")
-            elif kind == "coyote_called":
-                lines.append(_("{name}: Coyote!").format(name=who(e["seat"])))
-            elif kind == "showdown":
-                cards = " ".join(card_label(c["card"]) for c in e["cards"])
-                lines.append(_("  cards {cards} → total {total}; {loser}").format(
-                    cards=cards, total=e["total"],
-                    loser=_("{name} loses").format(name=who(e["loser"]))
-                    if e["loser"] is not None else _("nobody loses")))
-            elif kind == "turn_timed_out":
-                lines.append(_("{name}: ⏰ timed out").format(name=who(e["seat"])))
-            elif kind == "player_removed" and not any(
-                    x["type"] == "turn_timed_out" for x in step):
-                lines.append(_("{name}: 🚪 left the game").format(name=who(e["seat"])))
-            elif kind == "game_over":
-                lines.append(_("— game over —"))
+    lines += ui_for(game).replay_lines(game, log)
     return fit_lines(lines, keep="first")
 
 

@@ -10,7 +10,6 @@ options of the ``i``-th game in :func:`game_kinds`, ``option`` an index into tha
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -18,7 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import GAMES, OptionSpec
 from league.chats import CHAT_SETTINGS
 from telegram_app.callbacks import Callback
-from telegram_app.games.coyote.words import edition_name
+from telegram_app.games.base import UIS
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _
 from telegram_app.keyboards import pace_label
 
@@ -27,59 +26,23 @@ LEAGUE_SETTINGS: dict[str, tuple[Any, ...]] = {**CHAT_SETTINGS, "language": SUPP
 LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5}
 """Each league setting's ``option`` in its buttons' data."""
 
-GAME_NAMES: dict[str, Callable[[], str]] = {"coyote": lambda: _("Coyote"),
-                                            "koira": lambda: _("Koira")}
-"""A game's name as players read it (the kind itself for a game without one here)."""
-
-
-def _on_off(value: Any) -> str:
-    return _("on") if value else _("off")
-
-
-# The label of each option's button by the spec's ``label`` key. (Per game: these belong to
-# each game's UI package once the bot has one; a game without a label here gets its name.)
-OPTION_LABELS: dict[str, Callable[[Any], str]] = {
-    "option_edition": lambda v: _("🃏 Edition: {value}").format(value=edition_name(v)),
-    "option_lives": lambda v: _("❤️ Lives: {value}").format(value=v),
-    "option_specials": lambda v: _("🎭 Special actions: {value}").format(value=_on_off(v)),
-    "option_after_elimination": lambda v: _("🔁 After a knock-out: the winner starts")
-    if v == "winner" else _("🔁 After a knock-out: the next player starts"),
-    "option_tie_split": lambda v: _("🤝 Ties share the cards: {value}").format(
-        value=_on_off(v)),
-    "option_trump_ends_trick": lambda v: _("♠️ Trump ends the trick: {value}").format(
-        value=_on_off(v)),
-    "option_pickup_single": lambda v: _("🫳 Pick up one card: {value}").format(
-        value=_on_off(v)),
-    "option_min_sequence": lambda v: _("🔗 Shortest sequence: {value}").format(value=v),
-}
-
-
 def game_kinds() -> list[str]:
     """The games in the keyboard's order (their group is their index + 1)."""
     return sorted(GAMES)
 
 
 def game_name(kind: str) -> str:
-    """A game's name as players read it."""
-    name = GAME_NAMES.get(kind)
-    return name() if name else kind
-
-
-VALUE_NAMES: dict[str, Callable[[Any], str]] = {"option_edition": edition_name}
-"""The name of an option's value where a game's title shows it (Coyote's edition)."""
+    """A game's name as players read it (``GameUI.game_name``; the kind itself for a game
+    the bot has no UI for)."""
+    ui = UIS.get(kind)
+    return ui.game_name() if ui else kind
 
 
 def game_title(kind: str, options: dict[str, Any]) -> str:
-    """A game as a list of games names it: the values of the options chosen when it was
-    opened (``setting_specs`` that are no lobby option: Coyote's edition, "classic"), else
-    the game's name."""
-    game = GAMES.get(kind)
-    if game is None:
-        return kind
-    lobby = {s.name for s in game.option_specs(options)}
-    named = [VALUE_NAMES[s.label](options[s.name]) for s in game.setting_specs(options)
-             if s.name not in lobby and s.label in VALUE_NAMES and s.name in options]
-    return " ".join(named) or game_name(kind)
+    """A finished game as a list of games names it (``GameUI.title``: Coyote's edition),
+    from the options it was opened with."""
+    ui = UIS.get(kind)
+    return ui.title(options) if ui else kind
 
 
 def league_label(key: str, value: Any) -> str:
@@ -92,10 +55,10 @@ def league_label(key: str, value: Any) -> str:
         value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
 
 
-def option_label(spec: OptionSpec, value: Any) -> str:
-    """The button of a game option at ``value``."""
-    label = OPTION_LABELS.get(spec.label)
-    return label(value) if label else f"{spec.name}: {value}"
+def option_label(kind: str, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
+    """The button of a chat's default of one of ``kind``'s options at ``value``, headed by
+    the game's name (the label is the game's: ``GameUI.setting_label``)."""
+    return f"{game_name(kind)} · {UIS[kind].setting_label(spec, value, options)}"
 
 
 def game_specs(kind: str, options: dict[str, Any]) -> list[OptionSpec]:
@@ -117,10 +80,12 @@ def settings_keyboard(settings: dict[str, Any]) -> InlineKeyboardMarkup:
             "z", 0, (LEAGUE_CODES[key], _following(values, current))).encode())])
     games = settings.get("games", {})
     for group, kind in enumerate(game_kinds(), start=1):
+        if kind not in UIS:
+            continue  # a game the bot does not show (yet) has nothing to preset
         options = games.get(kind, {})
         for index, spec in enumerate(game_specs(kind, options)):
             current = options.get(spec.name, spec.default)
-            text = f"{game_name(kind)} · {option_label(spec, current)}"
+            text = option_label(kind, spec, current, options)
             rows.append([InlineKeyboardButton(text, callback_data=Callback(
                 "z", group, (index, _following(spec.values, current))).encode())])
     return InlineKeyboardMarkup(rows)

@@ -26,6 +26,16 @@ class HighCardUI:
     verbs = {"hc": (2,)}
     peek = False
 
+    # --- names and settings ----------------------------------------------------------------
+    def game_name(self) -> str:
+        return "High card"
+
+    def title(self, options: dict[str, Any]) -> str:
+        return "High card"
+
+    def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
+        return f"{spec.name}: {value}"
+
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
         names = "\n".join(f"{n}. {name_html(p)}" for n, p in enumerate(game.players, 1))

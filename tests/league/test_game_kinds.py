@@ -69,3 +69,53 @@ async def test_a_koira_lobby_opens_takes_options_and_plays(pg_db: Database) -> N
     assert await service.history(CHAT, kind="coyote") == []
     [entry] = await service.history(CHAT, kind="koira")
     assert entry.kind == "koira" and await service.history(CHAT, kind=None) == [entry]
+
+
+async def _play_koira(service: MatchService, users: list[UserRef]) -> None:
+    """A rated Koira game (humans only), each moving as the computer player would (the
+    first legal move may go round in circles)."""
+    import random
+
+    koira = service.games["koira"]
+    lobby = await service.open_lobby(CHAT, "G", 0, users[0], "koira")
+    for user in users[1:]:
+        await service.join(lobby.id, user)
+    game = (await service.start(lobby.id, users[0].id)).game
+    rng = random.Random(5)
+    for _ in range(2000):
+        if game.status != "running":
+            break
+        seat = koira.current_seat(game.state or {})
+        action = koira.ai_action(koira.view(game.state or {}, seat), rng, "normal")
+        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
+                                  action)).game
+    assert game.status == "finished"
+
+
+async def test_weekly_posts_are_per_game(pg_db: Database) -> None:
+    """A week with rated Coyote and Koira games has two posts, claimed apart; a week with
+    only Koira games has Koira's alone (and each table is its own game's)."""
+    from datetime import UTC, datetime, timedelta
+
+    from tests.clock import Clock
+    from tests.league.test_league import PEOPLE, play_game
+
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))  # a Wednesday
+    service = MatchService(pg_db, clock=clock, new_seed=iter(range(300, 400)).__next__)
+    await play_game(service, PEOPLE[:3])
+    await _play_koira(service, USERS[:3])
+    clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)  # Monday: last week is final
+    due = await service.due_posts()
+    assert [(d.chat_id, d.game_kind, d.post) for d in due] == [(CHAT, "coyote", "week"),
+                                                                (CHAT, "koira", "week")]
+    assert await service.claim_post(*due[1])  # Koira's claim leaves Coyote's due
+    assert await service.due_posts() == [due[0]]
+    assert await service.claim_post(*due[0]) and not await service.claim_post(*due[0])
+    await service.mark_posted(*due[0])
+    assert await service.due_posts() == []
+    koira = await service.standings(CHAT, "last", kind="koira")
+    assert koira.kind == "koira" and {r.player for r in koira.rows} == {u.id for u in USERS[:3]}
+    clock.now += timedelta(days=2)
+    await _play_koira(service, USERS[:3])
+    clock.now += timedelta(days=7)
+    assert [(d.game_kind, d.post) for d in await service.due_posts()] == [("koira", "week")]

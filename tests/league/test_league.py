@@ -110,14 +110,14 @@ async def test_weekly_post_claimed_once(pg_db: Database, pg_url: str, processes:
     clock = Clock(datetime(2026, 3, 5, 10, 0, tzinfo=UTC))
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
     await play_game(service, PEOPLE[:3])
-    assert await service.due_posts(kind="coyote") == []  # the week is not over yet
+    assert await service.due_posts() == []  # the week is not over yet
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)  # Monday: last week is final
-    due = await service.due_posts(kind="coyote")
-    assert [(c, kind) for c, kind, _ in due] == [(CHAT, "week")]
+    due = await service.due_posts()
+    assert [(c, game, post) for c, game, post, _ in due] == [(CHAT, "coyote", "week")]
     others = [MatchService(Database(pg_url), clock=clock) for _ in range(processes)]
     claims = [await s.claim_post(*due[0]) for s in [service, *others]]
     assert claims.count(True) == 1
-    assert await service.due_posts(kind="coyote") == []  # also after a restart: the claim is stored
+    assert await service.due_posts() == []  # also after a restart: the claim is stored
     for other in others:
         await other.db.dispose()
 
@@ -129,10 +129,10 @@ async def test_long_season_champion_is_still_announced(pg_db: Database) -> None:
     await service.set_chat_setting(CHAT, "League", "season_weeks", 12)
     await play_game(service, PEOPLE[:3])
     clock.now = datetime(2024, 1, 8, 0, 1, tzinfo=UTC)
-    assert [kind for _, kind, _ in await service.due_posts(kind="coyote")] == ["week"]
+    assert [post for _, _, post, _ in await service.due_posts()] == ["week"]
     clock.now = datetime(2024, 3, 25, 0, 1, tzinfo=UTC)  # twelve weeks later
-    due = await service.due_posts(kind="coyote")
-    assert [(chat, kind, key.date().isoformat()) for chat, kind, key in due] == \
+    due = await service.due_posts()
+    assert [(chat, post, key.date().isoformat()) for chat, _, post, key in due] == \
         [(CHAT, "season", "2024-01-01")]
     table = await service.standings(CHAT, "last_season", kind="coyote")
     assert table.rows and table.rows[0].points > 0
@@ -145,7 +145,7 @@ async def test_supergroup_keeps_settings_and_league(pg_db: Database) -> None:
     await service.set_chat_setting(CHAT, "League", "season_weeks", 6)
     await play_game(service, PEOPLE[:3])
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    for due in await service.due_posts(kind="coyote"):  # the week, and the six-week season
+    for due in await service.due_posts():  # the week, and the six-week season
         assert await service.claim_post(*due)
     new = CHAT * 1000
     for _ in range(2):  # Telegram reports it twice: as a service message and as an error
@@ -155,7 +155,7 @@ async def test_supergroup_keeps_settings_and_league(pg_db: Database) -> None:
     table = await service.standings(new, "last", kind="coyote")
     assert len(table.rows) == 3 and sum(r.games for r in table.rows) == 3
     assert len(await service.history(new, kind="coyote")) == 1
-    assert await service.due_posts(kind="coyote") == []  # last week's post stays claimed
+    assert await service.due_posts() == []  # last week's post stays claimed
     card = await service.rating_card(PEOPLE[0].id, new, kind="coyote")
     assert card.chat_rank is not None
 
@@ -172,8 +172,8 @@ async def test_migration_into_a_supergroup_that_has_a_row_already(pg_db: Databas
     settings = await service.chat_settings(new)
     assert settings["pace"] == "quick" and settings["timezone"] == "Asia/Tokyo"
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    due = await service.due_posts(kind="coyote")
-    assert [(chat, kind) for chat, kind, _ in due] == [(new, "week")]
+    due = await service.due_posts()
+    assert [(chat, post) for chat, _, post, _ in due] == [(new, "week")]
 
 
 async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) -> None:
@@ -185,7 +185,7 @@ async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) ->
     key = datetime(2026, 3, 2, tzinfo=UTC)
     for chat in (CHAT, new):
         await service.set_chat_setting(chat, "League", "season_weeks", 4)
-        assert await service.claim_post(chat, "week", key)
+        assert await service.claim_post(chat, "coyote", "week", key)
     await service.migrate_chat(CHAT, new)
     async with pg_db.sessions() as session:
         posts = list(await session.scalars(select(LeaguePost)))
@@ -231,15 +231,15 @@ async def test_a_post_that_was_not_sent_is_retried_once(pg_db: Database) -> None
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
     await play_game(service, PEOPLE[:3])
     clock.now = datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC)
-    [due] = await service.due_posts(kind="coyote")
+    [due] = await service.due_posts()
     assert await service.claim_post(*due)  # the send then fails: never marked posted
-    assert await service.due_posts(kind="coyote") == []
+    assert await service.due_posts() == []
     clock.now += timedelta(minutes=11)
-    assert await service.due_posts(kind="coyote") == [due]
+    assert await service.due_posts() == [due]
     assert await service.claim_post(*due) and not await service.claim_post(*due)
     await service.mark_posted(*due)
     clock.now += timedelta(hours=1)
-    assert await service.due_posts(kind="coyote") == []
+    assert await service.due_posts() == []
 
 
 async def test_overall_rank_counts_only_established_players(pg_db: Database) -> None:

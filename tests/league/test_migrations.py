@@ -122,3 +122,61 @@ def test_game_options_migration_on_postgresql() -> None:
 
 def test_game_options_migration_on_sqlite(tmp_path: Path) -> None:
     _check_game_options(f"sqlite:///{tmp_path / 'league.sqlite3'}")
+
+
+def _check_posts_per_kind(url: str) -> None:
+    """0012 keeps every claim as Coyote's (the only game rated before it), lets a second
+    game claim the same chat and period, and on the way down keeps Coyote's claims."""
+    from sqlalchemy import create_engine, text
+
+    from league.db import sync_url, upgrade
+
+    upgrade(url, "0011_game_options")
+    engine = create_engine(sync_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO league_posts (chat_id, kind, period_start, claimed_at, posted_at) "
+            "VALUES (-1, 'week', '2026-11-23', '2026-11-30', '2026-11-30'), "
+            "(-1, 'season', '2026-11-02', '2026-11-30', NULL)"))
+    upgrade(url, "0012_posts_per_kind")
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT chat_id, game_kind, kind FROM league_posts "
+                                 "ORDER BY kind")).all()
+        assert [tuple(r) for r in rows] == [(-1, "coyote", "season"), (-1, "coyote", "week")]
+        conn.execute(text(
+            "INSERT INTO league_posts (chat_id, game_kind, kind, period_start, claimed_at) "
+            "VALUES (-1, 'koira', 'week', '2026-11-23', '2026-11-30')"))
+    with engine.begin() as conn:  # the same game's claim twice is refused
+        try:
+            conn.execute(text(
+                "INSERT INTO league_posts (chat_id, game_kind, kind, period_start, "
+                "claimed_at) VALUES (-1, 'koira', 'week', '2026-11-23', '2026-11-30')"))
+        except Exception:
+            pass
+        else:
+            raise AssertionError("a second claim of one post was accepted")
+    _downgrade(url, "0011_game_options")
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT chat_id, kind, posted_at IS NOT NULL FROM "
+                                 "league_posts ORDER BY kind")).all()
+        assert [(c, k, bool(p)) for c, k, p in rows] == [(-1, "season", False),
+                                                          (-1, "week", True)]
+    engine.dispose()
+    upgrade(url)  # and up again to the head
+
+
+def test_posts_per_kind_migration_on_postgresql() -> None:
+    admin = make_url(ADMIN_URL).set(drivername="postgresql")
+    name = f"coyote_migrate_{uuid.uuid4().hex[:10]}"
+    admin_dsn = admin.render_as_string(hide_password=False)
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        _check_posts_per_kind(admin.set(database=name).render_as_string(hide_password=False))
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_posts_per_kind_migration_on_sqlite(tmp_path: Path) -> None:
+    _check_posts_per_kind(f"sqlite:///{tmp_path / 'league.sqlite3'}")

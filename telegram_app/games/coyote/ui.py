@@ -14,7 +14,7 @@ from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import Events, Press, Report, Rows
 from telegram_app.games.coyote import events as events_text
 from telegram_app.games.coyote import report as reports
-from telegram_app.games.coyote import screens
+from telegram_app.games.coyote import screens, settings
 from telegram_app.games.coyote.errors import error_text
 from telegram_app.games.coyote.keyboards import (
     guess_cards,
@@ -37,6 +37,16 @@ class CoyoteUI:
     kind = "coyote"
     verbs = VERBS
     peek = True
+
+    # --- names and settings ----------------------------------------------------------------
+    def game_name(self) -> str:
+        return settings.game_name()
+
+    def title(self, options: dict[str, Any]) -> str:
+        return settings.title(options)
+
+    def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
+        return settings.setting_label(spec, value)
 
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:

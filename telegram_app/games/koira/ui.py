@@ -22,7 +22,7 @@ from engine.koira.cards import is_card, sort_key
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import Events, Press, Report, Rows
-from telegram_app.games.koira import keyboard, notes, rules, texts
+from telegram_app.games.koira import keyboard, notes, rules, settings, texts
 from telegram_app.games.koira.cards import hand_label
 from telegram_app.i18n import _
 from telegram_app.render.common import name_html, plain_name
@@ -183,6 +183,19 @@ class KoiraUI:
     peek = True
     """👀 on the table shows the reader their own hand (for a player without the private
     chat open)."""
+
+    # --- names and settings ----------------------------------------------------------------
+    def game_name(self) -> str:
+        """``Koira``."""
+        return settings.game_name()
+
+    def title(self, options: dict[str, Any]) -> str:
+        """The game's name (its options are not part of a game's title)."""
+        return settings.game_name()
+
+    def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
+        """See :func:`telegram_app.games.koira.settings.setting_label`."""
+        return settings.setting_label(spec, value)
 
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:

@@ -63,7 +63,7 @@ export function drawHistory(data, t, openReplay) {
   return h("div.league", {},
     h("h2", {}, data.title),
     data.games.length ? h("ul.history", {}, data.games.map((g) => h("li", {},
-      h("div.row", {}, h("b", {}, `#${g.id}`), h("span.hint", {}, ` ${g.date} · ${g.edition}`),
+      h("div.row", {}, h("b", {}, `#${g.id}`), h("span.hint", {}, ` ${g.date} · ${g.title}`),
         h("button.chip", { type: "button", onclick: () => openReplay(g.id) }, "🎬 ", t.open_replay)),
       h("div.places", {}, g.places.map((p) => h("span.placeitem", {}, `${p.place}. `,
         h("span.name", {}, p.name), p.change ? h("small", {}, ` (${p.change})`) : null))))))

@@ -1,0 +1,66 @@
+"""A Koira game in the league's texts: /history names it Koira, /replay and the Mini App's
+replay tell it in Koira's words (tricks, trump), never Coyote's; /settings draws each game's
+own labels."""
+
+from __future__ import annotations
+
+import random
+
+import telegram_app.games.koira  # noqa: F401  (registers "koira")
+from league.db import Database
+from league.service import MatchService
+from league.snapshots import UserRef
+from telegram_app.i18n import use_language
+from telegram_app.miniapp.league_api import replay_steps
+from telegram_app.miniapp.text import plain
+from telegram_app.render import league as render
+from telegram_app.render.settings import settings_keyboard
+
+CHAT = -3101
+USERS = [UserRef(i, f"K{i}") for i in range(1, 4)]
+COYOTE_WORDS = ("round", "bid", "showdown", "Coyote", "lives", "loses")
+
+
+async def _koira_game(service: MatchService) -> int:
+    koira = service.games["koira"]
+    lobby = await service.open_lobby(CHAT, "G", 0, USERS[0], "koira")
+    for user in USERS[1:]:
+        await service.join(lobby.id, user)
+    game = (await service.start(lobby.id, USERS[0].id)).game
+    rng = random.Random(3)
+    for _ in range(2000):
+        if game.status != "running":
+            break
+        seat = koira.current_seat(game.state or {})
+        action = koira.ai_action(koira.view(game.state or {}, seat), rng, "normal")
+        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
+                                  action)).game
+    assert game.status == "finished"
+    return game.id
+
+
+async def test_history_and_replay_of_a_koira_game(pg_db: Database) -> None:
+    service = MatchService(pg_db, new_seed=lambda: 11)
+    game_id = await _koira_game(service)
+    with use_language("en"):
+        history = render.history_text(await service.history(CHAT, kind=None))
+        game, log = await service.replay(game_id, CHAT)
+        replay = render.replay_text(game, log)
+        steps = replay_steps(game, log)
+    assert f"#{game_id}" in history and "Koira:" in history
+    assert "trump" in replay and "koira:" in replay and "1. " in replay, replay
+    for text in (history.split("\n")[2], replay):
+        assert not any(word in text for word in COYOTE_WORDS), text
+    lines = [line for step in steps for line in step]
+    # every whole line once: each trick's line, as it ends, and the end
+    assert lines == [plain(line) for line in
+                     telegram_app.games.koira.KOIRA.replay_lines(game, log)]
+    assert len(steps) > 5 and any("koira:" in line for line in steps[-1])
+
+
+def test_settings_labels_are_each_games_own() -> None:
+    with use_language("en"):
+        keyboard = settings_keyboard({"games": {"coyote": {"edition": "feathers"}}})
+    labels = [row[0].text for row in keyboard.inline_keyboard]
+    assert "Coyote · 🃏 Edition: feathers" in labels
+    assert "Koira · 🔗 Shortest sequence: 2" in labels
