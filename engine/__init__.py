@@ -6,7 +6,6 @@ step number, so replaying the stored actions rebuilds the same state.
 """
 
 from engine.core import (
-    ANSWER_EVENTS,
     GAME_OVER,
     PLAYER_REMOVED,
     ROUND_OVER,
@@ -21,7 +20,7 @@ from engine.core import (
     step_of,
 )
 
-__all__ = ["ANSWER_EVENTS", "GAME_OVER", "PLAYER_REMOVED", "ROUND_OVER", "TRICK_OVER",
+__all__ = ["GAME_OVER", "PLAYER_REMOVED", "ROUND_OVER", "TRICK_OVER",
            "TURN_ENDING_EVENTS", "Action", "Event", "Game", "OptionSpec", "RuleError", "rng_for",
            "step_of"]
 

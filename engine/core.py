@@ -88,13 +88,9 @@ TRICK_OVER = "trick_over"
 """Event: a trick of a trick-taking game ended (Koira): ``{"phase", "trick", "seat"}``."""
 GAME_OVER = "game_over"
 """Event: the game is over: ``{"placements": [place per seat], ...}``."""
-TURN_ENDING_EVENTS = frozenset({ROUND_OVER, TRICK_OVER, GAME_OVER, "showdown", "round_dealt"})
-"""Events after which a turn the computer finished for an absent player is over (the
-league's stand-in plays no further for them)."""
-ANSWER_EVENTS = frozenset({"bid_changed"})
-"""Events of a move another seat makes inside someone's turn, as an answer it owes them
-(Coyote's Change is answered with a new bid, after which the changer acts on): that turn
-goes on, with its clock."""
+TURN_ENDING_EVENTS = frozenset({ROUND_OVER, TRICK_OVER, GAME_OVER})
+"""The game-neutral events after which a turn the computer finished for an absent player is
+over; a game adds its own in :attr:`Game.turn_ending_events`."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +162,14 @@ class Game(Protocol):
     name: str
     ai_levels: tuple[str, ...]
     """The levels :meth:`ai_action` accepts, weakest first."""
+    turn_ending_events: frozenset[str]
+    """Events after which a turn the computer finished for an absent player is over (the
+    league's stand-in plays no further for them): :data:`TURN_ENDING_EVENTS` and the game's
+    own."""
+    answer_events: frozenset[str]
+    """Events of a move another seat makes inside someone's turn, as an answer it owes them
+    (Coyote's Change is answered with a new bid, after which the changer acts on): that
+    turn goes on, with its clock. Empty for most games."""
 
     def new_game(self, seats: int, seed: int,
                  options: JSON | None = None) -> tuple[JSON, list[Event]]:

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-from engine import ANSWER_EVENTS, TURN_ENDING_EVENTS, Action, Game, RuleError, step_of
+from engine import Action, Game, RuleError, step_of
 from league.clock import arm_turn, pause, resume
 from league.context import Context
 from league.errors import ServiceError
@@ -213,7 +213,7 @@ class Moves:
         their turn. When the computer plays for ``first``'s seat (a timed-out turn), it
         finishes that turn with ``Game.stand_in_action`` (a move after which the same
         player still acts is followed by their next action) until an event of
-        ``engine.TURN_ENDING_EVENTS`` or another seat's turn. Pure: nothing is stored, so
+        ``Game.turn_ending_events`` or another seat's turn. Pure: nothing is stored, so
         an engine error changes nothing."""
         planned: list[Planned] = []
         ai_seats = {p.seat for p in row.players if p.is_ai}
@@ -236,8 +236,8 @@ class Moves:
                     game.ai_action(game.view(state, seat), rng)
             state, events = game.apply(state, seat, action)
             planned.append((seat, action, state, events))
-            if any(e.type in TURN_ENDING_EVENTS for e in events):
-                stand_in = None  # the timed-out turn ended (engine.TURN_ENDING_EVENTS)
+            if any(e.type in game.turn_ending_events for e in events):
+                stand_in = None  # the timed-out turn ended (Game.turn_ending_events)
         return planned
 
 
@@ -245,12 +245,12 @@ def _same_turn(game: Game, state: dict[str, Any], to_act: int | None,
                progress_before: dict[str, Any], seat: int, steps: list[Step]) -> bool:
     """Whether the turn that was ``to_act``'s goes on after ``seat``'s move: the same seat
     acts at the same ``Game.progress`` and nobody else played meanwhile (an answer it was
-    owed aside: ``engine.ANSWER_EVENTS``). Then its clock keeps running: a leave by another
+    owed aside: ``Game.answer_events``). Then its clock keeps running: a leave by another
     player, or a move after which the same player still acts (one answered by a computer
     included), gives no extra time and no second reminder."""
     return (to_act is not None and game.current_seat(state) == to_act
             and game.progress(state) == progress_before
-            and all(step.seat == seat or any(e["type"] in ANSWER_EVENTS for e in step.events)
+            and all(step.seat == seat or any(e["type"] in game.answer_events for e in step.events)
                     for step in steps))
 
 

@@ -114,9 +114,6 @@ WORDS_ALLOWED: dict[tuple[str, str], set[str]] = {
     # Known, not yet moved: /help lists Coyote's editions and "/rules [edition]" (the help
     # text becomes per game with Koira's registration).
     ("telegram_app/render/texts.py", "coyote"): {"coyote", "edition"},
-    # Known, not yet moved: engine/core's TURN_ENDING_EVENTS and ANSWER_EVENTS name
-    # Coyote's showdown, round_dealt and bid_changed (they want to be each Game's own).
-    ("engine/core.py", "coyote"): {"showdown", "round_dealt", "bid_changed"},
     # The Mini App page's generic table format (telegram_app/miniapp/table.py): a seat's
     # lives (hearts) and the bids row are fields of the page's drawing, which every game's
     # adapter fills (Koira's with none), and the page's label of that row; table.py also

@@ -27,7 +27,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import JSON, Action, Event, LazyRandom, OptionSpec, RuleError, rng_for
+from engine.core import (
+    JSON,
+    TURN_ENDING_EVENTS,
+    Action,
+    Event,
+    LazyRandom,
+    OptionSpec,
+    RuleError,
+    rng_for,
+)
 from engine.coyote import flow, specials
 from engine.coyote.editions import BID_SPECIALS, EDITIONS, MAX_BID, get_edition
 
@@ -57,6 +66,11 @@ class CoyoteGame:
     name = "coyote"
     ai_levels: tuple[str, ...] = ("easy", "normal", "hard")
     """The computer player's levels, weakest first (:mod:`engine.coyote.ai_levels`)."""
+    turn_ending_events: frozenset[str] = TURN_ENDING_EVENTS | {"showdown", "round_dealt"}
+    """A showdown, or the next round's deal, ends a stand-in's turn (rules, "A round")."""
+    answer_events: frozenset[str] = frozenset({"bid_changed"})
+    """A Change is answered with a new bid by the last bidder; the changer's turn goes on
+    (the Change mask, rules/coyote.md)."""
 
     # --- creation -------------------------------------------------------------------------
     def new_state(self, seats: int, seed: int, options: JSON | None = None) -> JSON:

@@ -27,7 +27,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import JSON, PLAYER_REMOVED, Action, Event, LazyRandom, OptionSpec, RuleError
+from engine.core import (
+    JSON,
+    PLAYER_REMOVED,
+    TURN_ENDING_EVENTS,
+    Action,
+    Event,
+    LazyRandom,
+    OptionSpec,
+    RuleError,
+)
 from engine.koira import deal, phase1, phase2, views
 from engine.koira.cards import is_card, play_beats, sequences, sorted_hand
 
@@ -38,6 +47,8 @@ class KoiraGame:
     name = "koira"
     ai_levels: tuple[str, ...] = ("easy", "normal", "hard")
     """The computer player's levels, weakest first (:mod:`engine.koira.ai_levels`)."""
+    turn_ending_events: frozenset[str] = TURN_ENDING_EVENTS
+    answer_events: frozenset[str] = frozenset()
 
     # --- creation -------------------------------------------------------------------------
     def new_game(self, seats: int, seed: int,

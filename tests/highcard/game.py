@@ -16,6 +16,7 @@ from engine.core import (
     GAME_OVER,
     PLAYER_REMOVED,
     ROUND_OVER,
+    TURN_ENDING_EVENTS,
     Action,
     Event,
     OptionSpec,
@@ -34,6 +35,8 @@ class HighCardGame:
 
     name = "highcard"
     ai_levels: tuple[str, ...] = ("normal",)
+    turn_ending_events: frozenset[str] = TURN_ENDING_EVENTS
+    answer_events: frozenset[str] = frozenset()
 
     def new_game(self, seats: int, seed: int, options: dict[str, Any] | None = None
                  ) -> tuple[dict[str, Any], list[Event]]:
