@@ -181,8 +181,8 @@ def _settable_zones() -> dict[str, str]:
 def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> dict[str, Any]:
     """A new lobby's options: what the command gave, else the chat's defaults for ``kind``
     (a default the game does not allow with the given ones falls back to the game's), and
-    the chat's pace, timeout policy and stand-in level. Raises the game's refusal of a given option (its
-    ``RuleError`` code)."""
+    the chat's pace, timeout policy and stand-in level. Raises the game's refusal of a
+    given option (its ``RuleError`` code)."""
     stored = (chat.game_options or {}).get(kind) or {}
     try:
         game.setting_specs(given)  # a given option the game refuses is an error, not ignored
