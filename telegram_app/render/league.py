@@ -13,7 +13,7 @@ from league.ratings import format_rating
 from league.snapshots import GameSnapshot
 from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _, format_day, format_number, n_
-from telegram_app.render.common import fit_lines, plain_name
+from telegram_app.render.common import fit_lines, plain_name, seat_label
 from telegram_app.render.settings import game_name, game_title
 
 
@@ -119,7 +119,8 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
         except KeyError:
             return "?"
 
-    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)]
+    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id),
+             ", ".join(seat_label(p) for p in game.seated)]  # (a computer's level too)
     for step in log:
         for e in step:
             kind = e["type"]

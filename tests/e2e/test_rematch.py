@@ -112,6 +112,12 @@ async def test_notify_sends_one_private_message_with_a_join_link(api: FakeBotAPI
         assert len(alerts) == 1  # one message per lobby
         assert not [m for m in api.bot_messages(eve.id) if "A new game" in (m.text or "")]
 
+        answer = await ann.press_and_settle(api.get_message(GROUP, lobby.message_id),
+                                            "🔔 Next games")  # the lobby's button
+        assert answer["show_alert"] and "when the next game opens" in answer["text"]
+        answer = await ann.press_and_settle(api.get_message(GROUP, lobby.message_id),
+                                            "🔔 Next games")
+        assert "already" in answer["text"]
         await dan.send(group.id, "/notify off")
         await wait_for(lambda: bool(api.find_messages(GROUP, "no more messages")))
     finally:

@@ -106,3 +106,34 @@ async def test_alerts_once_per_lobby_and_only_to_the_reachable(pg_db: Database) 
     await service.cancel(second.id, BOB.id, is_admin=False)
     third = await service.open_lobby(CHAT, "G", 0, ANN, "coyote")
     assert [uid for uid, _ in await service.to_alert(third.id)] == [BOB.id]
+
+
+async def test_the_stand_in_plays_at_the_chats_level(pg_db: Database) -> None:
+    """A timed-out human's turn is played by ``Game.stand_in_action`` at the level the lobby
+    took from the chat (``stand_in_level``); each computer seat at its own level."""
+    import random
+
+    from engine import GAMES
+    from engine.core import step_of
+    from league.models import Game as GameRow
+    from league.models import GamePlayer
+
+    game = GAMES["coyote"]
+    for seed in range(40):
+        state, _ = game.new_game(3, seed, {})
+        seat = game.current_seat(state)
+        assert seat is not None
+        rng = random.Random(f"ai:{seed}:{step_of(state)}")
+        easy = game.stand_in_action(state, seat, rng, "easy")
+        rng = random.Random(f"ai:{seed}:{step_of(state)}")
+        hard = game.stand_in_action(state, seat, rng, "hard")
+        if easy != hard:
+            break
+    else:
+        pytest.skip("no seed where the levels differ at the first move")
+    service = MatchService(pg_db)
+    for level, expected in (("easy", easy), ("hard", hard)):
+        row = GameRow(seed=seed, options={"stand_in_level": level}, kind="coyote")
+        row.players = [GamePlayer(user_id=i, name=str(i), seat=i) for i in range(3)]
+        planned = service.moves.plan_replies(row, game, state, (seat, None))
+        assert planned[0][1] == expected
