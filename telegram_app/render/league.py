@@ -119,8 +119,10 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
         except KeyError:
             return "?"
 
-    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id),
-             ", ".join(seat_label(p) for p in game.seated)]  # (a computer's level too)
+    # The seats on the title's line (a computer's level too); the Mini App's replay page
+    # takes the first line as its title and the others as the steps.
+    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id) + " · " +
+             ", ".join(seat_label(p) for p in game.seated)]
     for step in log:
         for e in step:
             kind = e["type"]
