@@ -244,8 +244,10 @@ class Game(Protocol):
         first. A new hand number means every player gets a new private message."""
         ...
 
-    def stand_in_action(self, state: JSON, seat: int, rng: random.Random) -> Action:
+    def stand_in_action(self, state: JSON, seat: int, rng: random.Random,
+                        level: str = "normal") -> Action:
         """What the computer plays for ``seat``, a human who is absent (their turn timed
-        out): from that seat's view only, and never a move a player would want to decide
-        themselves when it hands the turn back to them unfinished."""
+        out), at ``level`` (one of :attr:`ai_levels`): from that seat's view only, and never
+        a move a player would want to decide themselves when it hands the turn back to them
+        unfinished."""
         ...

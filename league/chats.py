@@ -20,12 +20,13 @@ from league.standings import MAX_SEASON_WEEKS
 
 CHAT_SETTINGS: dict[str, tuple[Any, ...]] = {
     "pace": ("standard", "quick", "relaxed"), "timeout_policy": POLICIES,
+    "stand_in_level": ("normal", "easy", "hard"),
 }
 """The league's own defaults a chat's admins may set with /settings, whatever the game, and
 their allowed values, the default first. Each game's own are its ``Game.setting_specs``."""
 
 MIGRATED_SETTINGS = ("pace", "timeout_policy", "lobby_ttl", "timezone", "season_weeks",
-                     "language")
+                     "language", "stand_in_level")
 """The chat settings a supergroup takes over from the group it was (and every game option
 it has not set itself)."""
 
@@ -181,8 +182,8 @@ def _settable_zones() -> dict[str, str]:
 def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> dict[str, Any]:
     """A new lobby's options: what the command gave, else the chat's defaults for ``kind``
     (a default the game does not allow with the given ones falls back to the game's), and
-    the chat's pace and timeout policy. Raises the game's refusal of a given option (its
-    ``RuleError`` code)."""
+    the chat's pace, timeout policy and stand-in level. Raises the game's refusal of a
+    given option (its ``RuleError`` code)."""
     stored = (chat.game_options or {}).get(kind) or {}
     try:
         game.setting_specs(given)  # a given option the game refuses is an error, not ignored
@@ -191,4 +192,7 @@ def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> d
         raise ServiceError(exc.code, **exc.detail) from None
     options["pace"] = chat.pace if chat.pace in PACES else "standard"
     options["timeout_policy"] = chat.timeout_policy if chat.timeout_policy in POLICIES else "ai"
+    # The computer level that stands in for a timed-out human (``Moves.plan_replies``; a
+    # level the game lacks plays ``normal``).
+    options["stand_in_level"] = chat.stand_in_level or "normal"
     return options

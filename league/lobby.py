@@ -39,6 +39,13 @@ class LobbyService:
         Raises ``unknown_game``, ``game_open`` (detail ``game_id``) when the topic already
         has an open game, or the game's refusal of a given option (its ``RuleError`` code).
         """
+        return await self._open(chat_id, chat_title, thread_id, creator, kind, options or {})
+
+    async def _open(self, chat_id: int, chat_title: str | None, thread_id: int,
+                    creator: UserRef, kind: str, options: dict[str, Any], *,
+                    rematch_of: GameRow | None = None) -> GameSnapshot:
+        """Open a lobby (see :meth:`open_lobby`); for a rematch, with ``rematch_of``'s
+        options as they were and its computer seats (names and levels)."""
         game = self.ctx.game(kind)
         now = self.ctx.clock()
         try:
@@ -49,7 +56,8 @@ class LobbyService:
                 chat = await session.get(Chat, chat_id)
                 if chat is None:
                     chat = await insert_missing(session, Chat, id=chat_id, title=chat_title)
-                options = lobby_options(game, chat, kind, options or {})
+                if rematch_of is None:
+                    options = lobby_options(game, chat, kind, options)
                 if chat.language is None:  # the chat's first lobby: its opener's language
                     chat.language = creator.language if is_language_code(creator.language) \
                         else "en"
@@ -58,8 +66,14 @@ class LobbyService:
                 row = GameRow(chat_id=chat_id, thread_id=thread_id, kind=kind, options=options,
                               status="lobby", seed=self.ctx.new_seed(), creator_id=creator.id,
                               due_at=now + timedelta(seconds=chat.lobby_ttl or
-                                                     DEFAULT_LOBBY_TTL))
+                                                     DEFAULT_LOBBY_TTL),
+                              rematch_of=None if rematch_of is None else rematch_of.id)
                 row.players.append(GamePlayer(user_id=creator.id, name=creator.display_name))
+                for bot in [] if rematch_of is None else \
+                        sorted((p for p in rematch_of.players if p.is_ai),
+                               key=lambda p: (p.seat is None, p.seat or 0)):
+                    row.players.append(GamePlayer(user_id=None, name=bot.name, is_ai=True,
+                                                  ai_level=bot.ai_level or "normal"))
                 session.add(row)
                 await session.flush()
                 game_id = row.id
@@ -71,6 +85,37 @@ class LobbyService:
                 raise
             raise ServiceError("game_open", game_id=existing) from None
         return await self.reads.get(game_id)
+
+    async def rematch(self, game_id: int, user: UserRef) -> tuple[GameSnapshot, bool]:
+        """A 🔁 Rematch tap on finished game ``game_id`` by ``user``, one of its human
+        players: the first opens a lobby in the same chat and topic with the same kind and
+        options and the same computer seats (with their levels), ``user`` its host; later
+        taps join that lobby. Returns the lobby and whether this tap opened it.
+
+        Raises ``not_finished`` (the game is still open), ``not_a_player``,
+        ``already_joined``, ``game_full``, ``game_open`` (detail ``game_id``: another game
+        is open in the topic, or the rematch already started), ``stale``."""
+        async with self.ctx.db.sessions() as session:
+            row = await load_game(session, game_id)
+            if row.status != "finished":
+                raise ServiceError("not_finished")
+            if not any(p.user_id == user.id for p in row.players if not p.is_ai):
+                raise ServiceError("not_a_player")
+            existing = await open_in(session, row.chat_id, row.thread_id)
+            follow = None if existing is None else await session.get(GameRow, existing)
+        if follow is not None:
+            if follow.rematch_of != game_id or follow.status != "lobby":
+                raise ServiceError("game_open", game_id=follow.id)
+            return await self.join(follow.id, user), False
+        try:
+            opened = await self._open(row.chat_id, row.chat_title, row.thread_id, user,
+                                      row.kind, dict(row.options or {}), rematch_of=row)
+        except ServiceError as exc:
+            if exc.code != "game_open":
+                raise
+            # Another player's tap opened it meanwhile: join theirs.
+            return await self.rematch(game_id, user)
+        return opened, True
 
     async def join(self, game_id: int, user: UserRef) -> GameSnapshot:
         """Add ``user`` to a lobby. Raises ``not_in_lobby``, ``already_joined``, ``game_full``,
@@ -126,21 +171,43 @@ class LobbyService:
             row.options = {**row.options, name: value}  # a new dict: JSON changes are seen
         return await self.reads.get(game_id)
 
-    async def add_ai(self, game_id: int, user_id: int, *,
-                     version: int | None = None) -> GameSnapshot:
-        """Seat a computer player in the lobby (the creator only), if it is still at
-        ``version`` (when given: a second tap on the same lobby adds no second player).
-        Raises ``not_in_lobby``, ``not_creator``, ``stale``, ``game_full``."""
+    async def add_ai(self, game_id: int, user_id: int, *, version: int | None = None,
+                     level: str = "normal") -> GameSnapshot:
+        """Seat a computer player of ``level`` (one of ``Game.ai_levels``) in the lobby (the
+        creator only), if it is still at ``version`` (when given: a second tap on the same
+        lobby adds no second player). Raises ``not_in_lobby``, ``not_creator``, ``stale``,
+        ``game_full``, ``bad_option`` (a level the game lacks)."""
         async with self.ctx.db.sessions.begin() as session:
             row = await lobby_row(session, game_id, host=user_id, version=version)
-            _, high = self.ctx.game(row.kind).player_limits(row.options)
+            game = self.ctx.game(row.kind)
+            if level not in game.ai_levels:
+                raise ServiceError("bad_option")
+            _, high = game.player_limits(row.options)
             if len(row.players) >= high:
                 raise ServiceError("game_full", max=high)
             taken = {p.name for p in row.players if p.is_ai}
             name = next(n for n in AI_NAMES + [f"AI {k}" for k in range(1, 20)]
                         if n not in taken)
-            row.players.append(GamePlayer(user_id=None, name=name, is_ai=True))
+            row.players.append(GamePlayer(user_id=None, name=name, is_ai=True, ai_level=level))
             touch(row)
+        return await self.reads.get(game_id)
+
+    async def set_ai_level(self, game_id: int, user_id: int, index: int, level: str, *,
+                           version: int) -> GameSnapshot:
+        """Set the level of the lobby's ``index``-th computer player (0: the first seated)
+        to ``level`` (one of ``Game.ai_levels``), by the creator, if the lobby is still at
+        ``version`` (a second tap on the same button changes nothing). Raises
+        ``not_in_lobby``, ``not_creator``, ``stale``, ``bad_option``."""
+        try:
+            async with self.ctx.db.sessions.begin() as session:
+                row = await lobby_row(session, game_id, host=user_id, version=version)
+                bots = [p for p in row.players if p.is_ai]
+                if not 0 <= index < len(bots) or level not in self.ctx.game(row.kind).ai_levels:
+                    raise ServiceError("bad_option")
+                bots[index].ai_level = level
+                touch(row)
+        except StaleDataError:
+            raise ServiceError("stale") from None
         return await self.reads.get(game_id)
 
     async def remove_ai(self, game_id: int, user_id: int, *,

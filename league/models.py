@@ -95,6 +95,11 @@ class Chat(Base):
     # When the chat's latest rated game finished: the posts' look-up starts from the chats,
     # so a long season is still announced without scanning a year of rating events.
     last_rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    # The level of the computer player that stands in for a human whose turn timed out (one
+    # of ``Game.ai_levels``; a game without it plays ``normal``). Copied into each new
+    # lobby's options (``stand_in_level``).
+    stand_in_level: Mapped[str] = mapped_column(String(16), default="normal",
+                                                server_default="normal")
 
 
 class ForumTopic(Base):
@@ -176,6 +181,8 @@ class Game(Base):
     # The hand being played (``engine.Game.hand_number`` of ``state``): a player whose
     # private message is of another hand is sent a new one.
     hand: Mapped[int | None] = mapped_column(Integer)
+    # The finished game whose 🔁 Rematch opened this lobby (its players' taps join it).
+    rematch_of: Mapped[int | None] = mapped_column(Integer)
 
     # Where the game is, for a player's private messages: read in the game's own SELECT (no
     # extra round trip). Not expired on flush: they are not the game's to change, and an
@@ -213,6 +220,9 @@ class GamePlayer(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id"), index=True)
     name: Mapped[str] = mapped_column(String(256))
     is_ai: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A computer player's level (one of ``Game.ai_levels``; ``None`` for a human, and for
+    # computer players seated before levels existed, who play ``normal``).
+    ai_level: Mapped[str | None] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer)
     playing: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     placement: Mapped[int | None] = mapped_column(Integer)
@@ -323,3 +333,17 @@ class InboxItem(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class NotifySubscription(Base):
+    """A user who asked (``/notify`` in a group, or the lobby's 🔔) to be told privately
+    when the next lobby opens in that group. ``told_game_id``: the latest lobby they were
+    told of (or skipped for), so each lobby tells them at most once."""
+
+    __tablename__ = "notify_subscriptions"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"), primary_key=True,
+                                         autoincrement=False)
+    told_game_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -216,7 +216,9 @@ class Moves:
         ``Game.turn_ending_events`` or another seat's turn. Pure: nothing is stored, so
         an engine error changes nothing."""
         planned: list[Planned] = []
-        ai_seats = {p.seat for p in row.players if p.is_ai}
+        levels = {p.seat: level_of(game, p.ai_level) for p in row.players if p.is_ai}
+        ai_seats = set(levels)
+        stand_in_level = level_of(game, (row.options or {}).get("stand_in_level"))
         queue = [first] if first is not None else []
         stand_in = first[0] if first is not None and first[1] is None else None
         for _ in range(MAX_AI_STEPS):
@@ -232,8 +234,9 @@ class Moves:
                 seat, action = to_act, None
             if action is None:
                 rng = random.Random(f"ai:{row.seed}:{step_of(state)}")
-                action = game.stand_in_action(state, seat, rng) if seat == stand_in else \
-                    game.ai_action(game.view(state, seat), rng)
+                action = game.stand_in_action(state, seat, rng, stand_in_level) \
+                    if seat == stand_in else \
+                    game.ai_action(game.view(state, seat), rng, levels.get(seat, "normal"))
             state, events = game.apply(state, seat, action)
             planned.append((seat, action, state, events))
             if any(e.type in game.turn_ending_events for e in events):
@@ -252,6 +255,12 @@ def _same_turn(game: Game, state: dict[str, Any], to_act: int | None,
             and game.progress(state) == progress_before
             and all(step.seat == seat or any(e["type"] in game.answer_events for e in step.events)
                     for step in steps))
+
+
+def level_of(game: Game, level: object) -> str:
+    """``level`` if ``game`` knows it (``Game.ai_levels``), else ``normal`` (a seat stored
+    before levels, or a level the game dropped)."""
+    return level if isinstance(level, str) and level in game.ai_levels else "normal"
 
 
 Planned = tuple[int, Action, dict[str, Any], list[Any]]

@@ -28,6 +28,7 @@ from league.lobby import LobbyService
 from league.models import utcnow
 from league.moves import MAX_AI_STEPS, Moves
 from league.names import Names
+from league.notify import Alerts
 from league.outcome import Listeners, Outcome, Step
 from league.people import People
 from league.queries import LeagueQueries
@@ -79,6 +80,7 @@ class MatchService:
         self.sweeper = Sweeper(self.ctx, self.moves, self.listeners)
         self.deliveries = Deliveries(self.ctx, self.reads)
         self.queries = LeagueQueries(self.ctx)
+        self.alerts = Alerts(self.ctx)
 
     # the shared context, settable (a test fixes the seed of the next game)
     @property
@@ -138,6 +140,14 @@ class MatchService:
     set_option = via("lobby", LobbyService.set_option)
     add_ai = via("lobby", LobbyService.add_ai)
     remove_ai = via("lobby", LobbyService.remove_ai)
+    set_ai_level = via("lobby", LobbyService.set_ai_level)
+    rematch = via("lobby", LobbyService.rematch)
+
+    # next-game alerts
+    subscribe = via("alerts", Alerts.subscribe)
+    unsubscribe = via("alerts", Alerts.unsubscribe)
+    subscribed = via("alerts", Alerts.subscribed)
+    to_alert = via("alerts", Alerts.to_alert)
 
     # moves and the clock
     start = via("moves", Moves.start)

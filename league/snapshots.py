@@ -45,6 +45,14 @@ class PlayerInfo:
     private_hand: int | None
     language: str | None = None
     """The language code the player reads (chosen, else their client's; ``None``: unknown)."""
+    ai_level: str | None = None
+    """A computer player's level (one of ``Game.ai_levels``; ``None`` for a human, and for a
+    computer seat stored before levels, which plays ``normal``)."""
+
+    @property
+    def level(self) -> str | None:
+        """The level a computer player plays at (``None`` for a human)."""
+        return (self.ai_level or "normal") if self.is_ai else None
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,7 @@ def snapshot(game: Game) -> GameSnapshot:
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
                        p.private_message_id, p.private_hand,
-                       languages.get(p.user_id) if p.user_id is not None else None)
+                       languages.get(p.user_id) if p.user_id is not None else None,
+                       p.ai_level)
             for p in game.players),
     )

@@ -32,7 +32,7 @@ from league.models import utcnow
 from league.service import MatchService
 from telegram_app import miniapp, startup
 from telegram_app.context import KEY, BotServices
-from telegram_app.handlers import admin, buttons, commands, language, league, members
+from telegram_app.handlers import admin, buttons, commands, language, league, members, notify
 from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
 from telegram_app.intake import KEY as INTAKE
 from telegram_app.intake import InboxBot, Intake, LaneProcessor, replay_job
@@ -119,6 +119,7 @@ def command_menu() -> list[BotCommand]:
         BotCommand("replay", _("A game move by move: /replay ID")),
         BotCommand("top", _("The overall leaderboard")),
         BotCommand("language", _("Choose the language I write to you in")),
+        BotCommand("notify", _("Tell me when a new game opens here")),
     ]
 
 
@@ -146,6 +147,7 @@ def add_handlers(app: Application) -> None:
     app.add_handler(CommandHandler("help", commands.help_command, filters=new))
     app.add_handler(CommandHandler("rules", commands.rules, filters=new))
     app.add_handler(CommandHandler("start", commands.start, filters=new))
+    app.add_handler(CommandHandler("notify", notify.notify_command, filters=new))
     app.add_handler(CommandHandler("settings", admin.settings, filters=new))
     app.add_handler(CommandHandler("pause", admin.pause, filters=new))
     app.add_handler(CommandHandler("resume", admin.resume, filters=new))

@@ -14,6 +14,9 @@ The bot's own verbs (``telegram_app.games.base.LEAGUE_VERBS``):
 | ``p`` | peek (the 👀 alert) | – |
 | ``z`` | set a chat default (/settings; the id is 0) | setting code, value index |
 | ``u`` | choose one's language (/language; the id is 0) | index in ``i18n.SUPPORTED`` |
+| ``v`` | a lobby computer player's level | index among the computers, level, version |
+| ``n`` | 🔔 tell me privately of this group's next lobbies (the lobby's id) | – |
+| ``rm`` | 🔁 Rematch of a finished game | – |
 
 Every other verb is a game's (``GameUI.verbs``; its first number the game version), handed
 to that game's UI: Coyote's are listed in ``telegram_app.games.coyote.verbs``.

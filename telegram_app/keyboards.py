@@ -16,13 +16,15 @@ from telegram_app.callbacks import PACE_ORDER, Callback
 from telegram_app.games.base import Rows, is_over, ui_for
 from telegram_app.i18n import _
 from telegram_app.miniapp import links
+from telegram_app.render.common import level_name, plain_name
 from telegram_app.render.language import in_chat_language, in_seat_language
 
 Button = InlineKeyboardButton
 
-def deep_link(bot_username: str, game_id: int) -> str:
-    """``https://t.me/<bot>?start=g<id>``: opens the private chat and sends ``/start g<id>``."""
-    return f"https://t.me/{bot_username}?start=g{game_id}"
+def deep_link(bot_username: str, game_id: int, *, join: bool = False) -> str:
+    """``https://t.me/<bot>?start=g<id>``: opens the private chat and sends ``/start g<id>``
+    (``join``: ``j<id>``, which also seats the sender in that lobby)."""
+    return f"https://t.me/{bot_username}?start={'j' if join else 'g'}{game_id}"
 
 
 def _cb(verb: str, game: GameSnapshot, *args: int | None) -> str:
@@ -56,8 +58,8 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
     """Join / Leave, the game's options and the pace (``o:<game>:<option index>:<value
     index>``, contract item 4: 0 is the pace, 1… the game's ``option_specs``; an option with a
     single value is not shown; one of words, not numbers or on/off, gets its own row),
-    computer players, Start, and a deep link to the private
-    chat."""
+    computer players and their levels (:func:`level_rows`), Start, 🔔 (tell me of the
+    group's next games) and a deep link to the private chat."""
     ui = ui_for(game)
     rows = [[Button(_("✋ Join"), callback_data=_cb("j", game)),
              Button(_("🚪 Leave"), callback_data=_cb("l", game))]]
@@ -81,11 +83,40 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
     # With the version: a double tap adds (or removes) one computer player, not two.
     rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game, game.version)),
                  Button(_("➖ Remove AI"), callback_data=_cb("r", game, game.version))])
-    last = [Button(_("▶️ Start"), callback_data=_cb("s", game))]
+    rows += level_rows(game)
+    last = [Button(_("▶️ Start"), callback_data=_cb("s", game)),
+            Button(_("🔔 Next games"), callback_data=_cb("n", game))]
     if bot_username:
         last.append(Button(_("💬 Private chat"), url=deep_link(bot_username, game.id)))
     rows.append(last)
     return InlineKeyboardMarkup(rows)
+
+
+LEVELS_PER_ROW = 3
+"""Computer players' level buttons in one lobby row."""
+
+
+def level_rows(game: GameSnapshot) -> Rows:
+    """One button per computer seat, three to a row: its name and level; a press moves it
+    to the game's next level (``v:<game>:<computer index>:<level index>:<version>``; with
+    the version, so a double tap changes it once)."""
+    levels = list(GAMES[game.kind].ai_levels)
+    if len(levels) < 2:
+        return []
+    buttons = []
+    for index, player in enumerate(p for p in game.players if p.is_ai):
+        level = player.level or "normal"
+        following = (levels.index(level) + 1) % len(levels) if level in levels else 0
+        buttons.append(Button(_("{name}: {level}").format(
+            name=plain_name(player.name), level=level_name(level)),
+            callback_data=_cb("v", game, index, following, game.version)))
+    return [buttons[i:i + LEVELS_PER_ROW] for i in range(0, len(buttons), LEVELS_PER_ROW)]
+
+
+@in_chat_language
+def rematch_keyboard(game: GameSnapshot) -> InlineKeyboardMarkup:
+    """The 🔁 Rematch button of a finished game's last message (``rm:<game>``)."""
+    return InlineKeyboardMarkup([[Button(_("🔁 Rematch"), callback_data=_cb("rm", game))]])
 
 
 def lobby_option(game: GameSnapshot, index: int, value_index: int) -> tuple[str, Any] | None:

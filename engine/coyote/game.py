@@ -152,14 +152,16 @@ class CoyoteGame:
 
         return choose(view, rng, level)
 
-    def stand_in_action(self, state: JSON, seat: int, rng: Any) -> Action:
-        """The computer's action for ``seat``, a human whose turn timed out: as for its own
+    def stand_in_action(self, state: JSON, seat: int, rng: Any,
+                        level: str = "normal") -> Action:
+        """The computer's action for ``seat``, a human whose turn timed out (at ``level``):
+        as for its own
         seat, but it leaves their mask alone (a Change would hand their turn to another
         player and back, unfinished). The league's ``plan_replies`` rule, moved here."""
         view = self.view(state, seat)
         if view.get("masks"):
             view["masks"] = [m and s != seat for s, m in enumerate(view["masks"])]
-        return self.ai_action(view, rng)
+        return self.ai_action(view, rng, level)
 
     def setting_specs(self, options: JSON | None = None) -> list[OptionSpec]:
         """``edition`` (chosen when a game is opened: ``/newgame feathers``), then

@@ -230,7 +230,8 @@ class KoiraGame:
 
         return choose(view, rng, level)
 
-    def stand_in_action(self, state: JSON, seat: int, rng: random.Random) -> Action:
-        """For an absent player the computer plays as for its own seat: a Koira turn is one
-        action and hands nothing back unfinished."""
-        return self.ai_action(self.view(state, seat), rng)
+    def stand_in_action(self, state: JSON, seat: int, rng: random.Random,
+                        level: str = "normal") -> Action:
+        """For an absent player the computer plays as for its own seat (at ``level``): a
+        Koira turn is one action and hands nothing back unfinished."""
+        return self.ai_action(self.view(state, seat), rng, level)

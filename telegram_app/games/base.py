@@ -55,11 +55,12 @@ Events = list[dict[str, Any]]
 
 LEAGUE_VERBS: dict[str, tuple[int, ...]] = {
     "j": (0,), "l": (0,), "s": (0,), "a": (0, 1), "r": (0, 1), "o": (2,), "p": (0,),
-    "z": (2,), "u": (1,),
+    "z": (2,), "u": (1,), "v": (3,), "n": (0,), "rm": (0,),
 }
 """Verbs the bot itself handles, with the allowed counts of numbers after the game id: join,
 leave, start, add/remove a computer player (version), a lobby option (``o:<game>:<option
-index>:<value index>``, contract item 4), peek, a chat setting, a language."""
+index>:<value index>``, contract item 4), peek, a chat setting, a language, a computer
+player's level (``v``), the next-game alerts (``n``) and 🔁 Rematch (``rm``)."""
 
 VERB = re.compile(r"[A-Za-z]{1,3}")
 MAX_NUMBERS = 3

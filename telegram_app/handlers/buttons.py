@@ -9,13 +9,13 @@ from telegram import CallbackQuery, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from engine import Action
+from engine import GAMES, Action
 from league.errors import ServiceError
 from league.snapshots import GameSnapshot
 from telegram_app.callbacks import Callback, is_move, parse
 from telegram_app.context import BotServices, services
 from telegram_app.games.base import kind_of_verb, ui_for
-from telegram_app.handlers import admin, language
+from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import deep_link, lobby_option, private_keyboard, table_keyboard
@@ -198,6 +198,54 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
     await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)
 
 
+async def _ai_level(query: CallbackQuery, data: Callback, game: GameSnapshot,
+                    bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``v:<game>:<computer index>:<level index>:<version>``: a computer seat's level."""
+    index, level, seen = data.args
+    levels = GAMES[game.kind].ai_levels
+    if level >= len(levels):
+        raise ServiceError("bad_option" if game.status == "lobby" else "not_in_lobby")
+    game = await bot.service.set_ai_level(game.id, query.from_user.id, index, levels[level],
+                                          version=seen)
+    await _answer(query)
+    await bot.presenter.show_lobby(game, context.bot.username)
+
+
+async def _notify(query: CallbackQuery, data: Callback, game: GameSnapshot,
+                  bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """🔔 on a lobby: tell the presser privately of the group's next lobbies."""
+    await notify.subscribe_answer(
+        bot, game.chat_id, query.message.chat.title if query.message else None,
+        user_ref(query.from_user), context.bot.username,
+        lambda text, url: _answer(query, text, alert=True) if url is None
+        else _answer(query, url=url))
+
+
+async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
+                   bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """🔁 on a finished game's last message: the first tap by one of its players opens a
+    lobby like it (kind, options, computer seats), later taps join it."""
+    for _attempt in range(3):  # a concurrent join won: join the lobby as it is now
+        try:
+            lobby, opened = await bot.service.rematch(game.id, user_ref(query.from_user))
+            break
+        except ServiceError as exc:
+            if exc.code != "stale":
+                raise
+    else:
+        # (not "stale": that would redraw the report, whose 🔁 must stay)
+        raise ServiceError("try_again")
+    if opened:
+        await _answer(query, _("Rematch! Game #{id} is open: the others join with 🔁 "
+                               "Rematch or ✋ Join.").format(id=lobby.id))
+    else:
+        await _answer(query, _("You joined game #{id}.").format(id=lobby.id))
+    await bot.presenter.show_lobby(lobby, context.bot.username)
+    if opened:
+        await notify.alert_subscribers(bot, lobby, context.bot.username)
+
+
 HANDLERS = {"j": _join, "l": _leave, "a": _lobby_change, "r": _lobby_change,
-            "o": _lobby_change, "s": _start, "p": _peek}
+            "o": _lobby_change, "s": _start, "p": _peek, "v": _ai_level, "n": _notify,
+            "rm": _rematch}
 """The bot's own verbs; any other (a game's) goes to :func:`_game_press`."""

@@ -10,6 +10,7 @@ from engine import Action
 from league.errors import ServiceError
 from telegram_app.context import services
 from telegram_app.games.base import kinds, ui_for
+from telegram_app.handlers import notify
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _
 from telegram_app.render import texts
@@ -52,6 +53,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                  thread_id=thread_of(message), reply_to=target)
         return
     await bot.presenter.show_lobby(game, context.bot.username)
+    await notify.alert_subscribers(bot, game, context.bot.username)
 
 
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -138,8 +140,9 @@ def _kind_and_args(args: list[str] | None) -> tuple[str, list[str]]:
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/start [g<id>]`` in private: remember that we may message this user; with a game's deep
-    link, send them their view of it at once."""
+    """``/start [g<id>|j<id>]`` in private: remember that we may message this user; with a
+    game's deep link, send them their view of it at once (``j``: a next-game alert's link,
+    which first seats them in that lobby)."""
     chat, user = update.effective_chat, update.effective_user
     if user is None or chat is None:
         return
@@ -151,10 +154,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = (context.args or [""])[0]
     game = None
     number = payload[1:]
-    if payload.startswith("g") and number.isascii() and number.isdigit() and len(payload) <= 13:
+    if payload[:1] in ("g", "j") and number.isascii() and number.isdigit() and \
+            len(payload) <= 13:
         try:
             game = await bot.service.get(int(number))
-        except ServiceError:
+            if payload.startswith("j") and game.status == "lobby" and \
+                    game.player(user.id) is None:  # a next-game alert's link: join
+                game = await bot.service.join(game.id, user_ref(user))
+        except ServiceError as exc:
+            if payload.startswith("j") and exc.code in ("game_full", "stale"):
+                await reply(update, context, error_text(exc.code, exc.detail))
+                return
             game = None
     player = game.player(user.id) if game else None
     if game is None or player is None:

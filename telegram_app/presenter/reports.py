@@ -13,6 +13,7 @@ from league.outcome import Outcome
 from league.rows import SENDING
 from league.snapshots import GameSnapshot
 from telegram_app.games.base import Report, hand_number, is_over, turn_marker, ui_for
+from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.screens import Screens
 from telegram_app.render.common import fit_lines
 
@@ -63,7 +64,8 @@ class Reports(Screens):
         elif lines and (turn := ui.turn_line(fresh)):
             lines.append(turn)
         return not lines or await self.messenger.send_result(
-            fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id) != "lost"
+            fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id,
+            markup=rematch_keyboard(fresh) if is_over(fresh) else None) != "lost"
 
     async def _moved(self, outcome: Outcome, fresh: GameSnapshot, delivery: Delivery) -> None:
         """Show a committed change: one group report, then the new table, or the
@@ -132,8 +134,10 @@ class Reports(Screens):
         if shown.closed is not None:  # the hand on screen ends: close its messages
             await self._close_hand(fresh, shown.closed, set())
         if shown.lines and not (shown.new_table and not is_over(fresh)):
+            # (the game's last message carries 🔁 Rematch)
             if await self.messenger.send_result(
-                    fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id) == "lost":
+                    fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id,
+                    markup=rematch_keyboard(fresh) if is_over(fresh) else None) == "lost":
                 return shown, False
         return shown, True
 

@@ -32,6 +32,21 @@ def name_html(player: PlayerInfo) -> str:
     return escape(plain_name(player.name), quote=False)
 
 
+def level_name(level: str) -> str:
+    """A computer player's level as players read it (``Game.ai_levels``)."""
+    names = {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")}
+    return names.get(level, level)
+
+
+def seat_label(player: PlayerInfo) -> str:
+    """A seat's escaped name as lobbies and tables list it: a computer player's with 🤖 and
+    its level ("🤖 Wile (hard)")."""
+    if not player.is_ai:
+        return name_html(player)
+    return _("🤖 {name} ({level})").format(name=name_html(player),
+                                          level=level_name(player.level or "normal"))
+
+
 def mention_html(player: PlayerInfo) -> str:
     """A link that mentions the player (notifies them) when sent in a new message."""
     if player.user_id is None:
@@ -78,6 +93,7 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
                             "it still counts for the league. To quit, send /leave."),
         "not_your_turn": _("It is not your turn."),
         "game_over": _("This game is over."),
+        "not_finished": _("This game is not over yet."),
         "bad_action": _("That move is not allowed."),
         "bad_button": _("That button is not valid."),
         "game_changed": _("This game has changed since that button was drawn."),

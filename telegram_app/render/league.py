@@ -13,7 +13,7 @@ from league.ratings import format_rating
 from league.snapshots import GameSnapshot
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
-from telegram_app.render.common import fit_lines, plain_name
+from telegram_app.render.common import fit_lines, plain_name, seat_label
 from telegram_app.render.settings import game_name, game_title
 
 
@@ -116,8 +116,11 @@ def history_text(entries: list[HistoryEntry]) -> str:
 
 def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     """``/replay ID``: the game move by move from its event log (``log``: each move's
-    events, in order), in the game's own words (``GameUI.replay_lines``)."""
-    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)]
+    events, in order), in the game's own words (``GameUI.replay_lines``). The seats (a
+    computer's level too) are on the title's line: the Mini App's replay page takes the
+    first line as its title and the others as the steps."""
+    lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id) + " · " +
+             ", ".join(seat_label(p) for p in game.seated)]
     lines += ui_for(game).replay_lines(game, log)
     return fit_lines(lines, keep="first")
 

@@ -20,10 +20,11 @@ from telegram_app.callbacks import Callback
 from telegram_app.games.base import UIS
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _
 from telegram_app.keyboards import pace_label
+from telegram_app.render.common import level_name
 
 LEAGUE_SETTINGS: dict[str, tuple[Any, ...]] = {**CHAT_SETTINGS, "language": SUPPORTED}
 """The league's settings the keyboard cycles through, in order, with their values."""
-LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5}
+LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5, "stand_in_level": 6}
 """Each league setting's ``option`` in its buttons' data."""
 
 def game_kinds() -> list[str]:
@@ -51,6 +52,8 @@ def league_label(key: str, value: Any) -> str:
         return _("⏱ Pace: {value}").format(value=pace_label(value))
     if key == "language":
         return _("🌐 Language: {value}").format(value=NATIVE_NAMES.get(value, value))
+    if key == "stand_in_level":
+        return _("🤖 Stand-in level: {value}").format(value=level_name(value))
     return _("⏰ On timeout: {value}").format(
         value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
 

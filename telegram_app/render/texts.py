@@ -37,4 +37,6 @@ def help_text() -> str:
              "Start a private chat with me so I can show you the cards. In the group, the 👀 "
              "button shows them to you too.") + "\n" + \
         _("Send /language to me in a private chat; a group's admins set the group's "
-          "language with /settings.")
+          "language with /settings.") + "\n" + \
+        _("/notify in a group: I tell you in private when its next game opens (/notify off "
+          "stops it). A finished game's 🔁 Rematch opens the same game again.")

@@ -160,8 +160,9 @@ class HighCardGame:
         """Play the highest card in hand."""
         return Action("play", cards=(str(max(view["hand"])),))
 
-    def stand_in_action(self, state: dict[str, Any], seat: int, rng: random.Random) -> Action:
-        return self.ai_action(self.view(state, seat), rng)
+    def stand_in_action(self, state: dict[str, Any], seat: int, rng: random.Random,
+                        level: str = "normal") -> Action:
+        return self.ai_action(self.view(state, seat), rng, level)
 
     def placements(self, state: dict[str, Any]) -> list[int] | None:
         """Once over: by points, the winner first; removed players last (in seat order)."""

@@ -16,7 +16,7 @@ from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.coyote.words import card_label, edition_name, hearts, special_name
 from telegram_app.i18n import _, format_moment, n_
-from telegram_app.render.common import mention_html, name_html, plain_name, time_html
+from telegram_app.render.common import mention_html, name_html, plain_name, seat_label, time_html
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
 from telegram_app.render.place import with_place
 
@@ -24,8 +24,8 @@ ALERT_LIMIT = 200
 
 
 def player_label(player: PlayerInfo) -> str:
-    """A player's escaped name, with 🤖 for a computer player."""
-    return ("🤖 " if player.is_ai else "") + name_html(player)
+    """A player's escaped name, with 🤖 and its level for a computer player."""
+    return seat_label(player)
 
 
 def options_line(game: GameSnapshot) -> str:

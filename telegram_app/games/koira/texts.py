@@ -16,7 +16,7 @@ from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.koira.cards import card_label, cards_label, hand_label, suit_name
 from telegram_app.games.koira.keyboard import pickup_cards
 from telegram_app.i18n import _, format_moment, n_
-from telegram_app.render.common import name_html, time_html
+from telegram_app.render.common import name_html, seat_label, time_html
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
 from telegram_app.render.place import with_place
 
@@ -26,8 +26,8 @@ re-beats must not push the message past Telegram's limit)."""
 
 
 def player_label(player: PlayerInfo) -> str:
-    """A player's escaped name, with 🤖 for a computer player."""
-    return ("🤖 " if player.is_ai else "") + name_html(player)
+    """A player's escaped name, with 🤖 and its level for a computer player."""
+    return seat_label(player)
 
 
 def _who(game: GameSnapshot, seat: int) -> str:
