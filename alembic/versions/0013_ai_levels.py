@@ -3,8 +3,8 @@ level that stands in for a timed-out human (``chats.stand_in_level``), the game 
 rematch lobby was opened from (``games.rematch_of``), and the users who
 asked to be told when a group's next lobby opens (``notify_subscriptions``)
 
-Revision ID: 0012_ai_levels
-Revises: 0011_game_options
+Revision ID: 0013_ai_levels
+Revises: 0012_posts_per_kind
 Create Date: 2026-12-02 01:30:00.000000
 
 Computer seats stored before keep ``ai_level`` NULL, which plays ``normal`` (today's AI).
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0012_ai_levels'
-down_revision: str | None = '0011_game_options'
+revision: str = '0013_ai_levels'
+down_revision: str | None = '0012_posts_per_kind'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
