@@ -96,11 +96,10 @@ async def test_a_koira_game_with_a_computer_player_to_the_end(kennel) -> None:
 
     script = Script()
     stale_checked = timed_out = False
-    turns = 0
+    turns, game_id = 0, 1
     while not api.find_messages(GROUP, "is over!"):
         turns += 1
         assert turns < 300, "the game did not end"
-        game_id = 1
         if turns == 3 and not timed_out:
             # The player to act does nothing: past the deadline the computer plays for them.
             user, message = await koira_mover(api, players)

@@ -112,7 +112,8 @@ async def test_koira_and_coyote_in_two_topics(pg_db, pg_url) -> None:
 
         # Typed, not a reply: which game is meant? Nothing moves.
         await ann.send(ann.id, "7H")
-        await wait_for(lambda: bool(api.find_messages(ann.id, "It is your turn in games #1, #2")))
+        await wait_for(lambda: bool(api.find_messages(
+            ann.id, "It is your turn in games #1, #2: reply to the message of the game you")))
         await api.settle(quiet=0.05)
         assert (await service.get(1)).version == coyote.version
         assert (await service.get(2)).version == koira.version
