@@ -20,6 +20,8 @@ from telegram_app.render.common import level_name, plain_name
 from telegram_app.render.language import in_chat_language, in_seat_language
 
 Button = InlineKeyboardButton
+OPTION_ROW = 3
+"""The most option buttons (the pace included) the lobby puts in one row."""
 
 def deep_link(bot_username: str, game_id: int, *, join: bool = False) -> str:
     """``https://t.me/<bot>?start=g<id>``: opens the private chat and sends ``/start g<id>``
@@ -79,7 +81,11 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
     option_row.append(Button(_("⏱ Pace: {pace}").format(pace=pace_label(pace)), callback_data=_cb(
         "o", game, 0,
         (PACE_ORDER.index(pace) + 1) % len(PACE_ORDER) if pace in PACE_ORDER else 1)))
-    rows += [option_row, *long_rows]
+    # (up to three buttons share a row, Coyote's; more, as Koira's four and the pace, go
+    # two a row, so that their labels stay readable on a phone)
+    width = len(option_row) if len(option_row) <= OPTION_ROW else 2
+    rows += [option_row[i:i + width] for i in range(0, len(option_row), width)]
+    rows += long_rows
     # With the version: a double tap adds (or removes) one computer player, not two.
     rows.append([Button(_("🤖 Add AI"), callback_data=_cb("a", game, game.version)),
                  Button(_("➖ Remove AI"), callback_data=_cb("r", game, game.version))])

@@ -3,3 +3,4 @@ registered by kind in :data:`telegram_app.games.base.UIS` (as ``engine.GAMES`` i
 Importing this package registers every game the bot ships."""
 
 from telegram_app.games import coyote as coyote  # noqa: F401  (registers "coyote")
+from telegram_app.games import koira as koira  # noqa: F401  (registers "koira")

@@ -98,7 +98,8 @@ class Report:
     ``new_table``: the game goes on under a new table message, which ``lines`` head (Coyote:
     a round was dealt; Koira: a trick began) — the presenter posts it and the players' new
     private messages if the hand changed too. ``edit_table``: the current table message is
-    edited in place to :meth:`GameUI.table_text` (Koira's trick so far; Coyote never)."""
+    edited in place to :meth:`GameUI.table_text` (neither Coyote nor Koira asks for it: their
+    notes tell the moves, one group message a move; README, Playing)."""
 
     lines: list[str]
     closed: int | None

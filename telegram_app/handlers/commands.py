@@ -207,6 +207,11 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         user.id, replied.message_id)
     if game is None:
         games = await bot.service.games_on_turn(user.id)
+        if len({g.kind for g in games}) > 1:  # (each game's UI words its own moves)
+            await reply(update, context, _(
+                "It is your turn in games {ids}: reply to the message of the game you mean "
+                "(or use its buttons).").format(ids=", ".join(f"#{g.id}" for g in games)))
+            return
         if len(games) > 1:
             await reply(update, context, ui_for(games[0]).typed_choose_text(games))
             return

@@ -108,7 +108,7 @@ class Reports(Screens):
         else:
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
-                arrived = await self._new_table(fresh, shown.lines)
+                arrived = await self._new_table(fresh, shown.lines, seats)
             elif not over:
                 await self._refresh(fresh, seats)
         if shown.edit_table and not over and not shown.new_table:

@@ -204,20 +204,24 @@ class Screens:
             await self.service.set_messages(game.id, table=table_id)
         return table_id != "lost"
 
-    async def _new_table(self, game: GameSnapshot, report_lines: list[str] | None = None
-                         ) -> bool:
-        """Post the new table (headed by ``report_lines``) and every player's private
-        message of the hand (a new hand: sent; the same hand, as Koira's next trick: those
-        already sent are edited); whether the report is told."""
+    async def _new_table(self, game: GameSnapshot, report_lines: list[str] | None = None,
+                         seats: set[int] | None = None) -> bool:
+        """Post the new table (headed by ``report_lines``) and the players' private
+        messages of the hand: a new hand's are sent; in the same hand (Koira's next trick)
+        those already sent are edited for ``seats`` and the player to act (``None``: every
+        seat; after a move, ``GameUI.redraw_seats``: the others' hands did not change).
+        Whether the report is told."""
         hand = hand_number(game)
         humans = [p for p in game.seated if p.user_id is not None]
         kept = [p for p in humans if p.private_message_id and private_hand(p) == hand]
+        turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+        redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
         reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
         told = await asyncio.gather(  # all at once: their order does not matter
             self._post_table(game, report_lines),
             *(self.send_private(game, p) for p in humans
               if p.user_id in reachable and p not in kept),
-            *(self._edit_private(game, p) for p in kept))
+            *(self._edit_private(game, p) for p in redrawn))
         return bool(told[0])
 
     async def _close_hand(self, game: GameSnapshot, hand: int,

@@ -23,10 +23,9 @@ def service_of(runner) -> MatchService:
 
 
 async def koira_game(runner, group: int, options: dict | None = None) -> GameSnapshot:
-    """Open a Koira lobby in ``group``, seat Ann, Bob, Cat and a computer player, start.
-
-    The bot has no ``/newgame koira`` yet (branch koira-ui builds Koira's chat side), so the
-    lobby is opened through the service, as the command would."""
+    """Open a Koira lobby in ``group``, seat Ann, Bob, Cat and a computer player, start
+    (through the service, as ``/newgame koira`` and the lobby's buttons would; ``options``
+    may carry a ``deck``)."""
     service = service_of(runner)
     lobby = await service.open_lobby(group, "Mini league", 0, UserRef(1, "Ann"),
                                      kind="koira", options=options)

@@ -11,9 +11,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from engine import GAMES
 from engine.koira.cards import RANKS
 from league.snapshots import GameSnapshot
 from telegram_app.games.koira.cards import card_label, cards_label, suit_name
+from telegram_app.games.koira.texts import trick_lines
 from telegram_app.i18n import _, n_
 from telegram_app.render.common import (
     MESSAGE_LIMIT,
@@ -178,16 +180,18 @@ def game_over_text(game: GameSnapshot, placements: list[int]) -> str:
 
 
 def report_lines(game: GameSnapshot, moves: list[tuple[GameSnapshot, list[Event]]], *,
-                 mention: bool = True) -> list[str]:
+                 mention: bool = True, trick: bool = False) -> list[str]:
     """The group note of one committed change: each move's lines (``moves``: the game right
-    after the move and its events, in order), the end of the game, and (``mention``) the
-    player to act now (``game``: as committed)."""
+    after the move and its events, in order), the end of the game, (``trick``) the trick on
+    the table now and (``mention``) the player to act now (``game``: as committed)."""
     lines: list[str] = []
     for snap, events in moves:
         lines += step_lines(snap, events)
         over = next((e for e in events if e["type"] == "game_over"), None)
         if over is not None:
             lines += ["", game_over_text(snap, over["placements"])]
+    if lines and trick and game.state and not game.state.get("over"):
+        lines += trick_lines(game, GAMES[game.kind].view(game.state, None))
     if lines and mention and (turn := turn_line(game)):
         lines.append(turn)
     return lines

@@ -4,10 +4,12 @@ read a press or a typed card. Register it with ``games.base.register(KOIRA)``.
 Registered by importing :mod:`telegram_app.games.koira` (its ``__init__``).
 
 A hand (``Game.hand_number``) is a phase: phase 1's private messages close when phase 2
-deals the won cards out (R9). The group has one table message per trick, edited after each
-move (``Report.edit_table``), and one note per move naming the player to act. A move redraws
-the private messages of the players whose hand it changed (the mover, the drawers) and of
-the player to act; nobody else's.
+deals the won cards out (R9). Message budget (README, Playing): the group gets one message
+per move. A move inside a trick is one short note (what happened, the trick so far, a
+mention of the player to act); a move that begins a trick posts the new table instead, headed
+by that note. The table is never edited (a report never sets ``Report.edit_table``): the
+notes carry the trick. A move redraws the private messages of the players whose hand it
+changed (the mover, the drawers) and of the player to act; nobody else's.
 """
 
 from __future__ import annotations
@@ -132,10 +134,12 @@ def report(game: GameSnapshot, steps: list[Any], held: list[str] | None = None,
         closed = (game.state or {}).get("phase", 1)
     new_table = not over and any(e["type"] == "trick_started" for e in events)
     moves = [(replace(game, state=step.state), step.events) for step in steps]
-    # as Coyote's new round: a new table mentions who acts (table_text(mention=True))
-    lines = list(held or []) + notes.report_lines(game, moves,
-                                                  mention=mention and not new_table)
-    return Report(lines, closed, new_table, edit_table=not new_table and bool(steps))
+    # as Coyote's new round: a new table mentions who acts (table_text(mention=True)); a
+    # note within a trick carries the trick so far, since the table is not edited
+    lines = list(held or []) + notes.report_lines(
+        game, moves, mention=mention and not new_table,
+        trick=not new_table and not over)
+    return Report(lines, closed, new_table)
 
 
 @in_chat_language
@@ -275,10 +279,11 @@ class KoiraUI:
     # --- reports ---------------------------------------------------------------------------
     def report(self, game: GameSnapshot, steps: list[Any], held: list[str] | None = None, *,
                mention: bool = True) -> Report:
-        """Each move's note (:func:`notes.report_lines`), the end, the mention of the player
-        to act (but when a new table follows: it mentions them, :meth:`table_text` with
-        ``mention``). ``closed``: 1 when phase 2 begins, the phase the game ended in;
-        ``new_table``: a trick began; otherwise the table is edited."""
+        """Each move's note (:func:`notes.report_lines`), the end, then within a trick the
+        trick so far and the mention of the player to act (but when a new table follows: it
+        mentions them, :meth:`table_text` with ``mention``). ``closed``: 1 when phase 2
+        begins, the phase the game ended in; ``new_table``: a trick began. Never
+        ``edit_table``: one group message per move (README, Playing)."""
         return report(game, steps, held, mention)
 
     def untold_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:

@@ -111,7 +111,9 @@ def test_reports_and_their_table_flags() -> None:
     mid = KOIRA.report(game, [step(state, events)])
     assert mid.lines[0] == "⁨Kim⁩ plays <b>9♣️</b>."
     assert mid.lines[-1] == '➡️ <a href="tg://user?id=1001">⁨Sato⁩</a>, your turn.'
-    assert mid.edit_table and not mid.new_table and mid.closed is None
+    # one group message a move: the note carries the trick, the table is never edited
+    assert "On the table: ⁨Kim⁩ <b>9♣️</b>" in mid.lines
+    assert not mid.edit_table and not mid.new_table and mid.closed is None
     assert KOIRA.redraw_seats(game, events) == {0}
     steps = []
     for seat, card in ((1, "KD"), (2, "4S"), (3, "KH"), (1, "3C"), (3, "7D")):
@@ -141,7 +143,7 @@ def test_the_phase_change_closes_hand_1_and_the_end_closes_the_last(registered) 
         pytest.fail("no phase change")
     state, events = history[-1]
     rep = KOIRA.report(snapshot(state), [step(state, events)])
-    assert rep.closed == 2 and not rep.new_table and rep.edit_table
+    assert rep.closed == 2 and not rep.new_table and not rep.edit_table
     assert "🏁 Game #41 is over!" in "\n".join(rep.lines)
     assert "your turn" not in "\n".join(rep.lines)
     assert base.is_over(snapshot(state))
@@ -191,3 +193,18 @@ def test_peek_alert_and_error_texts() -> None:
 
 def test_private_closed_text_names_the_phase() -> None:
     assert "phase 1 is over" in KOIRA.private_closed_text(snapshot(dealt(HANDS)), 1)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_no_report_edits_the_table(registered, seed: int) -> None:
+    """The message budget (README, Playing): one group message a move. A move inside a trick
+    is a note carrying the trick so far and the mention; one that begins a trick heads the
+    new table; the table is never edited."""
+    history = play_random(seed, 4)
+    for state, events in history[1:]:
+        rep = KOIRA.report(snapshot(state), [step(state, events)])
+        assert not rep.edit_table
+        if not rep.new_table and not base.is_over(snapshot(state)):
+            assert any(line.startswith(("On the table:", "The trick is empty."))
+                       for line in rep.lines), rep.lines
+            assert rep.lines[-1].endswith("your turn.")

@@ -1,0 +1,58 @@
+"""Koira's message economy (README, Playing), counted through the fake Bot API over a whole
+game of three humans (each press one move): every move sends exactly one group message
+(its note with the trick so far and the next player's mention, or, when a trick begins, the
+new table headed by that note), the table is never edited, and only the private messages
+of the player to act and of those whose hand the move changed are edited (the new phase:
+every player's new message). Counted, not timed."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import bot_table, open_lobby
+from tests.e2e.koira_play import koira_turn_by, service_of
+
+GROUP = -100882
+SEED = 20261202
+RATE_LIMITED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage",
+                "sendphoto", "senddocument"}
+"""Calls that count against Telegram's flood limits (answerCallbackQuery does not)."""
+
+
+def _counted(api, since: int) -> tuple[int, int, int, int]:
+    """Rate-limited calls after request ``since``: (all, those in the group, group edits of
+    a text, private keyboard redraws of a selection tap)."""
+    calls = [r for r in api.requests[since:] if r.method.lower() in RATE_LIMITED]
+    group = [r for r in calls if r.params.get("chat_id") == GROUP]
+    taps = [r for r in calls if r.params.get("chat_id") != GROUP
+            and r.method.lower() == "editmessagereplymarkup"]
+    return len(calls), len(group), sum(r.method.lower() == "editmessagetext" for r in group), \
+        len(taps)
+
+
+async def test_a_koira_move_is_one_group_message(pg_db, pg_url) -> None:
+    async with bot_table(pg_url, GROUP, "Economy", ["Ann", "Bob", "Cat"]) as (
+            api, players, runner):
+        service_of(runner).new_seed = lambda: SEED  # the same deal, the same figures
+        lobby = await open_lobby(api, players, GROUP, "/newgame koira")
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        await api.settle()
+        since, per_move = len(api.requests), []
+        while not api.find_messages(GROUP, "is over!"):
+            before = len(api.requests)
+            await koira_turn_by(api, runner, players, GROUP)
+            await api.settle(quiet=0.05)
+            per_move.append(_counted(api, before))
+            assert len(per_move) < 400
+        moves = len(per_move)
+        total, group, _, taps = _counted(api, since)
+        private = [all_ - in_group - tapped for all_, in_group, _, tapped in per_move]
+        print(f"\n{moves} moves: {(total - taps) / moves:.2f} rate-limited calls per move "
+              f"({group / moves:.2f} in the group, {sum(private) / moves:.2f} private, at "
+              f"most {max(private)}), and {taps} keyboard redraws for the selection taps of "
+              f"sequences; per move (all, group): {sorted({(a, g) for a, g, _, _ in per_move})}")
+        # one group message a move, never an edit of the table (the last move also takes
+        # the 👀 off the last table: once a game)
+        assert all(in_group == 1 for _, in_group, _, _ in per_move[:-1]), per_move
+        assert not any(edits for _, _, edits, _ in per_move), per_move
+        assert per_move[-1][1] == 2
+        # private: the player to act and those whose hand the move changed (3 at most)
+        assert max(private) <= 3, private
