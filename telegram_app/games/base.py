@@ -138,6 +138,11 @@ class GameUI(Protocol):
         card's other games, the league's tables."""
         ...
 
+    def help_lines(self) -> tuple[str | None, str | None]:
+        """This game's line in the private /start answer and in /help (reader's language),
+        each ``None`` for none: the first game's commands are the help's own text."""
+        ...
+
     def title(self, options: dict[str, Any]) -> str:
         """A finished game as ``/history`` names it, from the options it was opened with
         (Coyote: its edition), else :meth:`game_name` (reader's language)."""

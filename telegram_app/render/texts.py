@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape as _escape
 
+from telegram_app.games.base import UIS
 from telegram_app.i18n import _
 
 
@@ -17,8 +18,8 @@ def welcome_text() -> str:
     return _("👋 Hi! I run <b>Coyote</b> games in group chats.\n\n"
              "Add me to a group and send /newgame there. During a game I send you here the "
              "cards you can see (everyone's but your own) and your move buttons.\n"
-             "/rules explains the game.") + "\n" + \
-        _("I also run 🐕 <b>Koira</b>: /newgame koira, /rules koira.")
+             "/rules explains the game.") + "".join(
+        "\n" + line for ui in UIS.values() if (line := ui.help_lines()[0]))
 
 
 def help_text() -> str:
@@ -36,9 +37,8 @@ def help_text() -> str:
              "/top — the overall leaderboard\n"
              "/help — this message\n\n"
              "Start a private chat with me so I can show you the cards. In the group, the 👀 "
-             "button shows them to you too.") + "\n" + \
-        _("🐕 <b>Koira</b>: /newgame koira opens its lobby, /rules koira explains it, "
-          "/standings koira and /top koira show its own league.") + "\n" + \
+             "button shows them to you too.") + "".join(
+        "\n" + line for ui in UIS.values() if (line := ui.help_lines()[1])) + "\n" + \
         _("Send /language to me in a private chat; a group's admins set the group's "
           "language with /settings.") + "\n" + \
         _("/notify in a group: I tell you in private when its next game opens (/notify off "

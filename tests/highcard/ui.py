@@ -30,6 +30,9 @@ class HighCardUI:
     def game_name(self) -> str:
         return "High card"
 
+    def help_lines(self) -> tuple[str | None, str | None]:
+        return None, None
+
     def title(self, options: dict[str, Any]) -> str:
         return "High card"
 

@@ -42,6 +42,9 @@ class CoyoteUI:
     def game_name(self) -> str:
         return settings.game_name()
 
+    def help_lines(self) -> tuple[str | None, str | None]:
+        return None, None  # (the first game: /start and /help are written around it)
+
     def title(self, options: dict[str, Any]) -> str:
         return settings.title(options)
 

@@ -193,6 +193,12 @@ class KoiraUI:
         """``Koira``."""
         return settings.game_name()
 
+    def help_lines(self) -> tuple[str | None, str | None]:
+        """Koira's line in /start's answer and in /help."""
+        return (_("I also run 🐕 <b>Koira</b>: /newgame koira, /rules koira."),
+                _("🐕 <b>Koira</b>: /newgame koira opens its lobby, /rules koira explains it, "
+                  "/standings koira and /top koira show its own league."))
+
     def title(self, options: dict[str, Any]) -> str:
         """The game's name (its options are not part of a game's title)."""
         return settings.game_name()
