@@ -59,9 +59,10 @@ def _kind(request: Request) -> str:
 
 
 def _games(kind: str) -> dict[str, Any]:
-    """The game switch's data: ``{"game": kind, "game_name", "games": [{"kind", "name"}]}``."""
+    """The game switch's data: ``{"game": kind, "game_name", "kinds": [{"kind", "name"}]}``
+    (``kinds``: every game with a league, in the switch's order)."""
     return {"game": kind, "game_name": game_name(kind),
-            "games": [{"kind": k, "name": game_name(k)} for k in kinds()]}
+            "kinds": [{"kind": k, "name": game_name(k)} for k in kinds()]}
 
 
 async def chat(request: Request, bot: BotServices, user: WebAppUser) -> Response:

@@ -1,12 +1,12 @@
 // League pages: standings, a profile with its Elo chart (SVG drawn here from the points the
 // server sends), the chat's history and a replay viewer stepping through a game's log. Each
-// game has its own league: the switch lists the games the server names (data.games).
+// game has its own league: the switch lists the games the server names (data.kinds).
 import { h, s, format } from "./dom.js";
 
 // The game switch: one chip per game the server offers, the shown one pressed; none for one.
 export function gameSwitch(data, chooseGame) {
-  if (!data.games || data.games.length < 2) return null;
-  return h("div.chips.games", { role: "group" }, data.games.map((g) => h("button.chip", {
+  if (!data.kinds || data.kinds.length < 2) return null;
+  return h("div.chips.games", { role: "group" }, data.kinds.map((g) => h("button.chip", {
     type: "button", "data-game": g.kind, "aria-pressed": g.kind === data.game ? "true" : "false",
     onclick: () => chooseGame(g.kind) }, g.name)));
 }
