@@ -1,31 +1,34 @@
-"""The Mini App's league endpoints: a chat's standings (week, last week, season), a player's
-profile with their Elo history (the page draws the chart), the chat's history and a game's
-replay, step by step. The figures are the chat commands' own: the same queries
-(:mod:`league.queries`) and the same formatting (:mod:`telegram_app.render.league`).
+"""The Mini App's league endpoints, per game (each game keeps its own Elo, standings and
+history: ``?game=<kind>``, default the chat commands' own, Coyote): a chat's standings (week,
+last week, season), a player's profile with their Elo history (the page draws the chart), the
+chat's history of every game and a game's replay, step by step. The figures are the chat
+commands' own: the same queries (:mod:`league.queries`), the same formatting
+(:mod:`telegram_app.render.league`) and each game's own replay lines
+(:meth:`telegram_app.games.base.GameUI.replay_lines`).
+
+The games offered are those of the registries (``engine.GAMES``, named by
+:func:`telegram_app.render.settings.game_name`), sent with each page: the page holds no list.
 
 A chat's pages are for people who took a seat in one of its games (:mod:`league.access`)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from engine import GAMES
 from league import access
 from league.errors import ServiceError
+from league.queries import RatingCard
 from league.ratings import START, format_rating
-from league.snapshots import GameSnapshot
 from telegram_app.context import BotServices
-from telegram_app.games.base import default_kind, ui_for
-from telegram_app.i18n import _
+from telegram_app.games.base import UIS, default_kind
+from telegram_app.i18n import _, format_day, format_number
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
-from telegram_app.render.settings import game_title
+from telegram_app.render.settings import game_kinds, game_name, game_title
 
 PERIODS = ("week", "last", "season")
 
@@ -39,6 +42,28 @@ async def _member(bot: BotServices, chat_id: int, user: WebAppUser) -> None:
         raise ServiceError("not_allowed")
 
 
+def kinds() -> list[str]:
+    """The games with a league, the chat commands' default first."""
+    found = game_kinds()
+    return sorted(found, key=lambda kind: kind != default_kind())
+
+
+def _kind(request: Request) -> str:
+    """``?game=``: a kind of :func:`kinds` (default ``games.base.default_kind()``); raises
+    ``bad_option`` for another."""
+    kind = request.query_params.get("game") or default_kind()
+    if kind not in kinds():
+        raise ServiceError("bad_option")
+    return kind
+
+
+def _games(kind: str) -> dict[str, Any]:
+    """The game switch's data: ``{"game": kind, "game_name", "kinds": [{"kind", "name"}]}``
+    (``kinds``: every game with a league, in the switch's order)."""
+    return {"game": kind, "game_name": game_name(kind),
+            "kinds": [{"kind": k, "name": game_name(k)} for k in kinds()]}
+
+
 async def chat(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET: ``{"id", "title"}`` of a chat the user played in."""
     chat_id = _chat_id(request)
@@ -47,49 +72,48 @@ async def chat(request: Request, bot: BotServices, user: WebAppUser) -> Response
                          or _("This chat")})
 
 
-def _kind(request: Request) -> str:
-    """The game named by ``?game=`` (a kind of ``engine.GAMES``), else the default game's;
-    raises ``bad_option`` for a game there is none of."""
-    kind = request.query_params.get("game") or default_kind()
-    if kind not in GAMES:
-        raise ServiceError("bad_option")
-    return kind
-
-
 async def standings(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``?period=week|last|season&game=<kind>``: ``{"title", "range", "rows": [{"rank",
-    "name", "points", "games", "wins", "elo", "change", "you"}], "empty"}``, as
-    ``/standings`` (the default game's league without ``game``)."""
+    "name", "points", "games", "wins", "elo", "change", "you", "user_id"}], "empty"}`` and
+    the game switch (:func:`_games`), as ``/standings [game]`` (figures formatted as there).
+    Raises ``bad_option`` for another period or game."""
     chat_id = _chat_id(request)
     await _member(bot, chat_id, user)
     period = request.query_params.get("period", "week")
     if period not in PERIODS:
         raise ServiceError("bad_option")
-    table = await bot.service.standings(chat_id, period, kind=_kind(request))
+    kind = _kind(request)
+    table = await bot.service.standings(chat_id, period, kind=kind)
     lines = plain(render.standings_text(table)).split("\n")
-    zone = ZoneInfo(table.tz)
-    last_day = (table.end - timedelta(seconds=1)).astimezone(zone)
     rows = [{"rank": row.rank, "name": clean_name(table.names.get(row.player, "?")),
-             "points": f"{row.points:g}", "games": row.games, "wins": row.wins,
+             "points": format_number(row.points, "#,##0.##"), "games": row.games,
+             "wins": row.wins,
              "elo": format_rating(row.rating, table.games_played.get(row.player, 0)),
-             "change": f"{row.rating_change:+.1f}", "you": row.player == user.id,
-             "user_id": row.player} for row in table.rows]
+             "change": format_number(row.rating_change, "+#,##0.0;-#,##0.0"),
+             "you": row.player == user.id, "user_id": row.player} for row in table.rows]
     return JSONResponse({
-        "period": period, "title": lines[0], "rows": rows,
-        "range": _("{start} – {end}").format(start=table.start.astimezone(zone)
-                                             .strftime("%a %d %b"),
-                                             end=last_day.strftime("%a %d %b")),
-        "empty": None if rows else lines[-1]})
+        "period": period, "title": lines[0], "rows": rows, "range": lines[1],
+        "empty": None if rows else lines[-1], **_games(kind)})
+
+
+async def _others(bot: BotServices, card: RatingCard, chat_id: int | None,
+                  kind: str) -> list[tuple[str, RatingCard]]:
+    """The player's cards in the other games they played rated games of (as ``/rating``
+    lists them)."""
+    cards = [(other, await bot.service.rating_card(card.user_id, chat_id, kind=other))
+             for other in kinds() if other != kind]
+    return [(other, c) for other, c in cards if c.games]
 
 
 async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Response:
-    """GET ``/profile/{user_id}?chat=&game=``: the rating card (``/rating``'s lines) and the
-    Elo after each rated game ``[{"at": ISO time, "elo": float}]``, oldest first, in one
-    game's league (``game``, else the default game's). Your own, or that of someone in a
-    chat you played in (``chat`` given)."""
+    """GET ``/profile/{user_id}?chat=&game=``: the rating card in that game (``/rating``'s
+    lines, the other games' Elo after them) and the Elo after each rated game of it
+    ``[{"at": ISO time, "elo": float}]``, oldest first, with the game switch. Your own, or
+    that of someone in a chat you played in (``chat`` given)."""
     target = id_of(request.path_params["user_id"])
     raw = request.query_params.get("chat")
     chat_id = id_of(raw, signed=True) if raw else None
+    kind = _kind(request)
     if target != user.id:
         if chat_id is None:
             raise ServiceError("not_allowed")
@@ -98,67 +122,76 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
             raise ServiceError("not_allowed")
     elif chat_id is not None and not await access.played_in(bot.db, chat_id, user.id):
         chat_id = None
-    kind = _kind(request)
     card = await bot.service.rating_card(target, chat_id, kind=kind)
     history = await bot.service.rating_history(target, kind=kind)
+    others = await _others(bot, card, chat_id, kind)
+    text = render.rating_text(card) + render.other_games_text(others)
     return JSONResponse({
         "user_id": target, "name": clean_name(card.name),
         "title": _("Elo of {name}").format(name=clean_name(card.name)),
         "elo": format_rating(card.rating, card.games), "games": card.games, "wins": card.wins,
-        "lines": plain(render.rating_text(card)).split("\n"),
+        "lines": plain(text).split("\n"),
         "points": [{"at": at.isoformat(), "elo": round(elo, 1)} for at, elo in history],
         "start": START,
-        "empty": _("No rated game yet")})
+        "empty": _("No rated game yet"), **_games(kind)})
 
 
 async def history(request: Request, bot: BotServices, user: WebAppUser) -> Response:
-    """GET: the chat's last games of every game ``[{"id", "date", "kind", "title",
-    "places": [{"place", "name", "change"}]}]``, newest first, as ``/history`` (``title``:
-    the game as a list names it, ``GameUI.title``: Coyote's edition, Koira)."""
+    """GET: the chat's last games of every game ``[{"id", "date", "kind", "game",
+    "edition", "places": [{"place", "name", "change"}]}]``, newest first, as ``/history``
+    (``game``: the game's name; ``edition``: as /history names the game, Coyote's edition or
+    the game's name)."""
     chat_id = _chat_id(request)
     await _member(bot, chat_id, user)
     entries = await bot.service.history(chat_id, kind=None)
     return JSONResponse({"title": plain(render.history_text([]).split("\n")[0]), "games": [
-        {"id": e.game_id, "date": e.finished_at.strftime("%d %b"),
-         "kind": e.kind, "title": game_title(e.kind, e.options),
+        {"id": e.game_id, "date": format_day(e.finished_at, skeleton="MMMd"),
+         "kind": e.kind, "game": game_name(e.kind), "edition": game_title(e.kind, e.options),
          "places": [{"place": place, "name": clean_name(name),
-                     "change": None if delta is None else f"{delta:+.1f}"}
+                     "change": None if delta is None
+                     else format_number(delta, "+#,##0.0;-#,##0.0")}
                     for place, name, delta in e.placements]} for e in entries],
         "empty": None if entries else _("No finished game yet.")})
 
 
+def replay_steps(lines_after: list[list[str]]) -> tuple[list[list[str]], list[int]]:
+    """The replay as steps from ``lines_after[i]``, the replay's lines after logged step
+    ``i``: each step that changes them becomes ``(kept, new lines)``, the first ``kept``
+    lines of the step before staying and the new lines following them. A game that only
+    appends (Coyote) keeps everything; Koira's trick line grows with each card, so that
+    line is replaced. Returns ``(steps, kept)``, two lists of the same length."""
+    steps: list[list[str]] = []
+    kept: list[int] = []
+    before: list[str] = []
+    for after in lines_after:
+        if after == before:
+            continue
+        same = 0
+        while same < min(len(before), len(after)) and before[same] == after[same]:
+            same += 1
+        steps.append(after[same:])
+        kept.append(same)
+        before = after
+    return steps, kept
+
+
 async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Response:
-    """GET ``/replay/{game_id}``: ``{"title", "steps": [[line, ...], ...]}``, in order, the
-    lines ``/replay``'s (the game's ``GameUI.replay_lines``, plain text): see
-    :func:`replay_steps`."""
+    """GET ``/replay/{game_id}``: ``{"title", "game", "edition", "kind", "chat_id", "steps":
+    [[line, ...], ...], "kept": [n, ...]}``: one entry per logged move that says something,
+    in order, as :func:`replay_steps` (the lines are the game's ``/replay`` lines, plain
+    text). Raises ``game_not_found`` for a kind the bot has no UI for."""
     game = await bot.service.get(id_of(request.path_params["game_id"]))
     await _member(bot, game.chat_id, user)
     game, log = await bot.service.replay(game.id, game.chat_id)
-    return JSONResponse({"title": plain(render.replay_text(game, [])), "chat_id": game.chat_id,
-                         "steps": replay_steps(game, log)})
-
-
-def replay_steps(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[list[str]]:
-    """The replay's lines grouped by the logged moves that brought them, in order: a move's
-    step holds the lines it added to the game's replay. A game whose lines sum up several
-    moves (Koira: one line per trick) rewrites its last line as the moves come; that line's
-    step is then replaced by one holding the new line, so every step shows a whole line
-    once. Steps that add nothing are left out."""
-    ui = ui_for(game)
-    alone = [[plain(line) for line in ui.replay_lines(game, [step])] for step in log]
-    if [line for lines in alone for line in lines] == \
-            [plain(line) for line in ui.replay_lines(game, log)]:
-        return [lines for lines in alone if lines]  # each move's lines its own (Coyote)
-    steps: list[list[str]] = []
-    before: list[str] = []
-    for n in range(1, len(log) + 1):
-        now = [plain(line) for line in ui.replay_lines(game, log[:n])]
-        same = next((i for i, (a, b) in enumerate(zip(before, now, strict=False))
-                     if a != b), min(len(before), len(now)))
-        while steps and sum(map(len, steps)) > same:  # lines rewritten: drop their steps
-            steps.pop()
-        shown = sum(map(len, steps))
-        if now[shown:]:
-            steps.append(now[shown:])
-        before = now
-    return steps
+    ui = UIS.get(game.kind)
+    if ui is None:
+        raise ServiceError("game_not_found")
+    # Each prefix of the log told anew (a game's lines may depend on the moves before, as
+    # Koira's trick line does): quadratic, on a few hundred moves at most.
+    steps, kept = replay_steps([[plain(line) for line in ui.replay_lines(game, log[:i + 1])]
+                                for i in range(len(log))])
+    return JSONResponse({
+        "title": plain(_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)),
+        "game": game_name(game.kind), "edition": game_title(game.kind, game.options),
+        "kind": game.kind,
+        "chat_id": game.chat_id, "steps": steps, "kept": kept})

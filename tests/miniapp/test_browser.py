@@ -99,7 +99,7 @@ async def test_standings_and_profile_chart(mini, browser, tmp_path) -> None:
     await page.screenshot(path=tmp_path / "profile.png")
     await page.locator("button.tab[data-view=history]").click()
     await page.locator(".history .chip").first.click()
-    await page.wait_for_selector(".replay .rstep.current")
+    await page.wait_for_selector(".replay .rstep p.current")
     await page.locator("[data-testid=next]").click()
     await page.screenshot(path=tmp_path / "replay.png")
     assert errors == []

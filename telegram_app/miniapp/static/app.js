@@ -12,8 +12,9 @@ const tabs = document.getElementById("tabs");
 const toastBox = document.getElementById("toast");
 let t = {};
 let me = null;
+// game: the league shown (a kind the server offers; null: the server's default).
 const state = { view: "table", gameId: null, chatId: null, period: "week", profileId: null,
-  replayId: null };
+  replayId: null, game: null };
 let stopWatch = null;
 let shownVersion = null;
 let toastTimer = null;
@@ -83,6 +84,14 @@ async function send(action) {
   }
 }
 
+function gameParam(sep) {
+  return state.game ? `${sep}game=${encodeURIComponent(state.game)}` : "";
+}
+
+function chooseGame(view) {
+  return (kind) => { state.game = kind; go(view); };
+}
+
 async function go(view) {
   state.view = view;
   if (stopWatch && view !== "table") { stopWatch(); stopWatch = null; }
@@ -96,13 +105,14 @@ async function go(view) {
         }, (online) => document.body.classList.toggle("offline", !online));
       }
     } else if (view === "standings") {
-      const data = await get(`chat/${state.chatId}/standings?period=${state.period}`);
+      const data = await get(`chat/${state.chatId}/standings?period=${state.period}${gameParam("&")}`);
       show(drawStandings(data, t, (period) => { state.period = period; go("standings"); },
-        (userId) => { state.profileId = userId; go("profile"); }));
+        (userId) => { state.profileId = userId; go("profile"); }, chooseGame("standings")));
     } else if (view === "profile") {
       const who = state.profileId || me.id;
       const chat = state.chatId ? `?chat=${state.chatId}` : "";
-      show(drawProfile(await get(`profile/${who}${chat}`), t));
+      const data = await get(`profile/${who}${chat}${gameParam(chat ? "&" : "?")}`);
+      show(drawProfile(data, t, (kind) => { state.profileId = who; chooseGame("profile")(kind); }));
       state.profileId = null;
     } else if (view === "history") {
       show(drawHistory(await get(`chat/${state.chatId}/history`), t,

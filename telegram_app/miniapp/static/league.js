@@ -1,12 +1,22 @@
 // League pages: standings, a profile with its Elo chart (SVG drawn here from the points the
-// server sends), the chat's history and a replay viewer stepping through a game's log.
+// server sends), the chat's history and a replay viewer stepping through a game's log. Each
+// game has its own league: the switch lists the games the server names (data.kinds).
 import { h, s, format } from "./dom.js";
 
-export function drawStandings(data, t, choose, openProfile) {
+// The game switch: one chip per game the server offers, the shown one pressed; none for one.
+export function gameSwitch(data, chooseGame) {
+  if (!data.kinds || data.kinds.length < 2) return null;
+  return h("div.chips.games", { role: "group" }, data.kinds.map((g) => h("button.chip", {
+    type: "button", "data-game": g.kind, "aria-pressed": g.kind === data.game ? "true" : "false",
+    onclick: () => chooseGame(g.kind) }, g.name)));
+}
+
+export function drawStandings(data, t, choose, openProfile, chooseGame) {
   const periods = ["week", "last", "season"].map((p) => h(
     "button.chip", { type: "button", "aria-pressed": p === data.period ? "true" : "false",
       onclick: () => choose(p) }, t[p]));
   return h("div.league", {},
+    gameSwitch(data, chooseGame),
     h("div.chips", {}, periods),
     h("h2", {}, data.title), h("p.hint", {}, data.range),
     data.rows.length ? h("table.standings", {},
@@ -49,9 +59,10 @@ export function eloChart(points, emptyText, start = 1500) {
   return svg;
 }
 
-export function drawProfile(data, t) {
+export function drawProfile(data, t, chooseGame) {
   return h("div.league.profile", {},
-    h("h2", {}, data.title),
+    gameSwitch(data, chooseGame),
+    h("h2", {}, data.title), h("p.hint", {}, data.game_name),
     h("div.stats", {},
       h("div.stat", {}, h("b", {}, data.elo), h("span", {}, t.elo)),
       h("div.stat", {}, h("b", {}, String(data.games)), h("span", {}, t.games))),
@@ -63,11 +74,25 @@ export function drawHistory(data, t, openReplay) {
   return h("div.league", {},
     h("h2", {}, data.title),
     data.games.length ? h("ul.history", {}, data.games.map((g) => h("li", {},
-      h("div.row", {}, h("b", {}, `#${g.id}`), h("span.hint", {}, ` ${g.date} · ${g.title}`),
+      h("div.row", {}, h("b", {}, `#${g.id}`), h("span.hint", {}, ` ${g.date} · `,
+        h("span.game", { "data-game": g.kind }, g.edition === g.game ? g.game
+          : `${g.game} · ${g.edition}`)),
         h("button.chip", { type: "button", onclick: () => openReplay(g.id) }, "🎬 ", t.open_replay)),
       h("div.places", {}, g.places.map((p) => h("span.placeitem", {}, `${p.place}. `,
         h("span.name", {}, p.name), p.change ? h("small", {}, ` (${p.change})`) : null))))))
       : h("p.hint", {}, data.empty));
+}
+
+// The replay's lines after step `at`: each step keeps the first kept[i] lines of the step
+// before and adds its own (a Koira trick line grows card by card: it is replaced).
+function linesAt(data, at) {
+  let lines = [];
+  for (let i = 0; i <= at && i < data.steps.length; i += 1) {
+    const kept = data.kept ? data.kept[i] : lines.length;
+    lines = [...lines.slice(0, kept).map(([text]) => [text, false]),
+      ...data.steps[i].map((text) => [text, true])];
+  }
+  return lines;
 }
 
 export function drawReplay(data, t) {
@@ -75,8 +100,8 @@ export function drawReplay(data, t) {
   const body = h("div.replay-steps");
   const counter = h("p.hint.counter");
   const show = () => {
-    body.replaceChildren(...data.steps.slice(0, at + 1).map((lines, i) => h(
-      `div.rstep${i === at ? ".current" : ""}`, {}, lines.map((line) => h("p", {}, line)))));
+    body.replaceChildren(h("div.rstep", {}, linesAt(data, at).map(([line, now]) => h(
+      `p${now ? ".current" : ""}`, {}, line))));
     counter.textContent = format(t.step, { n: at + 1, total: data.steps.length });
     const current = body.querySelector(".current");
     if (current) current.scrollIntoView({ block: "nearest" });
@@ -84,7 +109,8 @@ export function drawReplay(data, t) {
   const go = (d) => { at = Math.min(data.steps.length - 1, Math.max(0, at + d)); show(); };
   show();
   return h("div.league.replay", {},
-    h("h2", {}, data.title), counter,
+    h("h2", {}, data.title), h("p.hint", {}, data.edition === data.game ? data.game
+      : `${data.game} · ${data.edition}`), counter,
     h("div.stepper-row", {},
       h("button.big.secondary", { type: "button", onclick: () => go(-1) }, t.prev),
       h("button.big.primary", { type: "button", onclick: () => go(1), "data-testid": "next" },

@@ -1,0 +1,118 @@
+"""The Mini App's league pages per game, against the real bot (fake Bot API, PostgreSQL): a
+chat with a finished, rated Coyote game and a finished, rated Koira game, both played from
+the page alone. The page's standings and Elo are the chat commands' figures (``/standings``,
+``/standings koira``, ``/profile``), its history lists both games by name, and its replay
+steps through either game to the game's own ``/replay`` lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from telegram_app.games.base import UIS
+from telegram_app.miniapp.league_api import replay_steps
+from telegram_app.miniapp.text import plain
+from tests.e2e.harness import wait_for
+from tests.miniapp.koira import service_of
+from tests.miniapp.league import KoiraUI, both_games
+
+GROUP = -100555
+BIDI = str.maketrans("", "", "\u2068\u2069")
+
+
+@pytest.fixture
+def koira_ui():
+    with KoiraUI():
+        yield
+
+
+async def _told(api, user, text: str, wanted: str) -> str:
+    """What the bot answers ``text`` sent in the group (the newest message with ``wanted``),
+    without Unicode isolates."""
+    before = len(api.find_messages(GROUP, wanted))
+    await user.send(GROUP, text)
+    await wait_for(lambda: len(api.find_messages(GROUP, wanted)) > before)
+    return (api.find_messages(GROUP, wanted)[-1].text or "").translate(BIDI)
+
+
+def _row_line(row: dict) -> str:
+    return f"{row['rank']}. {row['name']} · {row['points']} · {row['games']} · " \
+           f"{row['wins']} · {row['elo']} ({row['change']})"
+
+
+async def test_the_league_pages_show_each_games_figures(mini, koira_ui) -> None:
+    api, players, runner, client = mini
+    coyote, koira = await both_games(mini, GROUP)
+    for kind, command, title in (("coyote", "/standings", "Standings this week"),
+                                 ("koira", "/standings koira", "Standings this week")):
+        chat_text = await _told(api, players[0], command, title)
+        week = (await client.get(f"chat/{GROUP}/standings?period=week&game={kind}", 1)).json()
+        assert week["game"] == kind and len(week["rows"]) == 3, week
+        assert {g["kind"] for g in week["kinds"]} >= {"coyote", "koira"}
+        assert week["kinds"][0]["kind"] == "coyote"  # the chat commands' default first
+        for row in week["rows"]:
+            assert _row_line(row) in chat_text, (kind, row, chat_text)
+        assert week["title"] in chat_text and week["range"] in chat_text
+        season = (await client.get(f"chat/{GROUP}/standings?period=season&game={kind}",
+                                   1)).json()
+        assert [_row_line(r) for r in season["rows"]] == [_row_line(r) for r in week["rows"]]
+    # the default is Coyote's, as /standings without a game
+    default = (await client.get(f"chat/{GROUP}/standings", 1)).json()
+    assert default["game"] == "coyote"
+    coyote_rows = {r["name"]: r for r in default["rows"]}
+    koira_rows = {r["name"]: r for r in (await client.get(
+        f"chat/{GROUP}/standings?game=koira", 1)).json()["rows"]}
+    # /profile: the Coyote card and chart, the Koira line after it
+    caption = await _told(api, players[1], "/profile", "Rank in this chat")
+    page = (await client.get(f"profile/2?chat={GROUP}", 2)).json()
+    assert page["game"] == "coyote"
+    assert [line.translate(BIDI) for line in page["lines"]] == caption.split("\n")
+    assert len(page["points"]) == 1 and page["elo"] == coyote_rows["Bob"]["elo"]
+    mine = (await client.get(f"profile/2?chat={GROUP}&game=koira", 2)).json()
+    assert mine["game"] == "koira" and len(mine["points"]) == 1
+    assert mine["elo"] == koira_rows["Bob"]["elo"] and mine["games"] == 1
+    assert f"Koira: Elo {mine['elo']} · rated games: 1" in caption
+    assert f"Elo {mine['elo']}" in mine["lines"][0]
+    assert any(f"Coyote: Elo {page['elo']}" in line for line in mine["lines"])
+    # the chart ends at the Elo shown (which is rounded to a whole number)
+    for shown in (page, mine):
+        assert abs(shown["points"][-1]["elo"] - float(shown["elo"].rstrip("?"))) <= 0.5
+    # /rating names the same figures
+    rating = await _told(api, players[1], "/rating", "Rank in this chat")
+    assert rating == caption
+    assert (await client.get(f"chat/{GROUP}/standings?game=nope", 1)).status_code == 400
+    assert (await client.get("profile/2?game=nope", 2)).status_code == 400
+
+
+async def test_history_and_replays_of_both_games(mini, koira_ui) -> None:
+    api, players, runner, client = mini
+    coyote, koira = await both_games(mini, GROUP)
+    history = (await client.get(f"chat/{GROUP}/history", 3)).json()
+    assert [(g["id"], g["kind"], g["game"]) for g in history["games"]] == [
+        (koira, "koira", "Koira"), (coyote, "coyote", "Coyote")]
+    chat_text = await _told(api, players[0], "/history", "Last games in this chat")
+    for g in history["games"]:
+        assert f"#{g['id']} · {g['date']} · {g['edition']}: " in chat_text, (g, chat_text)
+    service = service_of(runner)
+    for game_id in (coyote, koira):
+        data = (await client.get(f"replay/{game_id}", 3)).json()
+        assert len(data["steps"]) == len(data["kept"]) > 3
+        game, log = await service.replay(game_id, GROUP)
+        whole = [plain(line) for line in UIS[game.kind].replay_lines(game, log)]
+        lines: list[str] = []
+        replaced = 0
+        for kept, new in zip(data["kept"], data["steps"], strict=True):
+            assert kept <= len(lines) and new
+            replaced += kept < len(lines)
+            lines = lines[:kept] + new
+        assert lines == whole, game.kind  # the last step shows the game's /replay lines
+        assert data["kind"] == game.kind and data["game"] in ("Coyote", "Koira")
+        # Coyote's lines only grow; a Koira trick line grows card by card and is replaced
+        assert (replaced > 0) == (game.kind == "koira"), (game.kind, replaced)
+    koira_data = (await client.get(f"replay/{koira}", 3)).json()
+    assert any("koira" in line for line in koira_data["steps"][-1])
+
+
+def test_replay_steps_keep_and_replace_lines() -> None:
+    assert replay_steps([["a"], ["a"], ["a", "b"], ["a", "b2"], ["a", "b2", "c"]]) == (
+        [["a"], ["b"], ["b2"], ["c"]], [0, 1, 1, 2])
+    assert replay_steps([]) == ([], [])
