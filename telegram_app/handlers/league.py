@@ -158,4 +158,4 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/top [game]``: the overall leaderboard of a game (else the default game's)."""
     kind, _rest = _kind_of(list(context.args or []))
     await reply(update, context, render.top_text(await services(context).service.top(
-        kind=kind)))
+        kind=kind), kind))

@@ -82,9 +82,13 @@ def rating_text(card: RatingCard) -> str:
     return "\n".join(lines)
 
 
-def top_text(rows: list[tuple[int, str, Any]]) -> str:
-    """``/top``: the overall leaderboard."""
-    lines = [_("🏅 <b>Leaderboard</b> (10 or more rated games)"), ""]
+def top_text(rows: list[tuple[int, str, Any]], kind: str | None = None) -> str:
+    """``/top``: the overall leaderboard of game ``kind`` (named in the title, as
+    :func:`standings_text` names its game: each game has its own league)."""
+    title = _("🏅 <b>Leaderboard</b> (10 or more rated games)")
+    if kind is not None:
+        title = f"{title} · {game_name(kind)}"
+    lines = [title, ""]
     if not rows:
         lines.append(_("Nobody has 10 rated games yet."))
     for rank, name, rating in rows:

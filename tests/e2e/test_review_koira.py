@@ -1,0 +1,128 @@
+"""Review probes: forged and stale Koira presses through the real Application and the fake
+Bot API (a mask past the hand, another game's id, an old version, a Coyote verb, a move
+pressed on the group's table, a press by someone not playing), /notify in a private chat.
+Each must be answered with an alert and change nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from tests.clock import Clock
+from tests.e2e.harness import bot_table, wait_for
+from tests.e2e.koira_play import koira_mover, koira_turn_by, koira_version, service_of
+
+GROUP = -100881
+SEED = 20261202
+
+
+@pytest.fixture
+async def kennel(pg_db, pg_url):
+    clock = Clock(datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
+    async with bot_table(pg_url, GROUP, "Kennel", ["Ann", "Bob", "Eve"], clock=clock,
+                         sweep_interval=0.05) as (api, players, runner):
+        service_of(runner).new_seed = lambda: SEED
+        yield api, players, runner
+
+
+async def test_forged_koira_presses_change_nothing(kennel) -> None:
+    api, (ann, bob, eve), runner = kennel
+    await ann.send(GROUP, "/newgame koira")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
+    await bob.press_and_settle(lobby, "✋ Join", quiet=0.02)
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    user, message = await koira_mover(api, [ann, bob])
+    other = bob if user is ann else ann
+    version = koira_version(api, message)
+    await api.settle(quiet=0.05)
+    game = await service_of(runner).get(1)
+    assert game.version == version
+    hand = len(game.state["hands"][game.player(user.id).seat])
+    table = api.find_messages(GROUP, "trick 1")[-1]
+    said = {u.id: len(api.bot_messages(u.id)) for u in (ann, bob, eve)}
+    said_group = len(api.bot_messages(GROUP))
+    forged = [
+        (user, user.id, message.message_id, f"ky:1:{version}:{1 << hand}"),  # past the hand
+        (user, user.id, message.message_id, f"ky:1:{version}:0"),  # nothing
+        (user, user.id, message.message_id, f"ky:1:{version}:1:0"),  # a zero high half
+        (user, user.id, message.message_id, f"ky:1:{version}:67108863:67108863"),
+        (user, user.id, message.message_id, f"ky:2:{version}:1"),  # no such game
+        (user, user.id, message.message_id, f"ky:1:{version - 1}:1"),  # an old version
+        (user, user.id, message.message_id, f"kt:1:{version}:1"),  # a phase-2 selection
+        (user, user.id, message.message_id, f"kh:1:{version}"),  # a pick-up in phase 1
+        (user, user.id, message.message_id, f"b:1:{version}:5"),  # a Coyote bid
+        (user, user.id, message.message_id, f"c:1:{version}"),  # a Coyote call
+        (user, GROUP, table.message_id, f"ky:1:{version}:1"),  # the move on the table
+        (other, other.id, api.bot_messages(other.id)[-1].message_id, f"ky:1:{version}:1"),
+        (eve, eve.id, api.bot_messages(eve.id)[-1].message_id if api.bot_messages(eve.id)
+         else None, f"ky:1:{version}:1"),  # not playing
+    ]
+    for who, chat, message_id, data in forged:
+        if message_id is None:
+            continue
+        answer = await api.wait_answer(await who.press_raw(chat, message_id, data))
+        assert answer.get("show_alert"), (data, answer)
+    await api.settle(quiet=0.1)
+    assert (await service_of(runner).get(1)).version == version
+    assert len(api.bot_messages(GROUP)) == said_group
+    for u in (ann, bob, eve):
+        assert len(api.bot_messages(u.id)) == said[u.id], u.first_name
+    # the mover's message still carries their moves
+    assert koira_version(api, api.get_message(user.id, message.message_id)) == version
+
+
+async def test_notify_in_a_private_chat_is_refused_politely(kennel) -> None:
+    api, (ann, _bob, _eve), runner = kennel
+    await ann.send(ann.id, "/notify")
+    await wait_for(lambda: bool(api.find_messages(ann.id, "Send /notify in a group")))
+    assert not await service_of(runner).subscribed(ann.id, ann.id)
+
+
+async def test_a_koira_rematch_replay_and_league(kennel) -> None:
+    """Ann against two computers to the end; then 🔁 by a non-player, a double tap, the
+    new lobby's kind and computers; /replay 1, /standings koira, /top koira, /profile,
+    /history; no hand in the group."""
+    api, (ann, _bob, eve), runner = kennel
+    await ann.send(GROUP, "/newgame koira")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    turns = 0
+    while not api.find_messages(GROUP, "is over!"):
+        await koira_turn_by(api, runner, [ann], GROUP)
+        turns += 1
+        assert turns < 300
+    await api.settle(quiet=0.05)
+    final = api.find_messages(GROUP, "is over!")[-1]
+    answer = await eve.press_and_settle(final, "🔁 Rematch")
+    assert answer["show_alert"] and "not playing" in answer["text"], answer
+    data = next(d for t, d in api.buttons(final) if "Rematch" in t)
+    first = await ann.press_raw(GROUP, final.message_id, data)
+    second = await ann.press_raw(GROUP, final.message_id, data)
+    answers = [await api.wait_answer(first), await api.wait_answer(second)]
+    await api.settle(quiet=0.1)
+    game = await service_of(runner).get(2)
+    assert game.kind == "koira" and game.status == "lobby"
+    assert [p.is_ai for p in game.players].count(True) == 2
+    assert [p.user_id for p in game.players if not p.is_ai] == [ann.id], answers
+    assert len([m for m in api.find_messages(GROUP, "Koira — new game #")
+                if m.message_id > final.message_id]) == 1  # one rematch lobby
+    # the league and replay commands; /top koira says whose leaderboard it is (it did not)
+    for command, expect in (("/replay 1", "Replay of game #1"),
+                            ("/standings koira", "Koira"),
+                            ("/top koira", "Leaderboard (10 or more rated games) · Koira"),
+                            ("/profile", "Ann"), ("/history", "#1")):
+        before = len(api.bot_messages(GROUP))
+        await ann.send(GROUP, command)
+        await wait_for(lambda before=before: len(api.bot_messages(GROUP)) > before)
+        await api.settle(quiet=0.05)
+        text = "\n".join(m.text or "" for m in api.bot_messages(GROUP)[before:])
+        assert expect in text, (command, text)
+    assert not api.find_messages(GROUP, "Your hand")  # no hand in the group, ever
