@@ -114,11 +114,12 @@ def computer_choice(game: GameSnapshot, seat: int) -> Action:
 
 
 async def koira_turn_by(api: FakeBotAPI, runner, players: list[FakeUser], group_id: int,
-                        choose: Chooser | None = None
+                        choose: Chooser | None = None, over: str = "is over!"
                         ) -> tuple[FakeUser, Action, StoredMessage, str]:
     """Let the human to act make a move (``choose``'s, else the computer player's choice)
     through their buttons, and wait until the next keyboard is out or the game is over.
-    Returns who moved, what, the message pressed and the last data pressed on it."""
+    Returns who moved, what, the message pressed and the last data pressed on it (``over``:
+    the group's words for the end, in the group's language)."""
     user, message = await koira_mover(api, players)
     pressed = koira_version(api, message) or 0
     game = await service_of(runner).get(int(message_game(api, message)))
@@ -126,11 +127,11 @@ async def koira_turn_by(api: FakeBotAPI, runner, players: list[FakeUser], group_
     seat = game.player(user.id).seat
     action = (choose and choose(game, seat, KOIRA.legal_actions(game.state, seat))) or \
         computer_choice(game, seat)
-    overs = len(api.find_messages(group_id, "is over!"))
+    overs = len(api.find_messages(group_id, over))
     answer, data = await carry_out(api, user, message, game, action)
     assert not answer.get("show_alert"), answer
     await wait_for(lambda: any(koira_turn(api, u, pressed) for u in players)
-                   or len(api.find_messages(group_id, "is over!")) > overs)
+                   or len(api.find_messages(group_id, over)) > overs)
     return user, action, message, data
 
 
