@@ -9,9 +9,16 @@ from datetime import UTC, datetime
 
 import pytest
 
+from league.errors import ServiceError
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, wait_for
-from tests.e2e.koira_play import koira_mover, koira_turn_by, koira_version, service_of
+from tests.e2e.koira_play import (
+    koira_mover,
+    koira_turn_by,
+    koira_version,
+    moves,
+    service_of,
+)
 
 GROUP = -100881
 SEED = 20261202
@@ -126,3 +133,49 @@ async def test_a_koira_rematch_replay_and_league(kennel) -> None:
         text = "\n".join(m.text or "" for m in api.bot_messages(GROUP)[before:])
         assert expect in text, (command, text)
     assert not api.find_messages(GROUP, "Your hand")  # no hand in the group, ever
+
+
+async def test_double_taps_a_running_replay_and_a_rematch_behind_a_lobby(kennel) -> None:
+    """Two quick taps of one move make one move; /replay of the running game; after the
+    end, 🔁 while another lobby is open in the group opens nothing and says so."""
+    api, (ann, bob, eve), runner = kennel
+    await ann.send(GROUP, "/newgame koira")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    for _round in range(4):
+        user, message = await koira_mover(api, [ann])
+        version = koira_version(api, message)
+        await api.settle(quiet=0.05)
+        offered = moves(api, message)
+        data = next((d for _, d in offered if d.startswith("kw:")), offered[0][1])
+        said = len(api.bot_messages(GROUP))
+        first = await ann.press_raw(ann.id, message.message_id, data)
+        second = await ann.press_raw(ann.id, message.message_id, data)
+        answers = [await api.wait_answer(first), await api.wait_answer(second)]
+        await api.settle(quiet=0.1)
+        game = await service_of(runner).get(1)
+        # one move by Ann (and the computers' after it), one alert for the second tap
+        assert sum(bool(a.get("show_alert")) for a in answers) == 1, (data, answers)
+        assert len(api.bot_messages(GROUP)) > said and game.version > version
+    before = len(api.bot_messages(GROUP))
+    await eve.send(GROUP, "/replay 1")
+    await wait_for(lambda: len(api.bot_messages(GROUP)) > before)
+    await api.settle(quiet=0.05)
+    text = "\n".join(m.text or "" for m in api.bot_messages(GROUP)[before:])
+    assert "Your hand" not in text
+    while (await service_of(runner).get(1)).status == "running":
+        await koira_turn_by(api, runner, [ann], GROUP)
+    await api.settle(quiet=0.05)
+    final = api.find_messages(GROUP, "is over!")[-1]
+    await bob.send(GROUP, "/newgame")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Coyote</b> — new game #")
+                                or api.find_messages(GROUP, "Coyote — new game #")))
+    answer = await ann.press_and_settle(final, "🔁 Rematch")
+    assert answer.get("show_alert") and "already open" in answer["text"], answer
+    assert (await service_of(runner).get(2)).kind == "coyote"
+    with pytest.raises(ServiceError):  # no third game
+        await service_of(runner).get(3)
