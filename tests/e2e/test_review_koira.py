@@ -179,3 +179,26 @@ async def test_double_taps_a_running_replay_and_a_rematch_behind_a_lobby(kennel)
     assert (await service_of(runner).get(2)).kind == "coyote"
     with pytest.raises(ServiceError):  # no third game
         await service_of(runner).get(3)
+
+
+async def test_koira_verbs_on_a_coyote_game_change_nothing(kennel) -> None:
+    """A forged Koira press (the stock, a pick-up, a play, a selection) on a running Coyote
+    game, by the player to act, in their private chat and on the table: an alert each."""
+    from tests.e2e.harness import move_version, mover, private_turn_message, start_game
+
+    api, (ann, bob, eve), runner = kennel
+    await start_game(api, [ann, bob, eve], GROUP)
+    user = await mover(api, [ann, bob, eve])
+    message = private_turn_message(api, user)
+    version = move_version(api, message)
+    await api.settle(quiet=0.05)
+    table = next(m for m in reversed(api.bot_messages(GROUP)) if api.buttons(m))
+    said = len(api.bot_messages(GROUP))
+    for chat, message_id in ((user.id, message.message_id), (GROUP, table.message_id)):
+        for data in (f"kw:1:{version}", f"kh:1:{version}", f"ky:1:{version}:1",
+                     f"kt:1:{version}:1", "rm:1", f"v:1:0:0:{version}"):
+            answer = await api.wait_answer(await user.press_raw(chat, message_id, data))
+            assert answer.get("show_alert"), (chat, data, answer)
+    await api.settle(quiet=0.1)
+    assert (await service_of(runner).get(1)).version == version
+    assert len(api.bot_messages(GROUP)) == said
