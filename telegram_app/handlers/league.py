@@ -31,6 +31,15 @@ def _kind_of(args: list[str]) -> tuple[str, list[str]]:
     return default_kind(), args
 
 
+def _named_kind(context: ContextTypes.DEFAULT_TYPE) -> tuple[str, str | None]:
+    """The game of ``/rating [game]`` or ``/profile [game]`` (else the default game's) and
+    the kind to name on the card: only one the user named (``/rating`` alone reads as it
+    always did)."""
+    args = list(context.args or [])
+    kind, _rest = _kind_of(args)
+    return kind, kind if args and args[0].lower() in GAMES else None
+
+
 async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/standings [game] [last|season]``: this chat's table of a game (else the default
     game's)."""
@@ -85,45 +94,50 @@ async def _card(update: Update, context: ContextTypes.DEFAULT_TYPE,
 
 
 async def _other_cards(context: ContextTypes.DEFAULT_TYPE, card: RatingCard,
-                       chat_id: int | None) -> list[tuple[str, RatingCard]]:
-    """The player's cards in the games other than ``card``'s (the default game's), those
-    they played rated games of."""
+                       chat_id: int | None, shown: str) -> list[tuple[str, RatingCard]]:
+    """The player's cards in the games other than ``shown`` (``card``'s), those they
+    played rated games of."""
     cards = [(kind, await services(context).service.rating_card(card.user_id, chat_id,
                                                                  kind=kind))
-             for kind in sorted(GAMES) if kind != default_kind()]
+             for kind in sorted(GAMES) if kind != shown]
     return [(kind, replace(c, name=card.name)) for kind, c in cards if c.games]
 
 
 async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/rating``: yours, or the replied-to player's."""
+    """``/rating [game]``: yours, or the replied-to player's, in a game (else the default
+    game), then the other games they played rated games of."""
     chat = update.effective_chat
     chat_id = chat.id if in_group(chat) and chat else None
-    card = await _card(update, context, chat_id, default_kind())
+    kind, named = _named_kind(context)
+    card = await _card(update, context, chat_id, kind)
     if card is not None:
-        others = await _other_cards(context, card, chat_id)
-        await reply(update, context, render.rating_text(card) + render.other_games_text(others))
+        others = await _other_cards(context, card, chat_id, kind)
+        await reply(update, context, render.rating_text(card, named)
+                    + render.other_games_text(others))
 
 
 async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/profile``: the rating card and a PNG chart of Elo over time."""
+    """``/profile [game]``: the rating card in a game (else the default game) and a PNG
+    chart of its Elo over time."""
     chat = update.effective_chat
     if chat is None:
         return
     chat_id = chat.id if in_group(chat) else None
-    card = await _card(update, context, chat_id, default_kind())
+    kind, named = _named_kind(context)
+    card = await _card(update, context, chat_id, kind)
     if card is None:
         return
     bot = services(context)
-    others = await _other_cards(context, card, chat_id)
-    history = await bot.service.rating_history(card.user_id, kind=default_kind())
+    others = await _other_cards(context, card, chat_id, kind)
+    history = await bot.service.rating_history(card.user_id, kind=kind)
     title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"),
                                   numeric_dates=current_language() != DEFAULT_LANGUAGE)
     message = update.effective_message
-    if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card, others),
+    if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card, others, named),
                                       thread_id=thread_of(message)) is None:
-        await reply(update, context, render.rating_text(card)  # the card, without the chart
+        await reply(update, context, render.rating_text(card, named)  # without the chart
                     + render.other_games_text(others))
 
 

@@ -66,10 +66,12 @@ def champion_line(standings: Standings) -> str:
     return _("👑 Season champion: {names}!").format(names=", ".join(names)) if names else ""
 
 
-def rating_text(card: RatingCard) -> str:
-    """``/rating``: Elo (with "?" while provisional), ranks, games and wins."""
-    lines = [_("⭐ <b>{name}</b>: Elo {elo}").format(name=_name(card.name),
-                                                   elo=format_rating(card.rating, card.games))]
+def rating_text(card: RatingCard, kind: str | None = None) -> str:
+    """``/rating``: Elo (with "?" while provisional), ranks, games and wins; ``kind``: the
+    game to name on the first line (``/rating koira``), as :func:`standings_text` does."""
+    first = _("⭐ <b>{name}</b>: Elo {elo}").format(name=_name(card.name),
+                                                  elo=format_rating(card.rating, card.games))
+    lines = [first if kind is None else f"{first} · {game_name(kind)}"]
     if card.games < 10:
         lines.append(_("(? = provisional: fewer than 10 rated games)"))
     lines.append(_("Rank in this chat: {rank}").format(
@@ -129,9 +131,11 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     return fit_lines(lines, keep="first")
 
 
-def profile_caption(card: RatingCard, others: list[tuple[str, RatingCard]] | None = None) -> str:
-    """The caption of /profile's chart (the chart is of the first card's game)."""
-    return (rating_text(card) + other_games_text(others or []))[:1000]
+def profile_caption(card: RatingCard, others: list[tuple[str, RatingCard]] | None = None,
+                    kind: str | None = None) -> str:
+    """The caption of /profile's chart (the chart is of the first card's game, ``kind``
+    when the user named one)."""
+    return (rating_text(card, kind) + other_games_text(others or []))[:1000]
 
 
 def other_games_text(cards: list[tuple[str, RatingCard]]) -> str:

@@ -202,3 +202,36 @@ async def test_koira_verbs_on_a_coyote_game_change_nothing(kennel) -> None:
     await api.settle(quiet=0.1)
     assert (await service_of(runner).get(1)).version == version
     assert len(api.bot_messages(GROUP)) == said
+
+
+async def test_rating_and_profile_of_a_named_game(kennel) -> None:
+    """A rated Koira game (three humans); ``/rating koira`` and ``/profile koira`` show
+    Koira's card first (they showed Coyote's, 0 games, whatever the argument)."""
+    api, players, runner = kennel
+    ann, bob, eve = players
+    await ann.send(GROUP, "/newgame koira")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
+    for user in (bob, eve):
+        await user.press_and_settle(lobby, "✋ Join", quiet=0.02)
+    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    turns = 0
+    while (await service_of(runner).get(1)).status == "running":
+        await koira_turn_by(api, runner, players, GROUP)
+        turns += 1
+        assert turns < 400
+    await api.settle(quiet=0.05)
+    before = len(api.bot_messages(GROUP))
+    await ann.send(GROUP, "/rating koira")
+    await wait_for(lambda: len(api.bot_messages(GROUP)) > before)
+    text = api.bot_messages(GROUP)[-1].text
+    assert text.split("\n\n")[0].endswith("Rated games: 1 · wins: 0") or \
+        "Rated games: 1 · wins: 1" in text.split("\n\n")[0], text
+    assert "Koira" in text.split("\n")[0], text
+    before = len(api.bot_messages(GROUP))
+    await ann.send(GROUP, "/profile koira")
+    await wait_for(lambda: len(api.bot_messages(GROUP)) > before)
+    caption = api.bot_messages(GROUP)[-1].text or ""
+    assert "Rated games: 1" in caption.split("\n\n")[0] and "Koira" in caption.split("\n")[0], \
+        caption
