@@ -25,7 +25,8 @@ OPTION_ROW = 3
 
 def deep_link(bot_username: str, game_id: int, *, join: bool = False) -> str:
     """``https://t.me/<bot>?start=g<id>``: opens the private chat and sends ``/start g<id>``
-    (``join``: ``j<id>``, which also seats the sender in that lobby)."""
+    (``join``: ``j<id>``, which also seats the sender in that lobby if they subscribed to
+    its group's alerts)."""
     return f"https://t.me/{bot_username}?start={'j' if join else 'g'}{game_id}"
 
 

@@ -158,8 +158,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             len(payload) <= 13:
         try:
             game = await bot.service.get(int(number))
+            # A next-game alert's link: join. Alerts go to the group's subscribers only; anyone
+            # else typing the link (a stranger guessing a number) is not seated in a group's
+            # game they cannot see.
             if payload.startswith("j") and game.status == "lobby" and \
-                    game.player(user.id) is None:  # a next-game alert's link: join
+                    game.player(user.id) is None and \
+                    await bot.service.subscribed(game.chat_id, user.id):
                 game = await bot.service.join(game.id, user_ref(user))
         except ServiceError as exc:
             if payload.startswith("j") and exc.code in ("game_full", "stale"):

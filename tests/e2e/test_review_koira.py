@@ -235,3 +235,26 @@ async def test_rating_and_profile_of_a_named_game(kennel) -> None:
     caption = api.bot_messages(GROUP)[-1].text or ""
     assert "Rated games: 1" in caption.split("\n\n")[0] and "Koira" in caption.split("\n")[0], \
         caption
+
+
+async def test_a_join_link_seats_only_a_subscriber_of_that_group(kennel) -> None:
+    """``/start j<id>`` is the link of a next-game alert, sent to the group's subscribers
+    only; typed by anyone else (a stranger to the group guessing a number) it must not seat
+    them in that group's lobby (it did: they then got the group's name, its players and the
+    game in private)."""
+    api, (ann, bob, eve), runner = kennel
+    await ann.send(GROUP, "/newgame koira")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
+    await api.settle(quiet=0.05)
+    stranger = api.add_user(9, "Mallory")
+    await stranger.start_bot()
+    await stranger.send(stranger.id, "/start j1")
+    await api.settle(quiet=0.1)
+    await wait_for(lambda: len(api.bot_messages(stranger.id)) >= 2)
+    assert (await service_of(runner).get(1)).player(stranger.id) is None
+    # a subscriber's link still seats them
+    await bob.send(GROUP, "/notify")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "I will tell you")))
+    await bob.send(bob.id, "/start j1")
+    await wait_for(lambda: bool(api.find_messages(bob.id, "You are all set for game #1")))
+    assert (await service_of(runner).get(1)).player(bob.id) is not None
