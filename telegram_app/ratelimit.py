@@ -74,6 +74,22 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 await self._overall.acquire()
         self.waits += time.monotonic() - start
 
+    async def ready(self, chat: int | str) -> None:
+        """Wait, taking nothing, until a request to ``chat`` would not wait for the chat's
+        pause or its group's budget (a delivery waits here before it takes one of the
+        presenter's slots, so a group over its budget holds no slot another group could
+        use; issue 10, head-of-line blocking). The request itself still takes its turn:
+        another request to the chat meanwhile may make it wait a little."""
+        start = time.monotonic()
+        while (until := self._paused.get(chat, 0.0)) > time.monotonic():  # noqa: ASYNC110
+            await asyncio.sleep(until - time.monotonic())
+        if _is_group(chat) and self._group_rate:
+            limiter = self._group(chat)
+            step = limiter.time_period / limiter.max_rate / 10  # a tenth of one request's
+            while not limiter.has_capacity():  # noqa: ASYNC110 - aiolimiter has no event
+                await asyncio.sleep(step)
+        self.waits += time.monotonic() - start
+
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],
                               args: Any, kwargs: dict[str, Any], endpoint: str,
                               data: dict[str, Any], rate_limit_args: int | None) -> Result:
