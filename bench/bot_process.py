@@ -3,6 +3,7 @@
 two optional measuring hooks that change nothing the bot does:
 
 - ``BENCH_PROFILE=path``: cProfile the whole process, written to ``path`` (pstats) at exit.
+- ``SIGUSR2``: log the stack of every asyncio task (what a stalled bot waits for).
 - ``BENCH_XACTS=path``: count the database transactions each piece of code ends (commit or
   rollback of a connection that began one), by the innermost function of ``league/`` or
   ``telegram_app/`` on the awaiting task's coroutine chain; written to ``path`` (JSON) at
@@ -16,6 +17,7 @@ import cProfile
 import json
 import os
 import signal
+import sys
 from collections import Counter
 from typing import Any
 
@@ -72,7 +74,21 @@ def _count_transactions(path: str, profiler: cProfile.Profile | None = None) -> 
     atexit.register(write)
 
 
+def _dump_tasks(*_: Any) -> None:
+    import io
+
+    try:
+        tasks = asyncio.all_tasks(asyncio.get_event_loop())
+    except RuntimeError:
+        return
+    out = io.StringIO()
+    for task in tasks:
+        task.print_stack(limit=12, file=out)
+    print(f"--- {len(tasks)} tasks ---\n{out.getvalue()}", file=sys.stderr, flush=True)
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGUSR2, _dump_tasks)
     xacts = os.environ.get("BENCH_XACTS")
     profile_path = os.environ.get("BENCH_PROFILE")
     profiler = cProfile.Profile() if profile_path else None
