@@ -85,9 +85,11 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             await asyncio.sleep(until - time.monotonic())
         if _is_group(chat) and self._group_rate:
             limiter = self._group(chat)
-            step = limiter.time_period / limiter.max_rate / 10  # a tenth of one request's
+            per_request = limiter.time_period / limiter.max_rate  # seconds one leaks in
             while not limiter.has_capacity():  # noqa: ASYNC110 - aiolimiter has no event
-                await asyncio.sleep(step)
+                # (its bucket leaks evenly: the time until one request fits, from its level)
+                excess = getattr(limiter, "_level", limiter.max_rate) + 1 - limiter.max_rate
+                await asyncio.sleep(max(0.005, min(excess, 1.0) * per_request))
         self.waits += time.monotonic() - start
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],
