@@ -30,7 +30,6 @@ from telegram.error import (
 )
 
 from league.service import MatchService
-from telegram_app.ratelimit import ChatRateLimiter
 
 log = logging.getLogger(__name__)
 SHOWN_CACHE = 20_000
@@ -58,14 +57,6 @@ class Messenger:
     def current_chat(self, chat_id: int) -> int:
         """The id ``chat_id`` has now, if this process saw the group become a supergroup."""
         return self._moved.get(chat_id, chat_id)
-
-    async def ready(self, chat_id: int) -> None:
-        """Wait until a message to ``chat_id`` would not wait for Telegram's flood limits
-        (:meth:`telegram_app.ratelimit.ChatRateLimiter.ready`; at once with another rate
-        limiter or none)."""
-        limiter = getattr(self.bot, "rate_limiter", None)
-        if isinstance(limiter, ChatRateLimiter):
-            await limiter.ready(chat_id)
 
     async def _migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         self._moved[old_chat_id] = new_chat_id

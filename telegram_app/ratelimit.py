@@ -74,24 +74,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 await self._overall.acquire()
         self.waits += time.monotonic() - start
 
-    async def ready(self, chat: int | str) -> None:
-        """Wait, taking nothing, until a request to ``chat`` would not wait for the chat's
-        pause or its group's budget (a delivery waits here before it takes one of the
-        presenter's slots, so a group over its budget holds no slot another group could
-        use; issue 10, head-of-line blocking). The request itself still takes its turn:
-        another request to the chat meanwhile may make it wait a little."""
-        start = time.monotonic()
-        while (until := self._paused.get(chat, 0.0)) > time.monotonic():  # noqa: ASYNC110
-            await asyncio.sleep(until - time.monotonic())
-        if _is_group(chat) and self._group_rate:
-            limiter = self._group(chat)
-            per_request = limiter.time_period / limiter.max_rate  # seconds one leaks in
-            while not limiter.has_capacity():  # noqa: ASYNC110 - aiolimiter has no event
-                # (its bucket leaks evenly: the time until one request fits, from its level)
-                excess = getattr(limiter, "_level", limiter.max_rate) + 1 - limiter.max_rate
-                await asyncio.sleep(max(0.005, min(excess, 1.0) * per_request))
-        self.waits += time.monotonic() - start
-
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],
                               args: Any, kwargs: dict[str, Any], endpoint: str,
                               data: dict[str, Any], rate_limit_args: int | None) -> Result:

@@ -83,9 +83,6 @@ class Presenter(Reports):
         time: a lock here, and the service's across processes. Errors are logged (a database
         outage as the outage's one warning); what was not told is found again by a sweep."""
         try:
-            noted = self._pending.get(game_id)
-            if noted:  # (a group over its flood budget waits before it takes a slot)
-                await self.messenger.ready(next(iter(noted.values())).game.chat_id)
             async with self._lock(game_id), self._slots, \
                     self.service.delivering(game_id) as delivery:
                 runs = _runs(self._pending.pop(game_id, {}))

@@ -48,30 +48,3 @@ async def test_requests_without_a_chat_and_repeated_floods() -> None:
         pass
     else:
         raise AssertionError("the flood after the last retry is raised")
-
-
-async def test_ready_waits_for_the_groups_budget_and_takes_none_of_it() -> None:
-    """``ready`` (a delivery waits in it before it takes a presenter slot) returns at once
-    while the group has budget, and only once its bucket has leaked when it has none; a
-    private chat never waits for a group's budget."""
-    limiter = ChatRateLimiter(overall_max_rate=1000, group_max_rate=120)  # 2 a second
-
-    async def call() -> bool:
-        return True
-
-    async def request(chat_id: int) -> bool:
-        return await limiter.process_request(call, (), {}, "sendMessage",
-                                             {"chat_id": chat_id}, None)
-
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    await limiter.ready(-1)
-    assert loop.time() - began < 0.02  # budget left: no wait, and none taken
-    for _ in range(120):
-        await request(-1)  # the whole minute's budget at once
-    began = loop.time()
-    await asyncio.wait_for(limiter.ready(-1), 5)
-    assert loop.time() - began >= 0.2  # it waited for the bucket to leak (0.5 s a request)
-    began = loop.time()
-    await limiter.ready(5)
-    assert loop.time() - began < 0.02
