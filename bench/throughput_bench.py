@@ -315,7 +315,8 @@ async def main() -> None:
     parser.add_argument("--profile", default="", help="a directory for profiles (slower)")
     parser.add_argument("--no-pgbench", action="store_true")
     parser.add_argument("--finished", type=int, default=100_000)
-    parser.add_argument("--only", default="", help="run the settings whose name has this")
+    parser.add_argument("--only", default="",
+                        help="run the settings whose name has one of these (comma-separated)")
     args = parser.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · load average "
           f"{'/'.join(f'{x:.1f}' for x in os.getloadavg())} · update concurrency "
@@ -330,7 +331,8 @@ async def main() -> None:
         await asyncio.to_thread(_seed, url, args.finished)
         print(f"seeded {args.finished} finished games in {time.monotonic() - started:.0f} s")
         runs = [(n, setting) for n, setting in enumerate(SETTINGS)
-                if not args.only or args.only in setting.name]
+                if not args.only or any(part in setting.name
+                                        for part in args.only.split(","))]
         for k, (n, setting) in enumerate(runs * args.repeat):
             hooks = {}
             if args.profile:

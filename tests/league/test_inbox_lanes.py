@@ -2,7 +2,8 @@
 cancelled, wherever the cancellation lands: waiting for the lock, right after getting it
 (in the read that follows), while the body runs, or in the commit that ends it. A leaked
 lock would hold every later update of the lane for good: a pooled connection left in its
-transaction would keep it. Another process is played by a second :class:`Database` (its own pool)."""
+transaction would keep it. Another process is played by a second :class:`Database` (its
+own pool)."""
 
 from __future__ import annotations
 
