@@ -1,22 +1,108 @@
-"""``python -m bench.bot_process N``: the bot exactly as ``python -m telegram_app`` runs it,
-but with python-telegram-bot's ``concurrent_updates(N)`` (N > 1) as a stand-in for the
-per-game update processor (issue 10, another branch); for ``bench/throughput_bench.py``."""
+"""``python -m bench.bot_process``: the bot exactly as ``python -m telegram_app`` runs it (its
+``LaneProcessor``, its settings from the environment), for ``bench/throughput_bench.py``, with
+two optional measuring hooks that change nothing the bot does:
+
+- ``BENCH_PROFILE=path``: cProfile the whole process, written to ``path`` (pstats) at exit.
+- ``SIGUSR2``: log the stack of every asyncio task (what a stalled bot waits for).
+- ``BENCH_XACTS=path``: count the database transactions each piece of code ends (commit or
+  rollback of a connection that began one), by the innermost function of ``league/`` or
+  ``telegram_app/`` on the awaiting task's coroutine chain; written to ``path`` (JSON) at
+  exit, with the counts since the bench's measuring began (``SIGUSR1`` resets them).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import cProfile
+import json
+import os
+import signal
 import sys
-
-from telegram.ext import ApplicationBuilder
+from collections import Counter
+from typing import Any
 
 from telegram_app.app import main
 
+_OURS = ("/league/", "/telegram_app/")
+
+
+def _origin() -> str:
+    """Our innermost function on the current task's await chain, with the outermost one."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        task = None
+    if task is None:
+        return "?"
+    names: list[str] = []
+    coro: Any = task.get_coro()
+    while coro is not None:
+        code = getattr(coro, "cr_code", None) or getattr(coro, "ag_code", None)
+        if code is not None and any(part in code.co_filename for part in _OURS):
+            names.append(f"{code.co_filename.rsplit('/', 2)[-2]}/"
+                         f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_name}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "ag_await", None)
+    if not names:
+        return "?"
+    return names[-1] if len(names) == 1 else f"{names[-1]} < {names[0]}"
+
+
+def _count_transactions(path: str, profiler: cProfile.Profile | None = None) -> None:
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    counts: Counter[str] = Counter()
+
+    def ended(conn: Any, *_: Any) -> None:
+        counts[_origin()] += 1
+
+    event.listen(Engine, "commit", ended)
+    event.listen(Engine, "rollback", ended)
+    def reset(*_: Any) -> None:
+        counts.clear()
+        if profiler is not None:
+            profiler.clear()
+
+    signal.signal(signal.SIGUSR1, reset)
+
+    import atexit
+
+    def write() -> None:
+        with open(path, "w") as out:
+            json.dump(dict(counts.most_common()), out, indent=1)
+
+    atexit.register(write)
+
+
+def _dump_tasks(*_: Any) -> None:
+    import io
+
+    try:
+        tasks = asyncio.all_tasks(asyncio.get_event_loop())
+    except RuntimeError:
+        return
+    out = io.StringIO()
+    for task in tasks:
+        task.print_stack(limit=12, file=out)
+    print(f"--- {len(tasks)} tasks ---\n{out.getvalue()}", file=sys.stderr, flush=True)
+
+
 if __name__ == "__main__":
-    concurrency = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    if concurrency > 1:
-        plain_build = ApplicationBuilder.build
-
-        def build(self: ApplicationBuilder):  # type: ignore[no-untyped-def]
-            return plain_build(self.concurrent_updates(concurrency))
-
-        ApplicationBuilder.build = build  # type: ignore[method-assign]
-    main()
+    signal.signal(signal.SIGUSR2, _dump_tasks)
+    xacts = os.environ.get("BENCH_XACTS")
+    profile_path = os.environ.get("BENCH_PROFILE")
+    profiler = cProfile.Profile() if profile_path else None
+    if profiler is not None:
+        # (the counts and the profile both start again when the bench starts measuring)
+        signal.signal(signal.SIGUSR1, lambda *_: profiler.clear())
+        if xacts:
+            _count_transactions(xacts, profiler)  # its handler clears the profile too
+        profiler.enable()
+    elif xacts:
+        _count_transactions(xacts)
+    try:
+        main()
+    finally:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile_path)

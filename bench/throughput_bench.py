@@ -3,15 +3,19 @@
 100,000 finished games and the fake Bot API (``tests/fakebot``) adding a delay to every call;
 four scripted human players per group press as soon as their keyboard appears.
 
-``.venv/bin/python -m bench.throughput_bench [--seconds 30] [--concurrency 16]
-[--finished 100000] [--only NAME]``. Prints, per setting: presses/s, press → next keyboard
-p50/p95, rate-limited Bot API calls per move (all, in the group), bot CPU per press,
-database transactions per press, sequential scans of the tables that grow with games; then
-single-client ``pgbench`` TPS measured in the same run.
+``.venv/bin/python -m bench.throughput_bench [--seconds 30] [--concurrency N]
+[--finished 100000] [--only NAME] [--repeat K] [--profile DIR]``. Prints, per setting:
+presses/s, press → next keyboard p50/p95, rate-limited Bot API calls per move (all, in the
+group), bot CPU per press, database transactions per press, sequential scans of the tables
+that grow with games, the load average before and after; then single-client ``pgbench``
+TPS measured in the same run (before and after the settings: the machine is shared).
 
-``--concurrency N`` runs python-telegram-bot with ``concurrent_updates(N)``: a stand-in for
-the per-game update processor of the intake branch (updates are otherwise handled one at a
-time); the figures for the merged bot come from re-running this script after the merge.
+The bot runs as deployed (its ``LaneProcessor``); ``--concurrency N`` sets
+``UPDATE_CONCURRENCY`` (default: the bot's own, 16 on PostgreSQL). ``--repeat K`` runs each
+setting K times (the spread of a shared machine). ``--profile DIR`` has the bot write a
+cProfile of the measured window and its transactions by origin
+(:mod:`bench.bot_process`) to ``DIR/<setting>.prof`` / ``.xacts.json``; cProfile slows
+the bot, so take the other figures from a run without it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import asyncio
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,7 +43,7 @@ from tests.fakebot import FakeBotAPI, FakeUser
 ROOT = Path(__file__).resolve().parents[1]
 RATE_LIMITED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage",
                 "sendphoto", "senddocument"}
-GROWING = ("games", "game_players", "game_events", "rating_events")
+GROWING = ("games", "game_players", "game_events", "rating_events", "inbox")
 POLL = 0.01
 BOT_LOG = os.environ.get("BENCH_BOT_LOG", "/tmp/throughput_bench_bot.log")
 """The bot processes' log (stderr), appended to."""
@@ -75,6 +80,22 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _backend_cpu(url: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving the bench's database (the
+    server is shared with other work, so only these count)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        pids = [row[0] for row in conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()")]
+    found = {}
+    for pid in pids:
+        try:
+            found[pid] = _cpu_seconds(pid)
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            pass
+    return found
+
+
 def _stats(url: str) -> tuple[int, dict[str, int]]:
     with psycopg.connect(url, autocommit=True) as conn:
         xacts = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
@@ -90,8 +111,8 @@ def _seed(url: str, finished: int) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("INSERT INTO users (id, first_name, can_message, created_at, updated_at) "
                      "VALUES (999000001, 'Seed', false, now(), now())")
-        conn.execute("INSERT INTO chats (id, title, created_at) VALUES (-999000001, 'Seed', "
-                     "now())")
+        conn.execute("INSERT INTO chats (id, title, created_at, game_options) VALUES "
+                     "(-999000001, 'Seed', now(), '{}')")
         conn.execute(
             "INSERT INTO games (chat_id, thread_id, kind, options, status, version, seed, "
             "creator_id, told_version, created_at, started_at, finished_at) "
@@ -99,8 +120,8 @@ def _seed(url: str, finished: int) -> None:
             "now() - interval '30 days', now() - interval '30 days', "
             "now() - interval '30 days' FROM generate_series(1, %s) g", (finished,))
         conn.execute(
-            "INSERT INTO game_players (game_id, user_id, name, is_ai, seat, lives, placement, "
-            "timeouts_in_row, joined_at) SELECT id, NULL, 'p' || s, true, s, 0, s + 1, 0, "
+            "INSERT INTO game_players (game_id, user_id, name, is_ai, seat, playing, placement, "
+            "timeouts_in_row, joined_at) SELECT id, NULL, 'p' || s, true, s, false, s + 1, 0, "
             "created_at FROM games, generate_series(0, 3) s")
         conn.execute(
             "INSERT INTO game_events (game_id, seq, events, version, created_at) "
@@ -108,16 +129,17 @@ def _seed(url: str, finished: int) -> None:
         conn.execute("ANALYZE")
 
 
-async def _spawn(api: FakeBotAPI, url: str, limits: bool, concurrency: int
-                 ) -> asyncio.subprocess.Process:
+async def _spawn(api: FakeBotAPI, url: str, limits: bool, concurrency: int | None,
+                 hooks: dict[str, str]) -> asyncio.subprocess.Process:
     rates = {} if limits else {"TELEGRAM_GROUP_RATE": "100000",
                                "TELEGRAM_OVERALL_RATE": "100000"}
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token, "TELEGRAM_BASE_URL": api.base_url,
-           "DATABASE_URL": url, "SWEEP_INTERVAL": "5", **rates}
+           "DATABASE_URL": url, "SWEEP_INTERVAL": "5", **rates, **hooks}
+    if concurrency:
+        env["UPDATE_CONCURRENCY"] = str(concurrency)
     log = open(BOT_LOG, "a")  # noqa: SIM115, ASYNC230  # the child writes it (a bench)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.bot_process", str(concurrency), cwd=ROOT, env=env,
-        stdout=log, stderr=log)
+        sys.executable, "-m", "bench.bot_process", cwd=ROOT, env=env, stdout=log, stderr=log)
 
 
 async def _until(condition, timeout: float = 120) -> bool:  # noqa: ASYNC109
@@ -183,9 +205,12 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
                 tally.latencies.append(time.monotonic() - start)
 
 
-async def run_setting(setting: Setting, url: str, seconds: float, concurrency: int,
-                      offset: int) -> dict[str, float]:
+async def run_setting(setting: Setting, url: str, seconds: float, concurrency: int | None,
+                      offset: int, hooks: dict[str, str] | None = None) -> dict[str, float]:
     async with FakeBotAPI(delay=setting.delay) as api:
+        # Each setting's fake Bot API is new, but the inbox remembers the update ids it has
+        # handled (it drops a repeat): this setting's ids follow the earlier ones'.
+        api._next_update_id = offset * 10
         groups: list[tuple[int, list[FakeUser], float, Tally]] = []
         normal, busy = Tally(), Tally()
         for g in range(setting.groups + setting.busy):
@@ -196,7 +221,7 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             is_busy = g >= setting.groups
             groups.append((group, players, 0.0 if is_busy else setting.think,
                            busy if is_busy else normal))
-        bot = await _spawn(api, url, setting.limits, concurrency)
+        bot = await _spawn(api, url, setting.limits, concurrency, hooks or {})
         stop = asyncio.Event()
         try:
             await _until(lambda: bool(api.calls("getUpdates")), 60)
@@ -208,13 +233,19 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             # warm up: every group plays (the bot's first start migrates the schema)
             await _until(lambda: len(normal.playing) + len(busy.playing) == len(groups), 180)
             await asyncio.sleep(2 + setting.think)
+            load_before = os.getloadavg()[0]
+            if hooks:
+                bot.send_signal(signal.SIGUSR1)  # the profile and counts start here
             before = (time.monotonic(), _cpu_seconds(bot.pid), _stats(url),
-                      dict(api.counts), len(api.requests))
+                      dict(api.counts), len(api.requests), time.process_time(),
+                      _backend_cpu(url))
             normal.measuring = busy.measuring = True
             await asyncio.sleep(seconds)
             normal.measuring = busy.measuring = False
             after = (time.monotonic(), _cpu_seconds(bot.pid), _stats(url),
-                     dict(api.counts), len(api.requests))
+                     dict(api.counts), len(api.requests), time.process_time(),
+                     _backend_cpu(url))
+            load_after = os.getloadavg()[0]
             stop.set()
             await asyncio.wait(tasks, timeout=30)
         finally:
@@ -240,8 +271,14 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             "group calls/move": group_calls / presses,
             "cpu ms/press": 1000 * (after[1] - before[1]) / presses,
             "xacts/press": (after[2][0] - before[2][0]) / presses,
+            # the rest of the machine's work for a press: the players and the fake Bot API
+            # (this process), and the database's backends serving the bot
+            "bench cpu ms/press": 1000 * (after[5] - before[5]) / presses,
+            "pg cpu ms/press": 1000 * sum(t - before[6].get(pid, 0.0)
+                                          for pid, t in after[6].items()) / presses,
             "seq scans": sum(scans.values()),
             "seq scans by table": scans,  # type: ignore[dict-item]
+            "load average": f"{load_before:.1f} → {load_after:.1f}",  # type: ignore[dict-item]
         }
 
 
@@ -273,28 +310,45 @@ def pgbench_tps(seconds: int = 10) -> float | None:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--concurrency", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--profile", default="", help="a directory for profiles (slower)")
+    parser.add_argument("--no-pgbench", action="store_true")
     parser.add_argument("--finished", type=int, default=100_000)
-    parser.add_argument("--only", default="", help="run the settings whose name has this")
+    parser.add_argument("--only", default="",
+                        help="run the settings whose name has one of these (comma-separated)")
     args = parser.parse_args()
-    print(f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · "
-          f"concurrent_updates({args.concurrency}) stand-in · {args.seconds:.0f} s a setting")
+    print(f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · load average "
+          f"{'/'.join(f'{x:.1f}' for x in os.getloadavg())} · update concurrency "
+          f"{args.concurrency or 'default'} · {args.seconds:.0f} s a setting")
+    if not args.no_pgbench:
+        tps = await asyncio.to_thread(pgbench_tps)
+        print(f"pgbench, one client: {tps:.0f} TPS (load average {os.getloadavg()[0]:.1f})"
+              if tps else "pgbench not found")
     async with throwaway_database() as db:
         url = db.url.replace("postgresql+psycopg://", "postgresql://")
         started = time.monotonic()
         await asyncio.to_thread(_seed, url, args.finished)
         print(f"seeded {args.finished} finished games in {time.monotonic() - started:.0f} s")
-        for n, setting in enumerate(SETTINGS):
-            if args.only and args.only not in setting.name:
-                continue
+        runs = [(n, setting) for n, setting in enumerate(SETTINGS)
+                if not args.only or any(part in setting.name
+                                        for part in args.only.split(","))]
+        for k, (n, setting) in enumerate(runs * args.repeat):
+            hooks = {}
+            if args.profile:
+                stem = Path(args.profile) / f"{n}-{k}"
+                stem.parent.mkdir(parents=True, exist_ok=True)
+                hooks = {"BENCH_PROFILE": f"{stem}.prof", "BENCH_XACTS": f"{stem}.xacts.json"}
             figures = await run_setting(setting, url, args.seconds, args.concurrency,
-                                        offset=(n + 1) * 100_000)
-            print(f"\n{setting.name}")
+                                        offset=(k + 1) * 100_000, hooks=hooks)
+            print(f"\n{setting.name}", flush=True)
             for key, value in figures.items():
                 shown = f"{value:.2f}" if isinstance(value, float) else value
                 print(f"  {key:>18}: {shown}")
-    tps = await asyncio.to_thread(pgbench_tps)
-    print(f"\npgbench, one client: {tps:.0f} TPS" if tps else "\npgbench not found")
+    if not args.no_pgbench:
+        tps = await asyncio.to_thread(pgbench_tps)
+        print(f"\npgbench, one client: {tps:.0f} TPS (load average {os.getloadavg()[0]:.1f})"
+              if tps else "\npgbench not found")
 
 
 if __name__ == "__main__":

@@ -201,30 +201,37 @@ class Inbox:
             return result.rowcount or 0
 
     @asynccontextmanager
-    async def lane(self, key: str) -> AsyncIterator[None]:
-        """Hold ``key``'s lane across processes while the body runs (PostgreSQL: a session
-        advisory lock on a connection of its own, released when the body ends or when the
-        process dies; SQLite: nothing)."""
+    async def lane(self, key: str, upto: int | None = None) -> AsyncIterator[list[Item]]:
+        """Hold ``key``'s lane across processes while the body runs, and yield the lane's
+        undone items with an id up to ``upto`` (:meth:`undone_upto`; none when ``upto`` is
+        ``None``), read once the lane is held. PostgreSQL: a transaction advisory lock in a
+        transaction of its own connection, open while the body runs, so taking the lane,
+        reading its items and releasing it is one transaction (issue 10: a press's
+        transactions); it ends when the body ends or the process dies. SQLite: nothing is
+        held."""
         if self.db.dialect != "postgresql":
-            yield
+            yield [] if upto is None else await self.undone_upto(key, upto)
             return
         async with self.db.engine.connect() as conn:
-            lock = {"key": key}
             clean = False
             try:
-                await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:key, 0))"),
-                                   lock)
-                await conn.commit()
-                yield
-                await conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:key, 0))"),
-                                   lock)
-                await conn.commit()
+                await conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, "
+                                        "0))"), {"key": key})
+                items: list[Item] = []
+                if upto is not None:
+                    rows = await conn.execute(
+                        select(InboxItem.id, InboxItem.lane, InboxItem.payload)
+                        .where(InboxItem.lane == key, InboxItem.done_at.is_(None),
+                               InboxItem.id <= upto).order_by(InboxItem.id))
+                    items = [Item(*row) for row in rows]
+                yield items
+                await conn.commit()  # (read only: the commit releases the lock)
                 clean = True
             finally:
                 if not clean:
                     # Cancelled or failed anywhere (waiting for the lock, in the body, in the
-                    # unlock): whether this session holds the lock is unknown, and a pooled
-                    # connection would keep it. Closing the session releases it for sure.
+                    # commit): closing the server session ends the transaction and its lock
+                    # for sure, whatever state the connection is in.
                     await _close(conn)
 
 

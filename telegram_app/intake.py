@@ -173,8 +173,7 @@ class Intake:
             lane = lane_of(update)
             async with self._local_lane(lane), self._slots:
                 try:
-                    async with self.inbox.lane(lane):
-                        items = await self.inbox.undone_upto(lane, uid)
+                    async with self.inbox.lane(lane, uid) as items:
                         self.outage.ok()
                         if not any(item.id == uid for item in items):
                             metrics.DROPPED.labels("repeat").inc()

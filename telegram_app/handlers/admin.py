@@ -12,6 +12,7 @@ from telegram.ext import ContextTypes
 from league.errors import ServiceError
 from telegram_app.callbacks import Callback
 from telegram_app.context import services
+from telegram_app.handlers import language
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
 from telegram_app.i18n import SUPPORTED, _, normalize, set_language, use_language
 from telegram_app.render.common import error_text
@@ -47,6 +48,7 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         try:
             await bot.service.set_chat_setting(chat.id, chat.title, key, value)
+            language.forget_chat(context, chat.id)  # (remembered by every update)
         except ServiceError as exc:
             await reply(update, context, error_text(exc.code, exc.detail))
             return
@@ -82,6 +84,7 @@ async def on_setting(query: CallbackQuery, data: Callback,
     try:
         current = await bot.service.set_chat_setting(message.chat.id, message.chat.title, key,
                                                      value, kind=kind)
+        language.forget_chat(context, message.chat.id)  # (remembered by every update)
     except ServiceError as exc:
         await _answer(query, error_text(exc.code, exc.detail))
         return

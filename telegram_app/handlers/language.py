@@ -6,11 +6,20 @@ language; a private message, a button's alert and a typed bid in the sender's (c
 ``/language``, else their client's ``language_code``). Group messages a press or a move
 changes are drawn by the presenter in the chat's language whoever pressed
 (``render.language``).
+
+Both look-ups are remembered in the process for :data:`REMEMBER` seconds (a press would
+otherwise cost a query for the presser's choice, issue 10): a choice made here
+(:func:`on_language`) or a group's ``/settings`` (:func:`forget_chat`) takes effect
+at once in this process, and in the other workers of a webhook deployment within
+:data:`REMEMBER` seconds.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
@@ -23,6 +32,57 @@ from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _, normalize, set_languag
 from telegram_app.render.common import error_text
 
 log = logging.getLogger(__name__)
+REMEMBER = 60.0
+"""Seconds a chat's language or a user's choice is remembered in the process."""
+KEPT = 50_000
+"""Chats and users remembered at most (the least recently looked up are forgotten first)."""
+MEMORY = "languages"  # bot_data key of the application's LanguageMemory
+
+
+class LanguageMemory:
+    """The languages one application looked up lately: ``("chat", id)`` → the chat's
+    setting, ``("user", id)`` → the user's choice (``None``: none), each for
+    :data:`REMEMBER` seconds, at most :data:`KEPT` of them."""
+
+    def __init__(self) -> None:
+        self._values: OrderedDict[tuple[str, int], tuple[float, str | None]] = OrderedDict()
+
+    async def get(self, key: tuple[str, int],
+                  look_up: Callable[[], Awaitable[str | None]]) -> str | None:
+        """The remembered value of ``key``, else ``await look_up()`` (then remembered,
+        unless it is a chat's ``None``: a chat's first lobby sets its language)."""
+        hit = self._values.get(key)
+        if hit is not None and hit[0] > time.monotonic():
+            self._values.move_to_end(key)
+            return hit[1]
+        value = await look_up()
+        if value is not None or key[0] != "chat":
+            self.set(key, value)
+        return value
+
+    def set(self, key: tuple[str, int], value: str | None) -> None:
+        """Remember ``value`` for ``key`` (it was just stored)."""
+        self._values[key] = (time.monotonic() + REMEMBER, value)
+        self._values.move_to_end(key)
+        while len(self._values) > KEPT:
+            self._values.popitem(last=False)
+
+    def forget(self, key: tuple[str, int]) -> None:
+        """Look ``key`` up again next time."""
+        self._values.pop(key, None)
+
+
+def memory(context: ContextTypes.DEFAULT_TYPE) -> LanguageMemory:
+    """The application's :class:`LanguageMemory`."""
+    found = context.application.bot_data.get(MEMORY)
+    if found is None:
+        found = context.application.bot_data[MEMORY] = LanguageMemory()
+    return found
+
+
+def forget_chat(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
+    """The chat's language setting changed: look it up again next time."""
+    memory(context).forget(("chat", chat_id))
 
 
 async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
@@ -31,10 +91,13 @@ async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     chat, user = update.effective_chat, update.effective_user
     bot = services(context)
     if in_group(chat) and chat is not None and update.callback_query is None:
-        return normalize(await bot.service.chat_language(chat.id))
+        return normalize(await memory(context).get(
+            ("chat", chat.id), lambda: bot.service.chat_language(chat.id)))
     if user is None:
         return normalize(None)
-    return normalize(await bot.service.chosen_language(user.id) or user.language_code)
+    return normalize(await memory(context).get(
+        ("user", user.id), lambda: bot.service.chosen_language(user.id))
+        or user.language_code)
 
 
 async def update_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -87,6 +150,7 @@ async def on_language(update: Update, context: ContextTypes.DEFAULT_TYPE, data: 
     code = SUPPORTED[data.args[0]]
     bot = services(context)
     await bot.service.choose_language(user_ref(query.from_user), code)
+    memory(context).set(("user", query.from_user.id), code)
     with use_language(code):
         try:
             await query.answer(_("I will write to you in English."))

@@ -138,15 +138,15 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
 
 async def history(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET: the chat's last games of every game ``[{"id", "date", "kind", "game",
-    "edition", "places": [{"place", "name", "change"}]}]``, newest first, as ``/history``
-    (``game``: the game's name; ``edition``: as /history names the game, Coyote's edition or
+    "label", "places": [{"place", "name", "change"}]}]``, newest first, as ``/history``
+    (``game``: the game's name; ``label``: as /history names the game, Coyote's edition or
     the game's name)."""
     chat_id = _chat_id(request)
     await _member(bot, chat_id, user)
     entries = await bot.service.history(chat_id, kind=None)
     return JSONResponse({"title": plain(render.history_text([]).split("\n")[0]), "games": [
         {"id": e.game_id, "date": format_day(e.finished_at, skeleton="MMMd"),
-         "kind": e.kind, "game": game_name(e.kind), "edition": game_title(e.kind, e.options),
+         "kind": e.kind, "game": game_name(e.kind), "label": game_title(e.kind, e.options),
          "places": [{"place": place, "name": clean_name(name),
                      "change": None if delta is None
                      else format_number(delta, "+#,##0.0;-#,##0.0")}
@@ -176,7 +176,7 @@ def replay_steps(lines_after: list[list[str]]) -> tuple[list[list[str]], list[in
 
 
 async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Response:
-    """GET ``/replay/{game_id}``: ``{"title", "game", "edition", "kind", "chat_id", "steps":
+    """GET ``/replay/{game_id}``: ``{"title", "game", "label", "kind", "chat_id", "steps":
     [[line, ...], ...], "kept": [n, ...]}``: one entry per logged move that says something,
     in order, as :func:`replay_steps` (the lines are the game's ``/replay`` lines, plain
     text). Raises ``game_not_found`` for a kind the bot has no UI for."""
@@ -192,6 +192,6 @@ async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Respon
                                 for i in range(len(log))])
     return JSONResponse({
         "title": plain(_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)),
-        "game": game_name(game.kind), "edition": game_title(game.kind, game.options),
+        "game": game_name(game.kind), "label": game_title(game.kind, game.options),
         "kind": game.kind,
         "chat_id": game.chat_id, "steps": steps, "kept": kept})

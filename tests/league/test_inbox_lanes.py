@@ -1,8 +1,9 @@
 """A lane held across processes (PostgreSQL advisory lock) is released by a task that is
 cancelled, wherever the cancellation lands: waiting for the lock, right after getting it
-(in the commit that follows), while the body runs, or in the unlock. A leaked lock would hold
-every later update of the lane for good: a pooled connection keeps a session lock after it
-is returned. Another process is played by a second :class:`Database` (its own pool)."""
+(in the read that follows), while the body runs, or in the commit that ends it. A leaked
+lock would hold every later update of the lane for good: a pooled connection left in its
+transaction would keep it. Another process is played by a second :class:`Database` (its
+own pool)."""
 
 from __future__ import annotations
 
@@ -73,16 +74,16 @@ async def test_a_task_cancelled_while_waiting_for_the_lane_leaves_it_free(
     assert await _free(pg_url, "g2")
 
 
-@pytest.mark.parametrize("statement", ["pg_advisory_lock", "pg_advisory_unlock"])
+@pytest.mark.parametrize("statement", ["pg_advisory_xact_lock(", "FROM inbox"])
 async def test_a_cancellation_right_after_a_lock_statement_leaks_nothing(
         pg_db, pg_url, statement: str) -> None:
-    """The task is cancelled the moment the lock (or unlock) statement returned, so the
-    cancellation lands in the commit that follows it (timed by SQLAlchemy's event hook, not
-    by a sleep)."""
+    """The task is cancelled the moment the lock statement (or the read of the lane's items
+    that follows it) returned, so the cancellation lands in what follows it (timed by
+    SQLAlchemy's event hook, not by a sleep)."""
     inbox = Inbox(pg_db)
 
     def cancel_now(conn, clauseelement, multiparams, params, execution_options, result):
-        if f"{statement}(" in str(clauseelement):
+        if statement in str(clauseelement):
             task = asyncio.current_task()
             assert task is not None
             task.cancel()
@@ -90,7 +91,7 @@ async def test_a_cancellation_right_after_a_lock_statement_leaks_nothing(
     event.listen(pg_db.engine.sync_engine, "after_execute", cancel_now)
 
     async def body() -> None:
-        async with inbox.lane("g3"):
+        async with inbox.lane("g3", 10):
             await asyncio.sleep(0)
 
     task = asyncio.create_task(body())

@@ -91,7 +91,7 @@ async def test_history_and_replays_of_both_games(mini, koira_ui) -> None:
         (koira, "koira", "Koira"), (coyote, "coyote", "Coyote")]
     chat_text = await _told(api, players[0], "/history", "Last games in this chat")
     for g in history["games"]:
-        assert f"#{g['id']} · {g['date']} · {g['edition']}: " in chat_text, (g, chat_text)
+        assert f"#{g['id']} · {g['date']} · {g['label']}: " in chat_text, (g, chat_text)
     service = service_of(runner)
     for game_id in (coyote, koira):
         data = (await client.get(f"replay/{game_id}", 3)).json()

@@ -75,8 +75,8 @@ export function drawHistory(data, t, openReplay) {
     h("h2", {}, data.title),
     data.games.length ? h("ul.history", {}, data.games.map((g) => h("li", {},
       h("div.row", {}, h("b", {}, `#${g.id}`), h("span.hint", {}, ` ${g.date} · `,
-        h("span.game", { "data-game": g.kind }, g.edition === g.game ? g.game
-          : `${g.game} · ${g.edition}`)),
+        h("span.game", { "data-game": g.kind }, g.label === g.game ? g.game
+          : `${g.game} · ${g.label}`)),
         h("button.chip", { type: "button", onclick: () => openReplay(g.id) }, "🎬 ", t.open_replay)),
       h("div.places", {}, g.places.map((p) => h("span.placeitem", {}, `${p.place}. `,
         h("span.name", {}, p.name), p.change ? h("small", {}, ` (${p.change})`) : null))))))
@@ -109,8 +109,8 @@ export function drawReplay(data, t) {
   const go = (d) => { at = Math.min(data.steps.length - 1, Math.max(0, at + d)); show(); };
   show();
   return h("div.league.replay", {},
-    h("h2", {}, data.title), h("p.hint", {}, data.edition === data.game ? data.game
-      : `${data.game} · ${data.edition}`), counter,
+    h("h2", {}, data.title), h("p.hint", {}, data.label === data.game ? data.game
+      : `${data.game} · ${data.label}`), counter,
     h("div.stepper-row", {},
       h("button.big.secondary", { type: "button", onclick: () => go(-1) }, t.prev),
       h("button.big.primary", { type: "button", onclick: () => go(1), "data-testid": "next" },

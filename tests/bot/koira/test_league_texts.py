@@ -46,16 +46,21 @@ async def test_history_and_replay_of_a_koira_game(pg_db: Database) -> None:
         history = render.history_text(await service.history(CHAT, kind=None))
         game, log = await service.replay(game_id, CHAT)
         replay = render.replay_text(game, log)
-        steps = replay_steps(game, log)
+        ui = telegram_app.games.koira.KOIRA
+        steps, kept = replay_steps([[plain(line) for line in ui.replay_lines(game, log[:i + 1])]
+                                    for i in range(len(log))])
     assert f"#{game_id}" in history and "Koira:" in history
     assert "trump" in replay and "koira:" in replay and "1. " in replay, replay
     for text in (history.split("\n")[2], replay):
         assert not any(word in text for word in COYOTE_WORDS), text
-    lines = [line for step in steps for line in step]
-    # every whole line once: each trick's line, as it ends, and the end
-    assert lines == [plain(line) for line in
-                     telegram_app.games.koira.KOIRA.replay_lines(game, log)]
-    assert len(steps) > 5 and any("koira:" in line for line in steps[-1])
+    # the page rebuilds the whole replay step by step (each trick's line replaced as it grows)
+    shown: list[str] = []
+    replaced = False
+    for step, keep in zip(steps, kept, strict=True):
+        replaced = replaced or keep < len(shown)
+        shown = shown[:keep] + step
+    assert shown == [plain(line) for line in ui.replay_lines(game, log)]
+    assert len(steps) > 5 and any("koira:" in line for line in shown) and replaced
 
 
 def test_settings_labels_are_each_games_own() -> None:
