@@ -111,15 +111,13 @@ WORDS_ALLOWED: dict[tuple[str, str], set[str]] = {
     ("telegram_app/context.py", "coyote"): {"coyote"},
     ("league/db.py", "coyote"): {"coyote"},
     ("telegram_app/app.py", "coyote"): {"coyote"},
-    # Known, not yet moved: /help lists Coyote's editions and "/rules [edition]" (the help
-    # text becomes per game with Koira's registration).
-    ("telegram_app/render/texts.py", "coyote"): {"coyote", "edition"},
-    # The Mini App page's generic table format (telegram_app/miniapp/table.py): a seat's
-    # lives (hearts) and the bids row are fields of the page's drawing, which every game's
-    # adapter fills (Koira's with none), and the page's label of that row; table.py also
-    # holds the adapters' registry (TABLES), with Coyote's line.
-    ("telegram_app/miniapp/table.py", "coyote"): {"coyote", "lives", "max_lives", "bids"},
-    ("telegram_app/miniapp/koira_table.py", "coyote"): {"lives", "max_lives", "bids"},
+    # The product's name in /start's and /help's texts (each game adds its own line:
+    # GameUI.help_lines).
+    ("telegram_app/render/texts.py", "coyote"): {"coyote"},
+    # The Mini App's adapters' registry (miniapp/table.py TABLES), with Coyote's line.
+    ("telegram_app/miniapp/table.py", "coyote"): {"coyote"},
+    # The page's label of the claims row ("Bids"; Coyote's adapter is the one that fills it),
+    # in the page's one table of strings.
     ("telegram_app/miniapp/strings.py", "coyote"): {"bids"},
 }
 """``(module, game) → words`` a module outside the game's home may name, each with its

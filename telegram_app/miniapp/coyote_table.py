@@ -54,7 +54,7 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
         seats.append({
             "seat": s, "name": clean_name(player.name), "you": s == own, "ai": player.is_ai,
             "turn": s == view["turn"], "out": not view["lives"][s],
-            "lives": view["lives"][s], "max_lives": view["max_lives"], "cards": cards,
+            "tally": view["lives"][s], "max_tally": view["max_lives"], "cards": cards,
             "badges": badges, "place": (view["placements"] or [None] * view["seats"])[s]
             if view["over"] else None,
         })
@@ -88,7 +88,7 @@ def table(game: GameSnapshot, seat: int | None) -> dict[str, Any]:
     return {
         "title": _("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]),
         "edition": view["edition"], "seats": _seats(game, view, seat),
-        "bids": _bids(game, view), "prompt": _prompt(view, seat, game),
+        "claims": _bids(game, view), "prompt": _prompt(view, seat, game),
         "notes": [plain(line) for line in _status_lines(game, view)],
         "pile": view["draw_count"], "over": view["over"],
         "your_turn": seat is not None and view["turn"] == seat and not view["over"],

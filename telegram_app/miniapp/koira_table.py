@@ -86,7 +86,7 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
         seats.append({
             "seat": s, "name": clean_name(player.name), "you": s == own, "ai": player.is_ai,
             "turn": s == view["turn"], "out": not view["in_game"][s],
-            "lives": None, "max_lives": None, "cards": shown, "badges": badges,
+            "tally": None, "max_tally": None, "cards": shown, "badges": badges,
             "count": count, "count_text": n_("{n} card", "{n} cards", count).format(n=count),
             "pile": view["pile_counts"][s] if view["phase"] == 1 else None,
             "pile_text": n_("{n} won", "{n} won", view["pile_counts"][s]).format(
@@ -149,7 +149,7 @@ def table(game: GameSnapshot, seat: int | None) -> dict[str, Any]:
     return {
         "title": _("🐕 Koira #{id} · phase {phase} · trick {trick}").format(
             id=game.id, phase=view["phase"], trick=view["trick_no"]),
-        "layout": "koira", "seats": _seats(game, view, seat), "bids": [], "pile": None,
+        "layout": "koira", "seats": _seats(game, view, seat), "claims": [], "pile": None,
         "prompt": _prompt(game, view, seat), "notes": _notes(view), "over": over,
         "your_turn": seat is not None and view["turn"] == seat and not over,
         "koira": {

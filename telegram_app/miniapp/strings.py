@@ -19,7 +19,7 @@ def ui_strings() -> dict[str, str]:
         "table": _("Table"), "standings": _("Standings"), "profile": _("Profile"),
         "history": _("History"), "replay": _("Replay"),
         "week": _("This week"), "last": _("Last week"), "season": _("Season"),
-        "you": _("you"), "your_card": _("your card"), "bids": _("Bids"),
+        "you": _("you"), "your_card": _("your card"), "claims": _("Bids"),
         "no_bid": _("No bid yet."), "pile": _("Draw pile: {n}"),
         "turn_ends": _("Turn ends in {time}"), "paused": _("The clock is paused."),
         "loading": _("Loading…"), "offline": _("Reconnecting…"),

@@ -7,10 +7,10 @@ and the page stays the same.
     {"game": {"id", "kind", "status", "version", "chat_id", "deadline", "paused"},
      "you": seat or None (None: not a player, or the lobby),
      "title": str, "prompt": str, "notes": [str], "recent": [str],
-     "seats": [{"seat", "name", "you", "ai", "turn", "out", "lives", "max_lives",
+     "seats": [{"seat", "name", "you", "ai", "turn", "out", "tally", "max_tally",
                 "cards": [{"label", "tone", "hidden"?, "own"?, "note"?, "void"?}],
                 "badges": [str], "place"}],
-     "bids": [{"name", "amount", "you"}], "pile": int, "over": bool, "your_turn": bool,
+     "claims": [{"name", "amount", "you"}], "pile": int, "over": bool, "your_turn": bool,
      "controls": [...]  (see :func:`telegram_app.miniapp.coyote_table.controls`,
                          :func:`telegram_app.miniapp.koira_table.controls`)}
 
@@ -62,11 +62,11 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
         return {"game": head, "you": None, "title": _("Game #{id}").format(id=game.id),
                 "prompt": _("Waiting in the lobby: the host starts the game in the group.")
                 if game.status == "lobby" else _("This game is not running any more."),
-                "notes": [], "recent": [], "bids": [], "pile": None, "over": False,
+                "notes": [], "recent": [], "claims": [], "pile": None, "over": False,
                 "your_turn": False, "controls": [],
                 "seats": [{"seat": i, "name": clean_name(p.name), "you": p.user_id == user_id,
-                           "ai": p.is_ai, "turn": False, "out": False, "lives": None,
-                           "max_lives": None, "cards": [], "badges": [], "place": None}
+                           "ai": p.is_ai, "turn": False, "out": False, "tally": None,
+                           "max_tally": None, "cards": [], "badges": [], "place": None}
                           for i, p in enumerate(game.players)]}
     adapter = TABLES[game.kind]
     body = adapter.table(game, seat)

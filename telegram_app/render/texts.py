@@ -25,11 +25,11 @@ def welcome_text() -> str:
 def help_text() -> str:
     """The /help answer."""
     return _("<b>Coyote League</b>\n\n"
-             "/newgame [classic|feathers|poker-deck] — open a lobby in this group\n"
+             "/newgame [game] — open a lobby in this group\n"
              "/leave — quit the running game (you are placed last)\n"
              "/cancel — cancel the open game (a lobby: its opener or an admin; a running game: "
              "an admin)\n"
-             "/rules [edition] — how to play\n"
+             "/rules [game] — how to play\n"
              "/settings, /pause, /resume — for the group's admins\n"
              "/standings [last|season] — this group's league table\n"
              "/rating, /profile — Elo (yours, or reply to a player's message)\n"

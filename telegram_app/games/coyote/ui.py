@@ -43,7 +43,9 @@ class CoyoteUI:
         return settings.game_name()
 
     def help_lines(self) -> tuple[str | None, str | None]:
-        return None, None  # (the first game: /start and /help are written around it)
+        # (/start's answer is written around the first game; /help names its editions)
+        return None, _("🐺 <b>Coyote</b>: /newgame classic, feathers or poker-deck chooses "
+                       "its edition; /rules with an edition explains it.")
 
     def title(self, options: dict[str, Any]) -> str:
         return settings.title(options)

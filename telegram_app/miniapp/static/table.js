@@ -5,11 +5,11 @@ import { h, format } from "./dom.js";
 import { cardBox } from "./cards.js";
 
 function hearts(seat) {
-  if (seat.lives === null || seat.lives === undefined) return null;
+  if (seat.tally === null || seat.tally === undefined) return null;
   if (seat.out) return h("span.lives.out", {}, "💀");
-  const full = "♥".repeat(Math.max(0, seat.lives));
-  const empty = "♡".repeat(Math.max(0, (seat.max_lives || seat.lives) - seat.lives));
-  return h("span.lives", { "aria-label": `${seat.lives}` }, h("span.full", {}, full), empty);
+  const full = "♥".repeat(Math.max(0, seat.tally));
+  const empty = "♡".repeat(Math.max(0, (seat.max_tally || seat.tally) - seat.tally));
+  return h("span.lives", { "aria-label": `${seat.tally}` }, h("span.full", {}, full), empty);
 }
 
 function seatTile(seat, t) {
@@ -103,8 +103,8 @@ export function drawTable(page, t, send) {
   const mine = page.seats.find((seat) => seat.you);
   const others = page.seats.filter((seat) => !seat.you);
   const seats = mine ? [mine, ...others] : page.seats;
-  const bids = page.bids.length
-    ? h("ol.bids", {}, page.bids.slice(-10).map((b) => h(`li${b.you ? ".mine" : ""}`, {},
+  const bids = page.claims.length
+    ? h("ol.bids", {}, page.claims.slice(-10).map((b) => h(`li${b.you ? ".mine" : ""}`, {},
       h("span.name", {}, b.name), " ", h("b", {}, String(b.amount)))))
     : h("p.hint", {}, t.no_bid);
   return h("div.table", { "data-version": page.game.version },
@@ -112,7 +112,7 @@ export function drawTable(page, t, send) {
       page.pile !== null && page.pile !== undefined
         ? h("span.hint", {}, format(t.pile, { n: page.pile })) : null),
     h("div.seats", {}, seats.map((seat) => seatTile(seat, t))),
-    page.pile === null ? null : h("section.bidline", {}, h("h3", {}, t.bids), bids),
+    page.pile === null ? null : h("section.bidline", {}, h("h3", {}, t.claims), bids),
     page.notes.map((note) => h("p.note", {}, note)),
     h(`p.prompt${page.your_turn ? ".mine" : ""}`, {}, page.prompt),
     clock(page, t),
