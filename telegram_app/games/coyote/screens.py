@@ -18,6 +18,7 @@ from telegram_app.games.coyote.words import card_label, edition_name, hearts, sp
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import mention_html, name_html, plain_name, seat_label, time_html
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
+from telegram_app.render.lobby import lobby_body
 from telegram_app.render.place import with_place
 
 ALERT_LIMIT = 200
@@ -60,21 +61,8 @@ PACE_NAMES = {
 @in_chat_language
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     """The lobby: options, players (⚠️ marks those the bot cannot message yet), how to start."""
-    low, high = GAMES[game.kind].player_limits(game.options)
     lines = [_("🐺 <b>Coyote</b> — new game #{id}").format(id=game.id), options_line(game), ""]
-    for n, player in enumerate(game.players, start=1):
-        mark = "" if player.is_ai or player.user_id in reachable else " ⚠️"
-        lines.append(f"{n}. {player_label(player)}{mark}")
-    lines.append("")
-    lines.append(_("Players: {n} (from {min} to {max}).").format(
-        n=len(game.players), min=low, max=high))
-    if any(p.user_id not in reachable for p in game.players if not p.is_ai):
-        lines.append(_("⚠️ I cannot message you privately yet: tap “Private chat” and press "
-                       "Start, so I can show you the cards."))
-    host = game.player(game.creator_id)
-    lines.append(_("{name} (the host) sets the options and starts the game.").format(
-        name=name_html(host) if host else "?"))
-    return "\n".join(lines)
+    return "\n".join(lines + lobby_body(game, reachable))
 
 
 @in_chat_language

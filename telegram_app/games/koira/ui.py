@@ -27,8 +27,9 @@ from telegram_app.games.base import Events, Press, Report, Rows
 from telegram_app.games.koira import keyboard, notes, rules, settings, texts
 from telegram_app.games.koira.cards import hand_label
 from telegram_app.i18n import _
-from telegram_app.render.common import name_html, plain_name
+from telegram_app.render.common import plain_name
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
+from telegram_app.render.lobby import lobby_body
 
 if TYPE_CHECKING:
     from engine.core import OptionSpec
@@ -47,30 +48,12 @@ def _engine() -> Any:
     return GAMES["koira"]
 
 
-def _players_line(game: GameSnapshot, reachable: set[int]) -> list[str]:
-    lines = []
-    for n, player in enumerate(game.players, start=1):
-        mark = "" if player.is_ai or player.user_id in reachable else " ⚠️"
-        lines.append(f"{n}. {texts.player_label(player)}{mark}")
-    return lines
-
-
 @in_chat_language
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     """The lobby: the rule options, the players (⚠️: not reachable privately), how to start."""
-    low, high = _engine().player_limits(game.options)
     lines = [_("🐕 <b>Koira</b> — new game #{id}").format(id=game.id),
              rules.options_line(game.options), ""]
-    lines += _players_line(game, reachable) + [""]
-    lines.append(_("Players: {n} (from {min} to {max}).").format(
-        n=len(game.players), min=low, max=high))
-    if any(p.user_id not in reachable for p in game.players if not p.is_ai):
-        lines.append(_("⚠️ I cannot message you privately yet: tap “Private chat” and press "
-                       "Start, so I can show you the cards."))
-    host = game.player(game.creator_id)
-    lines.append(_("{name} (the host) sets the options and starts the game.").format(
-        name=name_html(host) if host else "?"))
-    return "\n".join(lines)
+    return "\n".join(lines + lobby_body(game, reachable))
 
 
 @in_chat_language
