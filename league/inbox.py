@@ -137,15 +137,17 @@ class Inbox:
         ids = [i.id for i in items]
         insert = pg_insert if self.db.dialect == "postgresql" else sqlite_insert
         async with self.db.sessions.begin() as session:
+            if self.db.dialect == "postgresql":  # one statement: what it inserted is new
+                stmt = insert(InboxItem).values([
+                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
+                    for i in items]).on_conflict_do_nothing(index_elements=["id"])
+                return set(await session.scalars(stmt.returning(InboxItem.id)))
             known = set(await session.scalars(select(InboxItem.id).where(InboxItem.id.in_(ids))))
             fresh = [i for i in items if i.id not in known]
             if fresh:
-                stmt = insert(InboxItem).values([
+                await session.execute(insert(InboxItem).values([
                     {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
-                    for i in fresh]).on_conflict_do_nothing(index_elements=["id"])
-                if self.db.dialect == "postgresql":
-                    return set(await session.scalars(stmt.returning(InboxItem.id)))
-                await session.execute(stmt)
+                    for i in fresh]).on_conflict_do_nothing(index_elements=["id"]))
             return {i.id for i in fresh}
 
     async def undone_upto(self, lane: str, upto: int) -> list[Item]:

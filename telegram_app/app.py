@@ -65,7 +65,8 @@ def build_application(settings: Settings, *, migrate: bool = True,
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
         intake = Intake(app, Inbox(db), concurrency=concurrency, grace=settings.inbox_grace,
-                        keep=timedelta(hours=settings.inbox_keep_hours))
+                        keep=timedelta(hours=settings.inbox_keep_hours),
+                        shared=bool(settings.telegram_webhook_url))
         app.bot_data[INTAKE] = intake
         processor.intake = intake
         if isinstance(app.bot, InboxBot):

@@ -97,9 +97,18 @@ class Intake:
     ``keep``: how long done items stay before they are pruned."""
 
     def __init__(self, app: Application, inbox: Inbox, *, concurrency: int = 16,
-                 grace: float = 10.0, keep: timedelta = timedelta(days=1)) -> None:
+                 grace: float = 10.0, keep: timedelta = timedelta(days=1),
+                 shared: bool = True) -> None:
         self.app = app
         self.inbox = inbox
+        # Whether other processes may take this bot's updates too (webhook workers). Polling
+        # has one taker by Telegram's rule (a second getUpdates gets 409 Conflict), so there
+        # an update this process stored itself, once the restart's backlog is queued, can
+        # only be new work whose lane holds nothing undone before it: its lane is held here
+        # alone, with no transaction (see handle).
+        self.shared = shared
+        self.fresh: set[int] = set()       # stored by this process as new, not yet handled
+        self._settled = False              # the first replay has queued the backlog
         self.grace = grace
         self.keep = keep
         self.outage = OutageLog()
@@ -131,7 +140,7 @@ class Intake:
             self.pending.add(u.update_id)
             self.started_at.setdefault(u.update_id, now)
         try:
-            await self.inbox.store(items)
+            self.fresh |= await self.inbox.store(items)
             self.outage.ok()
         except Exception as exc:
             if not is_outage(exc):
@@ -171,9 +180,11 @@ class Intake:
                 await answer_outage(update)
                 return
             lane = lane_of(update)
+            # (see __init__: a new update of the one taker needs nothing held in the database)
+            alone = not self.shared and self._settled and uid in self.fresh
             async with self._local_lane(lane), self._slots:
                 try:
-                    async with self.inbox.lane(lane, uid) as items:
+                    async with _only(uid) if alone else self.inbox.lane(lane, uid) as items:
                         self.outage.ok()
                         if not any(item.id == uid for item in items):
                             metrics.DROPPED.labels("repeat").inc()
@@ -200,6 +211,7 @@ class Intake:
         finally:
             if coroutine is not None and hasattr(coroutine, "close"):
                 coroutine.close()  # never awaited: a repeat, or answered with the outage note
+            self.fresh.discard(uid)
             self.pending.discard(uid)
             self.started_at.pop(uid, None)
 
@@ -251,6 +263,7 @@ class Intake:
             await self.app.update_queue.put(Update.de_json(item.payload, self.app.bot))
             queued += 1
         self._replays += 1
+        self._settled = True  # (the backlog is queued: later updates come after it)
         if self._replays % 100 == 1:
             pruned = await self.inbox.prune(self.keep)
             if pruned:
@@ -280,6 +293,12 @@ class Intake:
                 return False
 
         return sum(await asyncio.gather(*(answer(q) for q in queries)))
+
+
+@asynccontextmanager
+async def _only(uid: int) -> AsyncIterator[list[Item]]:
+    """The lane's items when only ``uid`` is undone in it (:meth:`Intake.handle`)."""
+    yield [Item(uid, "", {})]
 
 
 async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
