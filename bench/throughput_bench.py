@@ -275,7 +275,8 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             "calls/move": len(calls) / presses,
             "group calls/move": group_calls / presses,
             "cpu ms/press": 1000 * (after[1] - before[1]) / presses,
-            "xacts/press": _bot_transactions(counted) / presses,
+            "xacts/press": (counts := _bot_counts(counted))["total"] / presses,
+            "statements/press": counts["statements"] / presses,
             # pg_stat_database's count lags (a backend reports at most once a second, an idle
             # one after up to 10 s), so it takes in some of the set-up before the window
             "pg_stat xacts/press": (after[2][0] - before[2][0]) / presses,
@@ -290,16 +291,19 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
         }
 
 
-def _bot_transactions(path: Path, timeout: float = 10.0) -> float:
-    """The transactions the bot counted in the measuring window (:mod:`bench.bot_process`
-    writes them on the window's second ``SIGUSR1``); NaN if it never wrote them."""
+def _bot_counts(path: Path, timeout: float = 10.0) -> dict[str, float]:
+    """The transactions (``total``) and statements the bot counted in the measuring window
+    (:mod:`bench.bot_process` writes them on the window's second ``SIGUSR1``); NaN if it
+    never wrote them."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            return float(json.loads(path.read_text()).get("total", 0))
+            found = json.loads(path.read_text())
+            return {"total": float(found.get("total", 0)),
+                    "statements": float(found.get("statements", 0))}
         except (FileNotFoundError, ValueError):
             time.sleep(0.05)
-    return float("nan")
+    return {"total": float("nan"), "statements": float("nan")}
 
 
 def pgbench_tps(seconds: int = 10) -> float | None:

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import and_, exists, func, or_, select, text, update
 
 from league.context import Context
+from league.db import AMBIENT, Ambient
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, User, utcnow
 from league.reads import GameReads
@@ -75,11 +76,30 @@ class Deliveries:
         async with self.db.sessions() as session:
             # A delivery stuck elsewhere (a connection a stopped process left open) must not
             # hold this one for ever: the wait fails, and the next sweep shows the game.
-            await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_WAIT}s'"))
-            await session.execute(text("SELECT pg_advisory_xact_lock(:k, :g)"),
-                                  {"k": DELIVERY_LOCK, "g": game_id})
+            # (one statement: set_config(…, true) is SET LOCAL; the lock follows it)
+            await session.execute(text("SELECT set_config('lock_timeout', :wait, true), "
+                                       "pg_advisory_xact_lock(:k, :g)"),
+                                  {"wait": f"{LOCK_WAIT}s", "k": DELIVERY_LOCK, "g": game_id})
             delivery = Delivery(snapshot(await load_game(session, game_id)))
-            yield delivery
+            # The delivery's bookkeeping (the ids of the messages it sends, the claims of
+            # private messages, its reads) goes into this transaction too (issue 10: a
+            # press's transactions): the rows are the game's, which only its deliveries
+            # (under this lock) and its moves write; a move waits for the commit.
+            ambient = Ambient(session)
+            token = AMBIENT.set(ambient)
+            try:
+                yield delivery
+            except Exception:
+                # What was sent stays recorded (else it would be sent again); told is not.
+                try:
+                    await ambient.flush()
+                    await session.commit()
+                except Exception:  # noqa: BLE001 - the delivery's own error is the one raised
+                    log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
+                raise
+            finally:
+                AMBIENT.reset(token)
+            await ambient.flush()
             if delivery.told_upto is not None:
                 await session.execute(_raise(game_id, delivery.told_upto))
             await session.commit()
