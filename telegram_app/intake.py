@@ -354,6 +354,16 @@ class InboxBot(ExtBot):
         super().__init__(*args, **kwargs)
         self._intake: Intake | None = None
 
+    async def initialize(self) -> None:
+        try:
+            await super().initialize()
+        except BaseException:
+            # PTB shuts a bot's HTTP clients down only once it has initialized; a refused
+            # getMe here must not leave aiohttp's sessions open ("Unclosed client session")
+            await asyncio.gather(*(r.shutdown() for r in self._request),
+                                 return_exceptions=True)
+            raise
+
     def attach(self, intake: Intake) -> None:
         """Store fetched updates through ``intake`` from now on."""
         self._intake = intake
