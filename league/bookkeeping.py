@@ -27,7 +27,7 @@ class Bookkeeping:
         values = {k: v for k, v in (("lobby_message_id", lobby), ("table_message_id", table))
                   if v is not None}
         if values:
-            await self.ctx.db.later(update(GameRow).where(GameRow.id == game_id)
+            await self.ctx.db.later(update(GameRow.__table__).where(GameRow.id == game_id)
                                     .values(**values))
 
     async def set_reminder(self, game_id: int, message_id: int, version: int) -> None:
@@ -71,7 +71,7 @@ class Bookkeeping:
                 return False
             ambient.claimed.add(key)
             await self.ctx.db.later(
-                update(GamePlayer)
+                update(GamePlayer.__table__)
                 .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
                 .values(private_message_id=SENDING, private_hand=hand))
             return True
@@ -89,6 +89,6 @@ class Bookkeeping:
                                   hand: int | None) -> None:
         """Remember the id of a player's private message for ``hand``."""
         await self.ctx.db.later(
-            update(GamePlayer)
+            update(GamePlayer.__table__)  # (the table: no ORM bulk-update work at the commit)
             .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
             .values(private_message_id=message_id, private_hand=hand))

@@ -15,11 +15,14 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select, text, update
+from sqlalchemy import and_, bindparam, exists, func, or_, select, text, update
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 
+from league.clock import aware
 from league.context import Context
 from league.db import AMBIENT, Ambient
 from league.models import Game as GameRow
@@ -59,14 +62,18 @@ class Deliveries:
             await session.execute(_raise(game_id, version))
 
     @asynccontextmanager
-    async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
+    async def delivering(self, game_id: int, hint: GameSnapshot | None = None
+                         ) -> AsyncIterator[Delivery]:
         """Hold game ``game_id``'s delivery lock while its messages are drawn and sent, so
         one process at a time shows a game's changes, in commit order; yields the game as
         read under the lock, and records what the delivery :meth:`Delivery.told` when it
         ends without an error. On PostgreSQL all of it is one transaction: a transaction
         advisory lock (keys :data:`DELIVERY_LOCK`, ``game_id``, freed by the server if the
         process dies), the read, and the raise of ``told_version``; on SQLite (one process)
-        no lock. Raises ``game_not_found``."""
+        no lock. ``hint``: the game as the caller last saw it committed (its newest change);
+        when the game is still at that version, with the same clock and seats, only what
+        deliveries write is read (:func:`_as_now`: one query, no ORM loading; issue 10),
+        else the whole game. Raises ``game_not_found``."""
         if self.db.dialect != "postgresql":
             delivery = Delivery(await self.reads.get(game_id))
             yield delivery
@@ -80,7 +87,8 @@ class Deliveries:
             await session.execute(text("SELECT set_config('lock_timeout', :wait, true), "
                                        "pg_advisory_xact_lock(:k, :g)"),
                                   {"wait": f"{LOCK_WAIT}s", "k": DELIVERY_LOCK, "g": game_id})
-            delivery = Delivery(snapshot(await load_game(session, game_id)))
+            now = None if hint is None else await _as_now(session, hint)
+            delivery = Delivery(now or snapshot(await load_game(session, game_id)))
             # The delivery's bookkeeping (the ids of the messages it sends, the claims of
             # private messages, its reads) goes into this transaction too (issue 10: a
             # press's transactions): the rows are the game's, which only its deliveries
@@ -178,8 +186,44 @@ class Delivery:
             max(self.told_upto, game.told_version)
 
 
+_NOW = (
+    select(GameRow.version, GameRow.status, GameRow.hand, GameRow.deadline_at,
+           GameRow.paused_left, GameRow.reminder_version, GameRow.told_version,
+           GameRow.table_message_id, GameRow.lobby_message_id, GameRow.reminder_message_id,
+           select(func.json_agg(aggregate_order_by(
+               func.json_build_array(GamePlayer.user_id, GamePlayer.seat,
+                                     GamePlayer.private_message_id, GamePlayer.private_hand),
+               GamePlayer.id)))
+           .where(GamePlayer.game_id == GameRow.id).correlate(GameRow).scalar_subquery())
+    .where(GameRow.id == bindparam("game_id")))
+"""What a delivery needs to know of a game beyond a snapshot it has: its version, clock and
+seats (to see whether the snapshot is still the game) and what deliveries write (the message
+ids, ``told_version``), players in ``GamePlayer.id`` order as a snapshot has them."""
+
+
+async def _as_now(session: Any, hint: GameSnapshot) -> GameSnapshot | None:
+    """``hint`` with what deliveries wrote since (message ids, ``told_version``) read anew,
+    if the game is still as ``hint`` shows it (version, status, hand, clock, reminder,
+    seats); else ``None`` (the caller reads the whole game). PostgreSQL only."""
+    row = (await session.execute(_NOW, {"game_id": hint.id})).first()
+    if row is None:
+        return None
+    (version, status, hand, deadline, paused_left, reminder_version, told, table, lobby,
+     reminder, seats) = row
+    seats = seats or []
+    if (version, status, hand, reminder_version, paused_left is not None) != \
+            (hint.version, hint.status, hint.hand, hint.reminder_version, hint.paused) or \
+            (aware(deadline) if deadline else None) != hint.deadline_at or \
+            [(s[0], s[1]) for s in seats] != [(p.user_id, p.seat) for p in hint.players]:
+        return None
+    return replace(hint, told_version=told, table_message_id=table, lobby_message_id=lobby,
+                   reminder_message_id=reminder,
+                   players=tuple(replace(p, private_message_id=s[2], private_hand=s[3])
+                                 for p, s in zip(hint.players, seats, strict=True)))
+
+
 def _raise(game_id: int, version: int) -> Any:
-    return update(GameRow).where(
+    return update(GameRow.__table__).where(  # (the table: no ORM bulk-update work)
         GameRow.id == game_id,
         or_(GameRow.told_version.is_(None), GameRow.told_version < version)) \
         .values(told_version=version)

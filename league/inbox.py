@@ -94,7 +94,8 @@ def _before_commit(session: Session) -> None:
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
-        session.execute(update(InboxItem).where(InboxItem.id == work.id,
+        # (on the table, not the mapped class: no ORM bulk-update work, nothing loaded to sync)
+        session.execute(update(InboxItem.__table__).where(InboxItem.id == work.id,
                                                 InboxItem.done_at.is_(None))
                         .values(done_at=utcnow()))
         session.info["marks"] = work
