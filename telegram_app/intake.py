@@ -348,11 +348,12 @@ class InboxBot(ExtBot):
     """The bot: ``getUpdates`` stores what it fetched in the inbox before returning it (see
     the module's docstring), and every Bot API call is counted for the metrics."""
 
-    __slots__ = ("_intake",)
+    __slots__ = ("_intake", "_raw")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._intake: Intake | None = None
+        self._raw: list[Any] | None = None  # the last getUpdates's JSON
 
     async def initialize(self) -> None:
         try:
@@ -369,15 +370,24 @@ class InboxBot(ExtBot):
         self._intake = intake
 
     async def get_updates(self, *args: Any, **kwargs: Any) -> tuple[Update, ...]:
+        self._raw = None
         updates = await super().get_updates(*args, **kwargs)
         if updates and self._intake is not None:
-            await self._intake.receive(updates)
+            # (stored as Telegram sent them: the JSON _do_post saw, not PTB's to_dict again)
+            raw, self._raw = self._raw, None
+            same = raw is not None and len(raw) == len(updates) and all(
+                isinstance(r, dict) and r.get("update_id") == u.update_id
+                for r, u in zip(raw, updates, strict=True))
+            await self._intake.receive(updates, raw if same else None)
         return updates
 
     async def _do_post(self, endpoint: str, data: Any, **kwargs: Any) -> Any:
         metrics.API_CALLS.labels(endpoint).inc()
         try:
-            return await super()._do_post(endpoint, data, **kwargs)
+            result = await super()._do_post(endpoint, data, **kwargs)
+            if endpoint == "getUpdates" and isinstance(result, list):
+                self._raw = result  # (see get_updates)
+            return result
         except TelegramError as exc:
             metrics.API_ERRORS.labels(endpoint, type(exc).__name__).inc()
             if isinstance(exc, RetryAfter):
