@@ -11,7 +11,7 @@ from sqlalchemy import or_, select, update
 from league.context import Context
 from league.db import AMBIENT
 from league.models import Game as GameRow
-from league.models import GameEvent, GamePlayer
+from league.models import GameEvent, GamePlayer, table_of
 from league.rows import SENDING, rowcount
 
 
@@ -27,7 +27,8 @@ class Bookkeeping:
         values = {k: v for k, v in (("lobby_message_id", lobby), ("table_message_id", table))
                   if v is not None}
         if values:
-            await self.ctx.db.later(update(GameRow.__table__).where(GameRow.id == game_id)
+            games = table_of(GameRow).c
+            await self.ctx.db.later(update(table_of(GameRow)).where(games.id == game_id)
                                     .values(**values))
 
     async def set_reminder(self, game_id: int, message_id: int, version: int) -> None:
@@ -70,10 +71,7 @@ class Bookkeeping:
                     (row.private_hand == hand and row.private_message_id is not None):
                 return False
             ambient.claimed.add(key)
-            await self.ctx.db.later(
-                update(GamePlayer.__table__)
-                .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
-                .values(private_message_id=SENDING, private_hand=hand))
+            await self.ctx.db.later(_set_private(game_id, user_id, SENDING, hand))
             return True
         async with self.ctx.db.begin() as session:
             result = await session.execute(
@@ -88,7 +86,13 @@ class Bookkeeping:
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
                                   hand: int | None) -> None:
         """Remember the id of a player's private message for ``hand``."""
-        await self.ctx.db.later(
-            update(GamePlayer.__table__)  # (the table: no ORM bulk-update work at the commit)
-            .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
-            .values(private_message_id=message_id, private_hand=hand))
+        await self.ctx.db.later(_set_private(game_id, user_id, message_id, hand))
+
+
+def _set_private(game_id: int, user_id: int, message_id: int | None, hand: int | None) -> Any:
+    """The UPDATE that records a player's private message (a Core UPDATE on the table's own
+    columns: no ORM bulk-update work when the delivery writes it)."""
+    players = table_of(GamePlayer).c
+    return update(table_of(GamePlayer)).where(
+        players.game_id == game_id, players.user_id == user_id) \
+        .values(private_message_id=message_id, private_hand=hand)

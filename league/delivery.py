@@ -26,7 +26,7 @@ from league.clock import aware
 from league.context import Context
 from league.db import AMBIENT, Ambient
 from league.models import Game as GameRow
-from league.models import GameEvent, GamePlayer, User, utcnow
+from league.models import GameEvent, GamePlayer, User, table_of, utcnow
 from league.reads import GameReads
 from league.rows import SENDING, load_game, rowcount
 from league.snapshots import GameSnapshot, snapshot
@@ -223,7 +223,8 @@ async def _as_now(session: Any, hint: GameSnapshot) -> GameSnapshot | None:
 
 
 def _raise(game_id: int, version: int) -> Any:
-    return update(GameRow.__table__).where(  # (the table: no ORM bulk-update work)
-        GameRow.id == game_id,
-        or_(GameRow.told_version.is_(None), GameRow.told_version < version)) \
+    # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
+    games = table_of(GameRow).c
+    return update(table_of(GameRow)).where(
+        games.id == game_id, or_(games.told_version.is_(None), games.told_version < version)) \
         .values(told_version=version)

@@ -28,7 +28,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from league.models import InboxItem, User, utcnow
+from league.models import InboxItem, User, table_of, utcnow
 
 
 @dataclass
@@ -94,9 +94,10 @@ def _before_commit(session: Session) -> None:
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
-        # (on the table, not the mapped class: no ORM bulk-update work, nothing loaded to sync)
-        session.execute(update(InboxItem.__table__).where(InboxItem.id == work.id,
-                                                InboxItem.done_at.is_(None))
+        # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
+        items = table_of(InboxItem).c
+        session.execute(update(table_of(InboxItem))
+                        .where(items.id == work.id, items.done_at.is_(None))
                         .values(done_at=utcnow()))
         session.info["marks"] = work
 

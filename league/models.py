@@ -7,7 +7,7 @@ display and are refreshed whenever the user is seen.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
     func,
     select,
@@ -357,3 +358,8 @@ class NotifySubscription(Base):
                                          autoincrement=False)
     told_game_id: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def table_of(model: type[Base]) -> Table:
+    """The table of a mapped class, for Core statements on its own columns (no ORM work)."""
+    return cast(Table, model.__table__)
