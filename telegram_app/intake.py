@@ -14,7 +14,12 @@
   held in PostgreSQL too (:meth:`Inbox.lane`).
 - **Handle once.** Under the lane, the lane's undone items up to this update are handled in
   order (an earlier one a dead process left, or a restart's backlog); an update already done
-  (a repeat, or one another worker handled) is dropped. The change a handler commits marks
+  (a repeat, or one another worker handled) is dropped. In polling mode (``shared`` false:
+  Telegram answers a second ``getUpdates`` taker with 409 Conflict, so this process is the
+  only one) an update this process stored as new, once the first replay has queued the
+  restart's backlog, has nothing undone before it in its lane and is no repeat: its lane is
+  held in memory only, with no transaction (issue 10: a press's transactions). Webhook
+  workers (``shared``) always hold it in the database. The change a handler commits marks
   the item done in its own transaction (:mod:`league.inbox`); otherwise it is marked done
   once the handler returned.
 - **Replay.** :func:`replay_job` (a JobQueue job) queues undone items older than a grace
