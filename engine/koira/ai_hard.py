@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from engine.core import JSON, Action
 from engine.koira.ai import _rank_counts, _unseen, _unstick, _win_chance, legal_plays, worth
 from engine.koira.ai_duel import duel_values
+from engine.koira.ai_rollout import rollout_values
 from engine.koira.cards import DECK, rank, suit
 
 
@@ -56,6 +57,11 @@ class HardAI:
     finish: float = 2.0
     duel: float = 1.5
     endgame: bool = True
+    candidates: int = 3
+    deals: int = 12
+    lookahead_from: int = 2
+    duel_nodes: int = 300
+    plies: int = 200
 
     def choose(self, view: JSON, rng: random.Random) -> Action:
         """The action for ``view``'s seat (it must be their turn); raises ``ValueError``
@@ -65,7 +71,7 @@ class HardAI:
             raise ValueError("no legal action: not this seat's turn")
         if len(legal) == 1:
             return legal[0]
-        values = duel_values(view, legal) if self.endgame else None
+        values = duel_values(view, legal, self.duel_nodes) if self.endgame else None
         if values is None or max(values) < 1.0:
             # a won duel is played out; anything else may be going round in circles
             unstuck = _unstick(view, legal, rng)
@@ -75,8 +81,27 @@ class HardAI:
         if values is not None:  # the exact duel first, the heuristics break its ties
             scored = [(value * 1000.0 + score, action)
                       for value, (score, action) in zip(values, scored, strict=True)]
+        if (view["phase"] == 2 and self.candidates > 1
+                and sum(view["in_game"]) >= self.lookahead_from
+                and (values is None or max(values) < 1.0)):
+            scored = self._lookahead(view, scored, rng)
         best = max(score for score, _ in scored)
         return rng.choice([a for score, a in scored if score >= best - 1e-9])
+
+    def _lookahead(self, view: JSON, scored: list[tuple[float, Action]],
+                   rng: random.Random) -> list[tuple[float, Action]]:
+        """The best few actions by ``scored`` played out on sampled deals
+        (:mod:`engine.koira.ai_rollout`): how often each leaves me not the koira first,
+        the heuristic score breaks ties; the others stay below them."""
+        ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:self.candidates]
+        values = rollout_values(view, [scored[i][1] for i in ranked], rng, self.deals,
+                                self.plies)
+        if values is None:
+            return scored
+        out = [(score - 1e7, action) for score, action in scored]
+        for i, value in zip(ranked, values, strict=True):
+            out[i] = (value * 1e6 + scored[i][0], scored[i][1])
+        return out
 
     # --- phase 1 ---------------------------------------------------------------------------
     def _phase1(self, view: JSON, legal: list[Action]) -> list[tuple[float, Action]]:
