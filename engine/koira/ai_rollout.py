@@ -5,11 +5,15 @@ hand, the trick, out of the game (``discarded``, public) or in another hand, who
 public and some of whose cards are publicly known (``known``: a pick-up, a trick won whole).
 So a deal consistent with the view is the unseen cards shared out at random to fill each
 other hand up to its count (:func:`sample_hands`). On such a deal the rest of the game is
-played out fast (:class:`_Sim`, the rules of ``shared/rules/koira.md`` R9–R16, R18) with
-the normal player's phase-2 choice (:func:`engine.koira.ai._phase2_scores`, its weights
-copied in :func:`_score`) for every seat, the viewer included, and the viewer's candidate
-moves are compared by how often it is *not* the koira (common random deals for every
-candidate, so the comparison is paired).
+played out fast (:class:`_Sim`: the rules of ``shared/rules/koira.md`` R9–R16, R18, cards
+as ints; about 5 µs a ply, some 10 times the engine's speed) with the normal player's
+phase-2 choice (:meth:`_Sim.choose`: :func:`engine.koira.ai._phase2_scores` with its
+weights, and its circle-breaking) for every seat, the viewer included, and the viewer's
+candidate moves are compared by how often it is *not* the koira (the same deals and the
+same rollout seed for every candidate, so the comparison is paired). Against normal
+players the model of the others is exact but for their tie-breaks; against anyone else it
+is a guess of how they play. ``tests/engine/test_koira_ai_rollout.py`` checks the
+simulation against the engine move for move.
 
 Out of scope (the caller plays its heuristics): phase 1, ``trump_ends_trick``. The cost is
 bounded by plies simulated (:data:`PLY_BUDGET`), not by the clock, so a decision is the same
@@ -27,7 +31,8 @@ from engine.koira.cards import DECK, rank, suit
 PLY_BUDGET = 200
 """Plies simulated per decision at most, over all rollouts and candidates."""
 
-Play = tuple[str, ...]
+Play = tuple[int, ...]
+"""A play in the simulation: its cards as ints (:data:`_INDEX`), lowest first."""
 
 
 def sample_hands(view: JSON, rng: random.Random) -> list[list[str]] | None:
@@ -146,12 +151,11 @@ class _Sim:
         else:
             self._lead(after)
 
-    def step(self, rng: random.Random) -> None:
-        """The player to act makes the normal player's phase-2 choice
-        (:func:`engine.koira.ai.choose_action`, :func:`engine.koira.ai._phase2_scores`)."""
-        seat = self.turn
+    def plays(self, seat: int) -> list[Play]:
+        """The cards and sequences ``seat`` may play now (on a trick: those that beat its
+        top, R10), as ``KoiraGame.legal_actions`` but for the pick-up."""
         hand = self.hands[seat]
-        trick, trump, worth, low = self.trick, self.trump, self.worth, self.low
+        trick, trump, low = self.trick, self.trump, self.low
         size = len(hand)
         if trick:
             top = trick[-1][1][-1]
@@ -161,9 +165,6 @@ class _Sim:
             else:
                 starts = [i for i in range(size) if (hand[i] > top and hand[i] // 13 == top_suit)
                           or hand[i] // 13 == trump]
-            if not starts:
-                self.pickup(seat)
-                return
         else:
             starts = list(range(size))
         plays: list[Play] = []
@@ -174,11 +175,30 @@ class _Sim:
                 j += 1
                 if j - i >= low:
                     plays.append(tuple(hand[i:j]))
+        return plays
+
+    def step(self, rng: random.Random) -> None:
+        """The player to act makes the normal player's choice (:meth:`choose`)."""
+        move = self.choose(rng)
+        if move is None:
+            self.pickup(self.turn)
+        else:
+            self.play(self.turn, move)
+
+    def choose(self, rng: random.Random) -> Play | None:
+        """The normal player's phase-2 choice for the player to act (``None``: pick up):
+        :func:`engine.koira.ai.choose_action` with the scores of
+        :func:`engine.koira.ai._phase2_scores`, circle-breaking included."""
+        seat = self.turn
+        plays = self.plays(seat)
+        trick, trump, worth = self.trick, self.trump, self.worth
+        if trick and not plays:
+            return None
+        size = len(self.hands[seat])
         excess = self.quiet - STALL * max(1, self.left)
         if excess >= 0 and (trick or len(plays) > 1) \
                 and rng.random() <= min(0.9, 0.3 + excess / 20):
-            self.play(seat, rng.choice(plays))
-            return
+            return rng.choice(plays)
         best = -1e9
         tied: list[Play | None] = []
         if trick:
@@ -213,11 +233,7 @@ class _Sim:
                     best, tied = score, [p]
                 elif score >= best - 1e-9:
                     tied.append(p)
-        move = tied[0] if len(tied) == 1 else rng.choice(tied)
-        if move is None:
-            self.pickup(seat)
-        else:
-            self.play(seat, move)
+        return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
 _SUITS = ("S", "H", "D", "C")
