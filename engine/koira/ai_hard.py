@@ -49,9 +49,9 @@ class HardAI:
     phase 2: the rest). ``endgame``: search a duel, within ``duel_nodes`` positions;
     ``candidates``, ``deals``, ``plies``: the look-ahead's moves, sampled deals and budget in
     simulated plies (``candidates`` 1: none), from ``lookahead_from`` players in the game
-    on (with two, only where the duel search proves no win). ``count`` mixes a card's
-    rank-worth (0) with its card-counted worth (1); ``finish`` is the bonus of a lead that
-    completes the trick; ``duel`` the extra cost per card picked up, times
+    on (with two, only where the duel search proves no win, and ``duel_deals`` deals).
+    ``count`` mixes a card's rank-worth (0) with its card-counted worth (1); ``finish`` is
+    the bonus of a lead that completes the trick; ``duel`` the extra cost per card picked up, times
     (players_before - players in game) / players_before."""
 
     card_cost: float = 0.25
@@ -71,7 +71,8 @@ class HardAI:
     candidates: int = 3
     deals: int = 12
     lookahead_from: int = 2
-    duel_nodes: int = 300
+    duel_nodes: int = 150
+    duel_deals: int = 3
     plies: int = 200
 
     def choose(self, view: JSON, rng: random.Random) -> Action:
@@ -105,8 +106,9 @@ class HardAI:
         (:mod:`engine.koira.ai_rollout`): how often each leaves me not the koira first,
         the heuristic score breaks ties; the others stay below them."""
         ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:self.candidates]
-        values = rollout_values(view, [scored[i][1] for i in ranked], rng, self.deals,
-                                self.plies)
+        # two players: the deal is known, the rollouts differ only in the tie-breaks
+        deals = self.deals if sum(view["in_game"]) > 2 else self.duel_deals
+        values = rollout_values(view, [scored[i][1] for i in ranked], rng, deals, self.plies)
         if values is None:
             return scored
         out = [(score - 1e7, action) for score, action in scored]
