@@ -36,12 +36,13 @@ class _Budget(Exception):
     pass
 
 
-def duel_values(view: JSON, legal: list[Action]) -> list[float] | None:
+def duel_values(view: JSON, legal: list[Action], nodes: int = NODES) -> list[float] | None:
     """Per action of ``legal``, its value for the viewer (+1: it goes out first whatever the
     other does, −1: the other can make it the koira, between: unsolved within
     :data:`DEPTH`, guessed from the counts), or ``None`` when out of scope or nothing is
-    sure within the :data:`NODES` budget. The actions are searched cheapest first; once one
-    wins, or past the budget, the ones not proven won or lost count 0."""
+    sure within ``nodes`` positions searched (default :data:`NODES`). The actions are
+    searched cheapest first; once one wins, or past the budget, the ones not proven won or
+    lost count 0."""
     options = view["options"]
     if view["phase"] != 2 or options["pickup_single"] or options["trump_ends_trick"]:
         return None
@@ -58,7 +59,7 @@ def duel_values(view: JSON, legal: list[Action]) -> list[float] | None:
         return None  # not the duel this module assumes (a state it does not know)
     trick: Trick = tuple((0 if p["seat"] == me else 1, tuple(p["cards"]))
                          for p in view["trick"])
-    search = _Search(view["trump"], options["min_sequence"])
+    search = _Search(view["trump"], options["min_sequence"], nodes)
     order = {move: i for i, move in enumerate(search._moves(mine, trick))}
     values: list[float | None] = [None] * len(legal)
     complete = True
@@ -79,9 +80,10 @@ def duel_values(view: JSON, legal: list[Action]) -> list[float] | None:
 
 
 class _Search:
-    def __init__(self, trump: str | None, min_sequence: int) -> None:
+    def __init__(self, trump: str | None, min_sequence: int, budget: int = NODES) -> None:
         self.trump = trump
         self.min_sequence = min_sequence
+        self.budget = budget
         self.nodes = 0
         self.solved: dict[tuple, float] = {}  # positions won (+1) or lost (-1) for sure
 
@@ -110,7 +112,7 @@ class _Search:
     def _value(self, turn: int, hands: tuple[Hand, Hand], trick: Trick, need: int,
                depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
-        if self.nodes > NODES:
+        if self.nodes > self.budget:
             raise _Budget
         if not hands[turn] and not trick:
             turn = 1 - turn  # R13: no cards, no lead

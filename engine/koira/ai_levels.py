@@ -3,8 +3,8 @@ for a timed-out human (issue 16).
 
 - ``"easy"``: :mod:`engine.koira.ai_easy` (a beginner's mistakes);
 - ``"normal"``: :mod:`engine.koira.ai` (the AI as it was before levels, unchanged);
-- ``"hard"``: :mod:`engine.koira.ai_hard` (tuned weights, card counting and an exact
-  endgame, :mod:`engine.koira.ai_duel`).
+- ``"hard"``: :mod:`engine.koira.ai_hard` (tuned weights, a phase-2 look-ahead on sampled
+  deals, :mod:`engine.koira.ai_rollout`, and an exact endgame, :mod:`engine.koira.ai_duel`).
 
 Each is a function ``(view, rng) -> Action`` of one seat's view only, deterministic for a seed,
 and always legal. ``"random"`` (any legal action) is kept for tests and the benchmark; it is
