@@ -4,10 +4,12 @@ two optional measuring hooks that change nothing the bot does:
 
 - ``BENCH_PROFILE=path``: cProfile the whole process, written to ``path`` (pstats) at exit.
 - ``SIGUSR2``: log the stack of every asyncio task (what a stalled bot waits for).
-- ``BENCH_XACTS=path``: count the database transactions each piece of code ends (commit or
-  rollback of a connection that began one), by the innermost function of ``league/`` or
-  ``telegram_app/`` on the awaiting task's coroutine chain; written to ``path`` (JSON) at
-  exit, with the counts since the bench's measuring began (``SIGUSR1`` resets them).
+- ``BENCH_XACTS=path``: count the database transactions the bot ends (commit or rollback of
+  a connection that began one: what ``pg_stat_database`` counts, without its lag), in all
+  (``total``), the statements it executes (``statements``), and, when profiling, the
+  transactions by the innermost function of ``league/`` or ``telegram_app/`` on the
+  awaiting task's coroutine chain where it can be found; the first ``SIGUSR1`` starts the
+  count (and the profile) again, the second writes it to ``path`` (JSON), as does the exit.
 """
 
 from __future__ import annotations
@@ -52,26 +54,41 @@ def _count_transactions(path: str, profiler: cProfile.Profile | None = None) -> 
     from sqlalchemy.engine import Engine
 
     counts: Counter[str] = Counter()
+    signals = 0
 
     def ended(conn: Any, *_: Any) -> None:
-        counts[_origin()] += 1
+        counts["total"] += 1
+        if profiler is not None:  # (walking the await chain costs time: only when profiling)
+            counts[_origin()] += 1
+
+    def executed(*_: Any) -> None:
+        counts["statements"] += 1
 
     event.listen(Engine, "commit", ended)
     event.listen(Engine, "rollback", ended)
-    def reset(*_: Any) -> None:
-        counts.clear()
-        if profiler is not None:
-            profiler.clear()
-
-    signal.signal(signal.SIGUSR1, reset)
-
-    import atexit
+    event.listen(Engine, "before_cursor_execute", executed)
 
     def write() -> None:
         with open(path, "w") as out:
             json.dump(dict(counts.most_common()), out, indent=1)
 
-    atexit.register(write)
+    def measure(*_: Any) -> None:
+        # The first SIGUSR1 starts the measuring window, the second ends it: the counts are
+        # written then (the bot goes on working until it is stopped).
+        nonlocal signals
+        signals += 1
+        if signals == 1:
+            counts.clear()
+            if profiler is not None:
+                profiler.clear()
+        elif signals == 2:
+            write()
+
+    signal.signal(signal.SIGUSR1, measure)
+
+    import atexit
+
+    atexit.register(lambda: signals >= 2 or write())
 
 
 def _dump_tasks(*_: Any) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -221,7 +222,11 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             is_busy = g >= setting.groups
             groups.append((group, players, 0.0 if is_busy else setting.think,
                            busy if is_busy else normal))
-        bot = await _spawn(api, url, setting.limits, concurrency, hooks or {})
+        hooks = dict(hooks or {})
+        counted = Path(hooks.setdefault(
+            "BENCH_XACTS", f"/tmp/throughput_bench_xacts_{os.getpid()}_{offset}.json"))
+        counted.unlink(missing_ok=True)  # noqa: ASYNC240  # (a bench, before it starts)
+        bot = await _spawn(api, url, setting.limits, concurrency, hooks)
         stop = asyncio.Event()
         try:
             await _until(lambda: bool(api.calls("getUpdates")), 60)
@@ -234,14 +239,14 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             await _until(lambda: len(normal.playing) + len(busy.playing) == len(groups), 180)
             await asyncio.sleep(2 + setting.think)
             load_before = os.getloadavg()[0]
-            if hooks:
-                bot.send_signal(signal.SIGUSR1)  # the profile and counts start here
+            bot.send_signal(signal.SIGUSR1)  # the transaction count (and profile) start here
             before = (time.monotonic(), _cpu_seconds(bot.pid), _stats(url),
                       dict(api.counts), len(api.requests), time.process_time(),
                       _backend_cpu(url))
             normal.measuring = busy.measuring = True
             await asyncio.sleep(seconds)
             normal.measuring = busy.measuring = False
+            bot.send_signal(signal.SIGUSR1)  # ... and end here: the bot writes the count
             after = (time.monotonic(), _cpu_seconds(bot.pid), _stats(url),
                      dict(api.counts), len(api.requests), time.process_time(),
                      _backend_cpu(url))
@@ -270,7 +275,11 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             "calls/move": len(calls) / presses,
             "group calls/move": group_calls / presses,
             "cpu ms/press": 1000 * (after[1] - before[1]) / presses,
-            "xacts/press": (after[2][0] - before[2][0]) / presses,
+            "xacts/press": (counts := _bot_counts(counted))["total"] / presses,
+            "statements/press": counts["statements"] / presses,
+            # pg_stat_database's count lags (a backend reports at most once a second, an idle
+            # one after up to 10 s), so it takes in some of the set-up before the window
+            "pg_stat xacts/press": (after[2][0] - before[2][0]) / presses,
             # the rest of the machine's work for a press: the players and the fake Bot API
             # (this process), and the database's backends serving the bot
             "bench cpu ms/press": 1000 * (after[5] - before[5]) / presses,
@@ -280,6 +289,21 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             "seq scans by table": scans,  # type: ignore[dict-item]
             "load average": f"{load_before:.1f} → {load_after:.1f}",  # type: ignore[dict-item]
         }
+
+
+def _bot_counts(path: Path, timeout: float = 10.0) -> dict[str, float]:
+    """The transactions (``total``) and statements the bot counted in the measuring window
+    (:mod:`bench.bot_process` writes them on the window's second ``SIGUSR1``); NaN if it
+    never wrote them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            found = json.loads(path.read_text())
+            return {"total": float(found.get("total", 0)),
+                    "statements": float(found.get("statements", 0))}
+        except (FileNotFoundError, ValueError):
+            time.sleep(0.05)
+    return {"total": float("nan"), "statements": float("nan")}
 
 
 def pgbench_tps(seconds: int = 10) -> float | None:

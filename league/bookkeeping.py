@@ -9,8 +9,9 @@ from typing import Any
 from sqlalchemy import or_, select, update
 
 from league.context import Context
+from league.db import AMBIENT
 from league.models import Game as GameRow
-from league.models import GameEvent, GamePlayer
+from league.models import GameEvent, GamePlayer, table_of
 from league.rows import SENDING, rowcount
 
 
@@ -26,15 +27,15 @@ class Bookkeeping:
         values = {k: v for k, v in (("lobby_message_id", lobby), ("table_message_id", table))
                   if v is not None}
         if values:
-            async with self.ctx.db.sessions.begin() as session:
-                await session.execute(update(GameRow).where(GameRow.id == game_id)
-                                      .values(**values))
+            games = table_of(GameRow).c
+            await self.ctx.db.later(update(table_of(GameRow)).where(games.id == game_id)
+                                    .values(**values))
 
     async def set_reminder(self, game_id: int, message_id: int, version: int) -> None:
         """Remember the message of the group reminder the sweep claimed at game ``version``.
         The same turn may have gone on meanwhile (a Reverse, say, moves the claim to the
         new version), so any later claim without a message yet is this reminder's."""
-        async with self.ctx.db.sessions.begin() as session:
+        async with self.ctx.db.begin() as session:
             await session.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.reminder_version >= version,
                 GameRow.reminder_message_id.is_(None)).values(reminder_message_id=message_id))
@@ -42,7 +43,7 @@ class Bookkeeping:
     async def untold(self, game_id: int, after: int, upto: int) -> list[list[dict[str, Any]]]:
         """The events of each logged move with a version in ``(after, upto]``, in order: the
         moves the group has not been told (see ``Game.told_version``)."""
-        async with self.ctx.db.sessions() as session:
+        async with self.ctx.db.session() as session:
             rows = await session.scalars(select(GameEvent.events).where(
                 GameEvent.game_id == game_id, GameEvent.version > after,
                 GameEvent.version <= upto).order_by(GameEvent.seq))
@@ -52,8 +53,27 @@ class Bookkeeping:
         """Claim the sending of a player's private message for ``hand`` (the game's
         ``Game.hand_number``): ``True`` for one caller only, until
         :meth:`set_private_message` records the message (or ``None`` after a failed send,
-        which makes it claimable again). While claimed, the id is :data:`SENDING`."""
-        async with self.ctx.db.sessions.begin() as session:
+        which makes it claimable again). While claimed, the id is :data:`SENDING`.
+
+        In a delivery's transaction (``league.db.AMBIENT``), which holds the game's lock, no
+        other sender can claim: the row is read, and the claim is written with the
+        delivery's other bookkeeping at its commit, so that the row is not held locked
+        while the delivery sends (a timeout of the game would wait for it)."""
+        ambient = AMBIENT.get()
+        if ambient is not None:
+            key = (game_id, user_id, hand)
+            async with self.ctx.db.session() as session:
+                row = (await session.execute(
+                    select(GamePlayer.private_hand, GamePlayer.private_message_id)
+                    .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
+                )).first()
+            if row is None or key in ambient.claimed or \
+                    (row.private_hand == hand and row.private_message_id is not None):
+                return False
+            ambient.claimed.add(key)
+            await self.ctx.db.later(_set_private(game_id, user_id, SENDING, hand))
+            return True
+        async with self.ctx.db.begin() as session:
             result = await session.execute(
                 update(GamePlayer)
                 .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id,
@@ -66,8 +86,13 @@ class Bookkeeping:
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
                                   hand: int | None) -> None:
         """Remember the id of a player's private message for ``hand``."""
-        async with self.ctx.db.sessions.begin() as session:
-            await session.execute(
-                update(GamePlayer)
-                .where(GamePlayer.game_id == game_id, GamePlayer.user_id == user_id)
-                .values(private_message_id=message_id, private_hand=hand))
+        await self.ctx.db.later(_set_private(game_id, user_id, message_id, hand))
+
+
+def _set_private(game_id: int, user_id: int, message_id: int | None, hand: int | None) -> Any:
+    """The UPDATE that records a player's private message (a Core UPDATE on the table's own
+    columns: no ORM bulk-update work when the delivery writes it)."""
+    players = table_of(GamePlayer).c
+    return update(table_of(GamePlayer)).where(
+        players.game_id == game_id, players.user_id == user_id) \
+        .values(private_message_id=message_id, private_hand=hand)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import Executable, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -55,6 +60,30 @@ def upgrade(url: str | None, revision: str = "head") -> None:
     command.upgrade(config, revision)
 
 
+@dataclass
+class Ambient:
+    """An open session that :meth:`Database.session` and :meth:`Database.begin` hand out
+    instead of new ones in this context (``league.delivery``: a delivery's transaction).
+    ``lock``: one user at a time (an ``AsyncSession`` is not safe for concurrent use, and a
+    delivery sends several messages at once)."""
+
+    session: AsyncSession
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    deferred: list[Executable] = field(default_factory=list)
+    claimed: set[tuple[int, int, int]] = field(default_factory=set)  # (game, user, hand)
+
+    async def flush(self) -> None:
+        """Execute the :meth:`Database.later` statements noted so far (the caller holds
+        :attr:`lock`, or is the owner with nothing else running)."""
+        while self.deferred:
+            await self.session.execute(self.deferred.pop(0))
+
+
+AMBIENT: contextvars.ContextVar[Ambient | None] = contextvars.ContextVar("league_ambient",
+                                                                       default=None)
+"""The :class:`Ambient` session of the running code, if any (tasks started from it share it)."""
+
+
 class Database:
     """An async engine and its session factory. ``url`` as accepted by :func:`async_url`.
     A session's commit that changes something marks the inbox item being handled done
@@ -74,6 +103,49 @@ class Database:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,
                                            class_=AsyncSession,
                                            sync_session_class=inbox.LeagueSession)
+
+    @asynccontextmanager
+    async def session(self, *, deferred: bool = False) -> AsyncIterator[AsyncSession]:
+        """A session for a read: the :data:`AMBIENT` one when the running code has one (it
+        sees that transaction's writes; with ``deferred``, the :meth:`later` ones too, which
+        are executed first and then hold their rows), else a new one, closed at the end."""
+        ambient = AMBIENT.get()
+        if ambient is None:
+            async with self.sessions() as session:
+                yield session
+            return
+        async with ambient.lock:
+            if deferred:
+                await ambient.flush()
+            yield ambient.session
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncSession]:
+        """A session for a bookkeeping write: the :data:`AMBIENT` one when the running code
+        has one (flushed at the end; its owner commits it), else a new transaction,
+        committed at the end. Only for writes that may wait for the owner's commit (the
+        rows of the game being delivered): anything else takes ``sessions.begin()``."""
+        ambient = AMBIENT.get()
+        if ambient is None:
+            async with self.sessions.begin() as session:
+                yield session
+            return
+        async with ambient.lock:
+            yield ambient.session
+            await ambient.session.flush()
+
+    async def later(self, statement: Executable) -> None:
+        """Execute a bookkeeping write on a row a move also writes (the game's row, its
+        players'): in an :data:`AMBIENT` transaction, noted and executed by its owner just
+        before its commit, so that the row is not held locked (and a move
+        of the game kept waiting) while the owner sends; else now, in a transaction of
+        its own. (``session(deferred=True)`` reads them before the commit.)"""
+        ambient = AMBIENT.get()
+        if ambient is None:
+            async with self.sessions.begin() as session:
+                await session.execute(statement)
+            return
+        ambient.deferred.append(statement)
 
     @property
     def dialect(self) -> str:

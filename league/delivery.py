@@ -17,14 +17,18 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select, text, update
+from sqlalchemy import and_, bindparam, exists, func, or_, select, text, update
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 
+from league.clock import aware
 from league.context import Context
+from league.db import AMBIENT, Ambient
 from league.models import Game as GameRow
-from league.models import GameEvent, GamePlayer, User, utcnow
+from league.models import GameEvent, GamePlayer, User, table_of, utcnow
 from league.reads import GameReads
 from league.rows import SENDING, load_game, rowcount
 from league.snapshots import GameSnapshot, snapshot
@@ -60,14 +64,18 @@ class Deliveries:
             await session.execute(_raise(game_id, version))
 
     @asynccontextmanager
-    async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
+    async def delivering(self, game_id: int, hint: GameSnapshot | None = None
+                         ) -> AsyncIterator[Delivery]:
         """Hold game ``game_id``'s delivery lock while its messages are drawn and sent, so
         one process at a time shows a game's changes, in commit order; yields the game as
         read under the lock, and records what the delivery :meth:`Delivery.told` when it
         ends without an error. On PostgreSQL all of it is one transaction: a transaction
         advisory lock (keys :data:`DELIVERY_LOCK`, ``game_id``, freed by the server if the
         process dies), the read, and the raise of ``told_version``; on SQLite (one process)
-        no lock. Raises ``game_not_found``."""
+        no lock. ``hint``: the game as the caller last saw it committed (its newest change);
+        when the game is still at that version, with the same clock and seats, only what
+        deliveries write is read (:func:`_as_now`: one query, no ORM loading; issue 10),
+        else the whole game. Raises ``game_not_found``."""
         if self.db.dialect != "postgresql":
             delivery = Delivery(await self.reads.get(game_id))
             yield delivery
@@ -77,11 +85,31 @@ class Deliveries:
         async with self.db.sessions() as session:
             # A delivery stuck elsewhere (a connection a stopped process left open) must not
             # hold this one for ever: the wait fails, and the next sweep shows the game.
-            await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_WAIT}s'"))
-            await session.execute(text("SELECT pg_advisory_xact_lock(:k, :g)"),
-                                  {"k": DELIVERY_LOCK, "g": game_id})
-            delivery = Delivery(snapshot(await load_game(session, game_id)))
-            yield delivery
+            # (one statement: set_config(…, true) is SET LOCAL; the lock follows it)
+            await session.execute(text("SELECT set_config('lock_timeout', :wait, true), "
+                                       "pg_advisory_xact_lock(:k, :g)"),
+                                  {"wait": f"{LOCK_WAIT}s", "k": DELIVERY_LOCK, "g": game_id})
+            now = None if hint is None else await _as_now(session, hint)
+            delivery = Delivery(now or snapshot(await load_game(session, game_id)))
+            # The delivery's bookkeeping (the ids of the messages it sends, the claims of
+            # private messages, its reads) goes into this transaction too (issue 10: a
+            # press's transactions): the rows are the game's, which only its deliveries
+            # (under this lock) and its moves write; a move waits for the commit.
+            ambient = Ambient(session)
+            token = AMBIENT.set(ambient)
+            try:
+                yield delivery
+            except Exception:
+                # What was sent stays recorded (else it would be sent again); told is not.
+                try:
+                    await ambient.flush()
+                    await session.commit()
+                except Exception:  # noqa: BLE001 - the delivery's own error is the one raised
+                    log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
+                raise
+            finally:
+                AMBIENT.reset(token)
+            await ambient.flush()
             if delivery.told_upto is not None:
                 await session.execute(_raise(game_id, delivery.told_upto))
             await session.commit()
@@ -170,8 +198,45 @@ class Delivery:
             max(self.told_upto, game.told_version)
 
 
+_NOW = (
+    select(GameRow.version, GameRow.status, GameRow.hand, GameRow.deadline_at,
+           GameRow.paused_left, GameRow.reminder_version, GameRow.told_version,
+           GameRow.table_message_id, GameRow.lobby_message_id, GameRow.reminder_message_id,
+           select(func.json_agg(aggregate_order_by(
+               func.json_build_array(GamePlayer.user_id, GamePlayer.seat,
+                                     GamePlayer.private_message_id, GamePlayer.private_hand),
+               GamePlayer.id)))
+           .where(GamePlayer.game_id == GameRow.id).correlate(GameRow).scalar_subquery())
+    .where(GameRow.id == bindparam("game_id")))
+"""What a delivery needs to know of a game beyond a snapshot it has: its version, clock and
+seats (to see whether the snapshot is still the game) and what deliveries write (the message
+ids, ``told_version``), players in ``GamePlayer.id`` order as a snapshot has them."""
+
+
+async def _as_now(session: Any, hint: GameSnapshot) -> GameSnapshot | None:
+    """``hint`` with what deliveries wrote since (message ids, ``told_version``) read anew,
+    if the game is still as ``hint`` shows it (version, status, hand, clock, reminder,
+    seats); else ``None`` (the caller reads the whole game). PostgreSQL only."""
+    row = (await session.execute(_NOW, {"game_id": hint.id})).first()
+    if row is None:
+        return None
+    (version, status, hand, deadline, paused_left, reminder_version, told, table, lobby,
+     reminder, seats) = row
+    seats = seats or []
+    if (version, status, hand, reminder_version, paused_left is not None) != \
+            (hint.version, hint.status, hint.hand, hint.reminder_version, hint.paused) or \
+            (aware(deadline) if deadline else None) != hint.deadline_at or \
+            [(s[0], s[1]) for s in seats] != [(p.user_id, p.seat) for p in hint.players]:
+        return None
+    return replace(hint, told_version=told, table_message_id=table, lobby_message_id=lobby,
+                   reminder_message_id=reminder,
+                   players=tuple(replace(p, private_message_id=s[2], private_hand=s[3])
+                                 for p, s in zip(hint.players, seats, strict=True)))
+
+
 def _raise(game_id: int, version: int) -> Any:
-    return update(GameRow).where(
-        GameRow.id == game_id,
-        or_(GameRow.told_version.is_(None), GameRow.told_version < version)) \
+    # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
+    games = table_of(GameRow).c
+    return update(table_of(GameRow)).where(
+        games.id == game_id, or_(games.told_version.is_(None), games.told_version < version)) \
         .values(told_version=version)

@@ -28,7 +28,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from league.models import InboxItem, User, utcnow
+from league.models import InboxItem, User, table_of, utcnow
 
 
 @dataclass
@@ -94,8 +94,10 @@ def _before_commit(session: Session) -> None:
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
-        session.execute(update(InboxItem).where(InboxItem.id == work.id,
-                                                InboxItem.done_at.is_(None))
+        # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
+        items = table_of(InboxItem).c
+        session.execute(update(table_of(InboxItem))
+                        .where(items.id == work.id, items.done_at.is_(None))
                         .values(done_at=utcnow()))
         session.info["marks"] = work
 
@@ -137,15 +139,17 @@ class Inbox:
         ids = [i.id for i in items]
         insert = pg_insert if self.db.dialect == "postgresql" else sqlite_insert
         async with self.db.sessions.begin() as session:
+            if self.db.dialect == "postgresql":  # one statement: what it inserted is new
+                stmt = insert(InboxItem).values([
+                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
+                    for i in items]).on_conflict_do_nothing(index_elements=["id"])
+                return set(await session.scalars(stmt.returning(InboxItem.id)))
             known = set(await session.scalars(select(InboxItem.id).where(InboxItem.id.in_(ids))))
             fresh = [i for i in items if i.id not in known]
             if fresh:
-                stmt = insert(InboxItem).values([
+                await session.execute(insert(InboxItem).values([
                     {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
-                    for i in fresh]).on_conflict_do_nothing(index_elements=["id"])
-                if self.db.dialect == "postgresql":
-                    return set(await session.scalars(stmt.returning(InboxItem.id)))
-                await session.execute(stmt)
+                    for i in fresh]).on_conflict_do_nothing(index_elements=["id"]))
             return {i.id for i in fresh}
 
     async def undone_upto(self, lane: str, upto: int) -> list[Item]:

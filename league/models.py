@@ -7,7 +7,7 @@ display and are refreshed whenever the user is seen.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -20,7 +20,9 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     UniqueConstraint,
+    func,
     select,
     text,
     true,
@@ -192,6 +194,10 @@ class Game(Base):
     chat_title: Mapped[str | None] = column_property(
         select(Chat.title).where(Chat.id == chat_id).correlate_except(Chat).scalar_subquery(),
         expire_on_flush=False)
+    # The language the group's messages are written in (``Chat.language``), likewise.
+    chat_language: Mapped[str | None] = column_property(
+        select(Chat.language).where(Chat.id == chat_id).correlate_except(Chat)
+        .scalar_subquery(), expire_on_flush=False)
     topic_name: Mapped[str | None] = column_property(
         select(ForumTopic.name).where(ForumTopic.chat_id == chat_id,
                                       ForumTopic.thread_id == thread_id)
@@ -236,6 +242,11 @@ class GamePlayer(Base):
     # not applied twice.
     last_typed_id: Mapped[int | None] = mapped_column(BigInteger)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The language the player reads (chosen with /language, else their client's), read in
+    # the players' own SELECT (no extra round trip), as ``Game.chat_title`` is.
+    reader_language: Mapped[str | None] = column_property(
+        select(func.coalesce(User.chosen_language, User.language)).where(User.id == user_id)
+        .correlate_except(User).scalar_subquery(), expire_on_flush=False)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -349,3 +360,8 @@ class NotifySubscription(Base):
                                          autoincrement=False)
     told_game_id: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def table_of(model: type[Base]) -> Table:
+    """The table of a mapped class, for Core statements on its own columns (no ORM work)."""
+    return cast(Table, model.__table__)

@@ -25,8 +25,9 @@ class GameReads:
         return None if game_id is None else await self.get(game_id)
 
     async def get(self, game_id: int) -> GameSnapshot:
-        """A game by id; raises ``game_not_found``."""
-        async with self.ctx.db.sessions() as session:
+        """A game by id; raises ``game_not_found`` (in a delivery: as its transaction sees
+        it, its own bookkeeping included)."""
+        async with self.ctx.db.session(deferred=True) as session:
             return snapshot(await load_game(session, game_id))
 
     async def running_games_of(self, user_id: int) -> list[GameSnapshot]:

@@ -52,7 +52,9 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
     if isinstance(game_id, bool) or not isinstance(game_id, int) or \
             not 0 < game_id <= MAX_GAME_ID:
         raise ServiceError("game_not_found")
-    stmt = select(GameRow).where(GameRow.id == game_id).options(selectinload(GameRow.players))
+    # (populate_existing: a session that holds the game already, a delivery's, reads it anew)
+    stmt = select(GameRow).where(GameRow.id == game_id).options(
+        selectinload(GameRow.players)).execution_options(populate_existing=True)
     if lock:
         stmt = stmt.with_for_update()
     row = await session.scalar(stmt)
@@ -63,18 +65,26 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
 
 
 async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
-    """Read the languages the games' messages are written in onto the loaded ``rows`` (for
+    """Put the languages the games' messages are written in onto the loaded ``rows`` (for
     their snapshots): the chat's (``Chat.language``) and each human player's (the one they
-    chose, else their client's). Codes as stored; the bot normalises them."""
-    chat_ids = {row.chat_id for row in rows}
-    user_ids = {p.user_id for row in rows for p in row.players if p.user_id is not None}
+    chose, else their client's). Codes as stored; the bot normalises them. Both are read
+    with the rows themselves (``Game.chat_language``, ``GamePlayer.reader_language``): only
+    what a row added in this session lacks is read here."""
+    missing_chats = {row.chat_id for row in rows if "chat_language" not in row.__dict__}
+    missing_users = {p.user_id for row in rows for p in row.players
+                     if p.user_id is not None and "reader_language" not in p.__dict__}
     chats = dict((await session.execute(
-        select(Chat.id, Chat.language).where(Chat.id.in_(chat_ids)))).all())
+        select(Chat.id, Chat.language).where(Chat.id.in_(missing_chats)))).all()) \
+        if missing_chats else {}
     users = {uid: chosen or client for uid, chosen, client in (await session.execute(
-        select(User.id, User.chosen_language, User.language).where(User.id.in_(user_ids))
-    )).all()} if user_ids else {}
+        select(User.id, User.chosen_language, User.language)
+        .where(User.id.in_(missing_users)))).all()} if missing_users else {}
     for row in rows:
-        setattr(row, "languages", (chats.get(row.chat_id), users))  # noqa: B010 (no column)
+        chat = row.__dict__["chat_language"] if "chat_language" in row.__dict__ \
+            else chats.get(row.chat_id)
+        readers = {p.user_id: p.__dict__["reader_language"] if "reader_language" in p.__dict__
+                   else users.get(p.user_id) for p in row.players if p.user_id is not None}
+        setattr(row, "languages", (chat, readers))  # noqa: B010 (no column)
 
 
 def user_language(row: User | None) -> str | None:

@@ -15,7 +15,12 @@
   held in PostgreSQL too (:meth:`Inbox.lane`).
 - **Handle once.** Under the lane, the lane's undone items up to this update are handled in
   order (an earlier one a dead process left, or a restart's backlog); an update already done
-  (a repeat, or one another worker handled) is dropped. The change a handler commits marks
+  (a repeat, or one another worker handled) is dropped. In polling mode (``shared`` false:
+  Telegram answers a second ``getUpdates`` taker with 409 Conflict, so this process is the
+  only one) an update this process stored as new, once the first replay has queued the
+  restart's backlog, has nothing undone before it in its lane and is no repeat: its lane is
+  held in memory only, with no transaction (issue 10: a press's transactions). Webhook
+  workers (``shared``) always hold it in the database. The change a handler commits marks
   the item done in its own transaction (:mod:`league.inbox`); otherwise it is marked done
   once the handler returned.
 - **Replay.** :func:`replay_job` (a JobQueue job) queues undone items older than a grace
@@ -106,9 +111,18 @@ class Intake:
     ``keep``: how long done items stay before they are pruned."""
 
     def __init__(self, app: Application, inbox: Inbox, *, concurrency: int = 16,
-                 grace: float = 10.0, keep: timedelta = timedelta(days=1)) -> None:
+                 grace: float = 10.0, keep: timedelta = timedelta(days=1),
+                 shared: bool = True) -> None:
         self.app = app
         self.inbox = inbox
+        # Whether other processes may take this bot's updates too (webhook workers). Polling
+        # has one taker by Telegram's rule (a second getUpdates gets 409 Conflict), so there
+        # an update this process stored itself, once the restart's backlog is queued, can
+        # only be new work whose lane holds nothing undone before it: its lane is held here
+        # alone, with no transaction (see handle).
+        self.shared = shared
+        self.fresh: set[int] = set()       # stored by this process as new, not yet handled
+        self._settled = False              # the first replay has queued the backlog
         self.grace = grace
         self.keep = keep
         self.outage = OutageLog()
@@ -141,12 +155,12 @@ class Intake:
         payloads = raw if raw is not None else [u.to_dict() for u in updates]
         items = [Item(u.update_id, lane_of(u), p) for u, p in zip(updates, payloads,
                                                                    strict=True)]
-        fresh = [u.update_id for u in updates if u.update_id not in self.pending]
+        arrived = [u.update_id for u in updates if u.update_id not in self.pending]
         for u in updates:
             self.pending.add(u.update_id)
             self.started_at.setdefault(u.update_id, now)
         try:
-            await self.inbox.store(items)
+            self.fresh |= await self.inbox.store(items)
             self.outage.ok()
             return len(updates)
         except Exception as exc:
@@ -159,7 +173,7 @@ class Intake:
                                  len(updates))
             told = {u.update_id for u in updates[:confirmed]}
             self.unstored.update(u.update_id for u in updates[:confirmed] if answerable(u))
-            for uid in fresh:  # held back: nothing of them is this process's to do
+            for uid in arrived:  # held back: nothing of them is this process's to do
                 if uid not in told:
                     self.pending.discard(uid)
                     self.started_at.pop(uid, None)
@@ -190,9 +204,11 @@ class Intake:
                 await answer_outage(update)
                 return
             lane = lane_of(update)
+            # (see __init__: a new update of the one taker needs nothing held in the database)
+            alone = not self.shared and self._settled and uid in self.fresh
             async with self._local_lane(lane), self._slots:
                 try:
-                    async with self.inbox.lane(lane, uid) as items:
+                    async with _only(uid) if alone else self.inbox.lane(lane, uid) as items:
                         self.outage.ok()
                         if not any(item.id == uid for item in items):
                             metrics.DROPPED.labels("repeat").inc()
@@ -219,6 +235,7 @@ class Intake:
         finally:
             if coroutine is not None and hasattr(coroutine, "close"):
                 coroutine.close()  # never awaited: a repeat, or answered with the outage note
+            self.fresh.discard(uid)
             self.pending.discard(uid)
             self.started_at.pop(uid, None)
 
@@ -264,6 +281,7 @@ class Intake:
             await self.app.update_queue.put(Update.de_json(item.payload, self.app.bot))
             queued += 1
         self._replays += 1
+        self._settled = True  # (the backlog is queued: later updates come after it)
         if self._replays % 100 == 1:
             pruned = await self.inbox.prune(self.keep)
             if pruned:
@@ -293,6 +311,12 @@ class Intake:
                 return False
 
         return sum(await asyncio.gather(*(answer(q) for q in queries)))
+
+
+@asynccontextmanager
+async def _only(uid: int) -> AsyncIterator[list[Item]]:
+    """The lane's items when only ``uid`` is undone in it (:meth:`Intake.handle`)."""
+    yield [Item(uid, "", {})]
 
 
 async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -342,27 +366,44 @@ class InboxBot(ExtBot):
     """The bot: ``getUpdates`` stores what it fetched in the inbox before returning it (see
     the module's docstring), and every Bot API call is counted for the metrics."""
 
-    __slots__ = ("_intake",)
+    __slots__ = ("_intake", "_raw")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._intake: Intake | None = None
+        self._raw: list[Any] | None = None  # the last getUpdates's JSON
+
+    async def initialize(self) -> None:
+        try:
+            await super().initialize()
+        except BaseException:
+            # PTB shuts a bot's HTTP clients down only once it has initialized; a refused
+            # getMe here must not leave aiohttp's sessions open ("Unclosed client session")
+            await asyncio.gather(*(r.shutdown() for r in self._request),
+                                 return_exceptions=True)
+            raise
 
     def attach(self, intake: Intake) -> None:
         """Store fetched updates through ``intake`` from now on."""
         self._intake = intake
 
     async def get_updates(self, *args: Any, **kwargs: Any) -> tuple[Update, ...]:
-        """Fetch updates, store them, and return those Telegram may be told arrived: PTB's
+        """Fetch updates, store them (as Telegram sent them: the JSON ``_do_post`` saw, not
+        PTB's ``to_dict`` again), and return those Telegram may be told arrived: PTB's
         Updater (``telegram/ext/_updater.py``, ``_start_polling``'s ``polling_action_cb``)
         puts what this returns in the update queue and sets its next offset to the last
         one's ``update_id + 1``, which confirms them with the next call; what this does not
         return stays on Telegram's side. So when storing fails (an outage), only the prefix
         :meth:`Intake.receive` counts is returned, after :data:`HOLD_PAUSE`: the updates
         held back come again with the next call, until they are stored."""
+        self._raw = None
         updates = await super().get_updates(*args, **kwargs)
         if updates and self._intake is not None:
-            confirmed = await self._intake.receive(updates)
+            raw, self._raw = self._raw, None
+            same = raw is not None and len(raw) == len(updates) and all(
+                isinstance(r, dict) and r.get("update_id") == u.update_id
+                for r, u in zip(raw, updates, strict=True))
+            confirmed = await self._intake.receive(updates, raw if same else None)
             if confirmed < len(updates):
                 await asyncio.sleep(HOLD_PAUSE)
                 return updates[:confirmed]
@@ -371,7 +412,10 @@ class InboxBot(ExtBot):
     async def _do_post(self, endpoint: str, data: Any, **kwargs: Any) -> Any:
         metrics.API_CALLS.labels(endpoint).inc()
         try:
-            return await super()._do_post(endpoint, data, **kwargs)
+            result = await super()._do_post(endpoint, data, **kwargs)
+            if endpoint == "getUpdates" and isinstance(result, list):
+                self._raw = result  # (see get_updates)
+            return result
         except TelegramError as exc:
             metrics.API_ERRORS.labels(endpoint, type(exc).__name__).inc()
             if isinstance(exc, RetryAfter):

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Literal, TypeVar
 
+import aiohttp
 import httpx
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -213,7 +214,9 @@ def _passing(exc: NetworkError, repeatable: bool) -> bool:
     cause = exc.__cause__
     if cause is None:  # Telegram answered with a 5xx
         return True
-    return repeatable or isinstance(cause, (httpx.ConnectError, httpx.ConnectTimeout))
+    # (a connection that was never made carried nothing: the send did not arrive)
+    return repeatable or isinstance(cause, (aiohttp.ClientConnectorError, httpx.ConnectError,
+                                            httpx.ConnectTimeout))
 
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:

@@ -32,8 +32,8 @@ UNREACHABLE_STATUS = 1
 """Exit status when Telegram cannot be reached or answers ``getMe`` with another error: a
 service manager may well try again."""
 MASK = "[redacted]"
-LIBRARY_LOGGERS = ("telegram", "httpx", "httpcore", "apscheduler", "asyncio", "telegram_app",
-                   "league", "alembic", "sqlalchemy")
+LIBRARY_LOGGERS = ("telegram", "aiohttp", "httpx", "httpcore", "apscheduler", "asyncio",
+                   "telegram_app", "league", "alembic", "sqlalchemy")
 """Loggers that get the filter themselves too (a record is filtered before any handler sees
 it, whatever handlers are added later)."""
 

@@ -107,7 +107,10 @@ async def test_an_outage_after_an_earlier_update_of_the_lane_answers_the_new_one
     proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
     url = real.set(port=proxy.port).render_as_string(hide_password=False)
     try:
-        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob"]) as (api, players, _):
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob"]) as (api, players, runner):
+            # Workers share the inbox (webhook mode): only there can another process leave
+            # an update undone in a lane while this one runs (polling has one taker).
+            runner.app.bot_data["intake"].shared = True
             await players[0].send(GROUP, "/help")
             await wait_for(lambda: bool(api.bot_messages(GROUP)))
             await api.settle()
