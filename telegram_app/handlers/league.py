@@ -31,6 +31,11 @@ def _kind_of(args: list[str]) -> tuple[str, list[str]]:
     return default_kind(), args
 
 
+def _games_line() -> str:
+    """The games a league command can name (the registry's), as a line for a hint."""
+    return _("Games: {games}.").format(games=", ".join(sorted(GAMES)))
+
+
 def _named_kind(context: ContextTypes.DEFAULT_TYPE) -> tuple[str, str | None]:
     """The game of ``/rating [game]`` or ``/profile [game]`` (else the default game's) and
     the kind to name on the card: only one the user named (``/rating`` alone reads as it
@@ -52,7 +57,7 @@ async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     period = PERIOD_WORDS.get(word)
     if period is None:
         await reply(update, context, _("Use /standings, /standings last or /standings "
-                                       "season."))
+                                       "season.") + "\n" + _games_line())
         return
     table = await services(context).service.standings(chat.id, period, kind=kind)
     await reply(update, context, render.standings_text(table))
@@ -170,6 +175,10 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/top [game]``: the overall leaderboard of a game (else the default game's)."""
-    kind, _rest = _kind_of(list(context.args or []))
+    kind, rest = _kind_of(list(context.args or []))
+    if rest:  # a word that names no game: not the default game's board under its name
+        await reply(update, context, _("Use /top or /top followed by a game.") + "\n"
+                    + _games_line())
+        return
     await reply(update, context, render.top_text(await services(context).service.top(
         kind=kind), kind))

@@ -78,6 +78,11 @@ async def test_two_weeks_of_league(league) -> None:
     await _ask(api, ann, "/settings timezone Europe/Berlin", "League weeks in Europe/Berlin")
     top = await _ask(api, ann, "/top", "Leaderboard")
     assert "Nobody has 10 rated games yet" in top
+    # A word that names no game is not read as the default game's board
+    hint = await _ask(api, ann, "/top chess", "Use /top or /top followed by a game")
+    assert "coyote" in hint and "koira" in hint and "Leaderboard" not in hint
+    hint = await _ask(api, ann, "/standings chess", "Use /standings")
+    assert "coyote" in hint and "koira" in hint
 
     await runner.stop()  # a restart must not post last week's table again
     await runner.start()

@@ -111,7 +111,7 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
         return outcome
 
     @asynccontextmanager
-    async def delivering(game_id: int):
+    async def delivering(game_id: int, hint=None):
         if state["armed"]:  # the bid is committed and not shown yet: the other press lands
             state["armed"], state["done"] = False, True
             now = await plain_get(game_id)
@@ -123,8 +123,8 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
                                 Action("special", special="extra"))
             finally:
                 service.listeners.listeners = listeners
-        async with plain_delivering(game_id) as delivery:
-            yield delivery
+        async with plain_delivering(game_id, hint) as delivery:  # (hint: the bid's game,
+            yield delivery                                        # older than the game now)
 
     service.act, service.delivering = act, delivering
     await press(api, first, "1", GROUP)
