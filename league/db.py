@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Executable, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -92,13 +95,16 @@ class Database:
     def __init__(self, url: str | None = None, *, echo: bool = False,
                  pool_size: int = 10) -> None:
         self.url = async_url(url)
-        # pre_ping: a connection that died in an outage is replaced before use, not failed
-        # on; the pool is sized for concurrent lanes (each holds a connection for its lock).
-        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo, pool_pre_ping=True,
+        # The pool is sized for the deliveries and handlers at once (a delivery holds a
+        # connection for its lock); LIFO, so that busy times reuse the same few connections.
+        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo,
                                                        pool_size=pool_size,
-                                                       max_overflow=3 * pool_size)
+                                                       max_overflow=3 * pool_size,
+                                                       pool_use_lifo=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            _ping_idle_connections(self.engine)
         inbox.install()
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,
                                            class_=AsyncSession,
@@ -155,6 +161,37 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+
+
+PING_AFTER = 1.0
+"""Seconds a pooled connection may have been idle before it is checked with a round trip
+when taken (:func:`_ping_idle_connections`)."""
+
+
+def _ping_idle_connections(engine: AsyncEngine) -> None:
+    """Check a connection taken from the pool after :data:`PING_AFTER` seconds idle, and
+    replace it if it is dead (SQLAlchemy's pessimistic disconnect handling: a
+    ``DisconnectionError`` in a ``checkout`` listener makes the pool connect anew). This is
+    ``pool_pre_ping`` for the connections an outage could have killed unnoticed: one used a
+    moment ago is alive or was invalidated with the whole pool when its failure was seen
+    (SQLAlchemy does that on a disconnect), so a busy bot makes no round trip per checkout
+    (PostgreSQL counts each ping as a transaction: issue 10)."""
+    sync = engine.sync_engine
+
+    def checkin(_dbapi: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checkout(dbapi: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < PING_AFTER:
+            return  # (a new connection, or one just used)
+        try:
+            sync.dialect.do_ping(dbapi)
+        except Exception as exc:
+            raise DisconnectionError(f"a pooled connection is dead: {exc}") from exc
+
+    event.listen(sync, "checkin", checkin)
+    event.listen(sync, "checkout", checkout)
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
