@@ -37,6 +37,7 @@ from pathlib import Path
 
 import psycopg
 
+from engine import GAMES
 from league.db import upgrade
 from tests.e2e.harness import choose, move_version, private_turn_message, wait_for
 from tests.e2e.processes import free_port, kill, spawn
@@ -379,24 +380,29 @@ async def phase_outage(api: FakeBotAPI, url: str, log: Path, figures: Figures,
 
 # --- checks ------------------------------------------------------------------------------------
 def inconsistencies(url: str) -> list[str]:
-    """What the stored state says is wrong: a gap or repeat in an event log, lives that do not
-    match the state, a finished game rated other than once per human player, an undone
-    inbox row."""
+    """What the stored state says is wrong: a gap or repeat in an event log, negative lives, a
+    seat's ``playing`` that does not match the state (``Game.still_playing``), a finished
+    game rated other than once per human player, an undone inbox row."""
     found = []
     with psycopg.connect(url) as conn:
         for game_id, n, low, high in conn.execute(
                 "SELECT game_id, count(*), min(seq), max(seq) FROM game_events GROUP BY game_id"):
             if n != high - low + 1:
                 found.append(f"game {game_id}: event log has gaps or repeats")
-        for game_id, status, state in conn.execute("SELECT id, status, state FROM games"):
+        for game_id, kind, status, state in conn.execute(
+                "SELECT id, kind, status, state FROM games"):
             lives = (state or {}).get("lives", [])
             if any(v < 0 for v in lives):
                 found.append(f"game {game_id}: negative lives")
-            rows = conn.execute("SELECT seat, lives FROM game_players WHERE game_id = %s "
+            if not state:
+                continue
+            playing = set(GAMES[kind].still_playing(state))
+            rows = conn.execute("SELECT seat, playing FROM game_players WHERE game_id = %s "
                                 "AND seat IS NOT NULL", (game_id,)).fetchall()
             for seat, stored in rows:
-                if seat < len(lives) and stored is not None and stored != lives[seat]:
-                    found.append(f"game {game_id}: seat {seat} lives {stored} != {lives[seat]}")
+                if stored != (seat in playing):
+                    found.append(f"game {game_id}: seat {seat} playing {stored}, the state "
+                                 f"says {seat in playing}")
             if status == "finished":
                 rated = conn.execute("SELECT count(*) FROM rating_events WHERE game_id = %s",
                                      (game_id,)).fetchone()[0]

@@ -7,7 +7,9 @@ every change that makes a report (a start, a move, a timeout) calls it right aft
 commit, before anything else is awaited, so no call site has to remember to. What the
 group has been told lives in the database (``games.told_version``, claimed with a
 compare-and-set before a report is sent), so after a kill any process can find what is
-left to show (:meth:`Deliveries.behind`).
+left to show (:meth:`Deliveries.behind`). A lobby's ``told_version`` is the version its
+message was last drawn at (set by the bot's draw, under the same lock), so a lobby change
+whose draw a kill cut short is found the same way.
 """
 
 from __future__ import annotations
@@ -133,7 +135,11 @@ class Deliveries:
         :data:`FINISHED_WINDOW`) with ``told_version`` behind ``version`` for longer than
         :data:`GRACE`, or running with a player who can be messaged but has no private
         message for the hand being played (``games.hand``), or one claimed as being sent for
-        longer than :data:`STALE_CLAIM`. Both use partial indexes (migration 0009)."""
+        longer than :data:`STALE_CLAIM`; or a lobby whose message was not drawn at its
+        version (``told_version`` behind it or unset: a kill between a join's commit and the
+        lobby's edit; no grace, as a lobby change logs no event: the delivery lock and a
+        read under it keep the sweep's draw and the handler's from showing an older lobby
+        last). All use partial indexes (migrations 0009, 0001)."""
         now = utcnow()
         last_event = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == GameRow.id).scalar_subquery()
@@ -160,9 +166,15 @@ class Deliveries:
                     and_(GamePlayer.private_message_id == SENDING,
                          claimed_since < now - STALE_CLAIM))))
             .order_by(GameRow.id).limit(limit))
+        # (the open games' partial index, uq_games_open_per_topic, holds every lobby)
+        lobbies = (select(GameRow.id).where(
+            GameRow.status == "lobby",
+            or_(GameRow.told_version.is_(None), GameRow.told_version < GameRow.version))
+            .order_by(GameRow.id).limit(limit))
         async with self.db.sessions() as session:
             found = set((await session.scalars(untold)).all())
             found |= set((await session.scalars(no_private)).all())
+            found |= set((await session.scalars(lobbies)).all())
         return sorted(found)
 
 

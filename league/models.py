@@ -170,6 +170,8 @@ class Game(Base):
     # The version up to which the group has been told the moves. A move after which the same
     # player acts again (Reverse and the like) is told with their next one, and a report that
     # could not be sent with the next report: both from the log, so a restart loses neither.
+    # In a lobby: the version its message was last drawn at (unset: never drawn), so a
+    # sweep redraws a lobby change a kill left undrawn.
     told_version: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

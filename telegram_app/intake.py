@@ -3,9 +3,10 @@
 - **Receive.** Every update is stored in the league's inbox (:class:`league.inbox.Inbox`)
   before Telegram is told it arrived. Polling: :class:`InboxBot` stores what ``getUpdates``
   returns before returning it; PTB's Updater sends the offset that confirms those updates
-  only with its next ``getUpdates`` call (``telegram/ext/_updater.py``,
-  ``polling_action_cb``), so a kill at any instant leaves each fetched update either stored
-  or still on Telegram's side. Webhook: :mod:`telegram_app.web` stores before its 200.
+  (the last returned ``update_id`` + 1) only with its next ``getUpdates`` call
+  (``telegram/ext/_updater.py``, ``_start_polling``'s ``polling_action_cb``), so a kill at
+  any instant leaves each fetched update either stored or still on Telegram's side.
+  Webhook: :mod:`telegram_app.web` stores before its 200.
 - **Dispatch.** :class:`LaneProcessor` (PTB's ``BaseUpdateProcessor``) handles updates
   concurrently with one update at a time per *lane* (:func:`lane_of`: the game a button
   names, else the chat's topic, a private chat by its user). Updates of one lane start in
@@ -28,13 +29,20 @@
   after a start also answers the button presses of the minute before the start whose item
   is done (:meth:`Intake.answer_owed`: a kill between a move's commit and its answer).
 - **Outages.** A database that cannot be reached is met with one warning per outage
-  (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender. An update
-  received meanwhile with nobody to answer (a departure from the group, a migration) is kept
-  in memory and stored once the database is back, then handled like a restart's backlog (a
-  kill during the outage loses it: Telegram was told it arrived). Likewise the memory of
-  which stored updates were answered "nothing was changed" (to be marked done, not
-  handled, once the database is back) is lost to a kill during the outage: the restart then
-  handles them. The README's soak section says why neither is kept on disk.
+  (:class:`telegram_app.outage.OutageLog`) and the outage answer to the sender. Telegram is
+  told that an update arrived only if it was stored or its sender was told "nothing was
+  changed" (:meth:`Intake.receive`); one with nobody to answer (a departure from the group,
+  a migration) is left on Telegram's side, so a kill during the outage loses nothing of
+  it: polling returns only the updates before it (:meth:`InboxBot.get_updates`: the offset
+  does not move past it), a webhook answers it 503 (:mod:`telegram_app.web`); Telegram
+  delivers it again until it is stored. (A press that comes after it in the same
+  ``getUpdates`` batch waits for the database too, and is then handled, not refused.)
+  What stays in memory is which *stored* updates met the outage while being handled and
+  were answered "nothing was changed" (``Intake.abandoned``), to be marked done rather than
+  handled once the database is back; a kill during the outage loses that, and the restart
+  handles them after all (a bid applied late, though its sender was told nothing changed,
+  and their retry then refused as out of date). The README's soak section says why it is
+  not kept on disk.
 """
 
 from __future__ import annotations
@@ -64,8 +72,9 @@ ANSWER_WINDOW = 60.0
 """Seconds after its arrival that a button press is still answered after a restart. Telegram's
 own limit is undocumented (reports say some seconds to a minute); an answer it refuses as too
 old is dropped."""
-LATER_MAX = 10_000
-"""Updates with nobody to answer kept in memory during an outage (beyond it: dropped)."""
+HOLD_PAUSE = 1.0
+"""Seconds ``getUpdates`` waits before it returns when it held updates back (an outage):
+Telegram answers the next call with them at once, and the poll must not spin."""
 
 
 def lane_of(update: Update) -> str:
@@ -119,9 +128,6 @@ class Intake:
         self.outage = OutageLog()
         self.pending: set[int] = set()     # ids queued or being handled in this process
         self.unstored: set[int] = set()    # received during an outage: answered, not handled
-        # received during an outage with nobody to answer (a departure, a migration): stored
-        # once the database is back (replay), then handled like a restart's backlog
-        self.later: dict[int, Item] = {}
         self.abandoned: set[int] = set()   # answered with the outage note: done once it ends
         self.started_at: dict[int, float] = {}
         self.born = utcnow()  # items received before this are no one's here (a restart's)
@@ -132,31 +138,46 @@ class Intake:
 
     # --- receive ---------------------------------------------------------------------------
     async def receive(self, updates: Sequence[Update],
-                      raw: Sequence[dict[str, Any]] | None = None) -> None:
-        """Store ``updates`` (``raw``: their JSON as received, else PTB's ``to_dict()``).
-        Never raises: during an outage they are remembered as unstored, to be answered so."""
+                      raw: Sequence[dict[str, Any]] | None = None) -> int:
+        """Store ``updates`` (``raw``: their JSON as received, else PTB's ``to_dict()``);
+        returns how many of them, from the first, Telegram may now be told arrived. All of
+        them once stored. During an outage, the leading ones with somebody to answer
+        (:func:`~telegram_app.outage.answerable`: a press, a command, a private text) are
+        remembered as unstored, to be answered "nothing was changed" by :meth:`handle`; the
+        first with nobody to answer (a departure from a group, a migration) and all after it
+        are not counted, so Telegram delivers them again and they are stored once the
+        database is back. A refusal of a reachable database (a payload it will not take) is
+        logged and counts every update (held back, one would stall the bot for good): the
+        answerable ones get the note, the rest are dropped. Never raises."""
         if not updates:
-            return
+            return 0
         now = time.monotonic()
         payloads = raw if raw is not None else [u.to_dict() for u in updates]
         items = [Item(u.update_id, lane_of(u), p) for u, p in zip(updates, payloads,
                                                                    strict=True)]
+        arrived = [u.update_id for u in updates if u.update_id not in self.pending]
         for u in updates:
             self.pending.add(u.update_id)
             self.started_at.setdefault(u.update_id, now)
         try:
             self.fresh |= await self.inbox.store(items)
             self.outage.ok()
+            return len(updates)
         except Exception as exc:
+            confirmed = len(updates)
             if not is_outage(exc):
                 log.exception("storing %d updates failed", len(items))
             else:
                 self.outage.failed(exc)
-            for update, item in zip(updates, items, strict=True):
-                if answerable(update) or len(self.later) >= LATER_MAX:
-                    self.unstored.add(update.update_id)
-                else:
-                    self.later[update.update_id] = item
+                confirmed = next((n for n, u in enumerate(updates) if not answerable(u)),
+                                 len(updates))
+            told = {u.update_id for u in updates[:confirmed]}
+            self.unstored.update(u.update_id for u in updates[:confirmed] if answerable(u))
+            for uid in arrived:  # held back: nothing of them is this process's to do
+                if uid not in told:
+                    self.pending.discard(uid)
+                    self.started_at.pop(uid, None)
+            return confirmed
 
     # --- dispatch --------------------------------------------------------------------------
     @asynccontextmanager
@@ -177,8 +198,6 @@ class Intake:
         uid = update.update_id
         started = False
         try:
-            if uid in self.later:
-                return  # handled once stored (replay)
             if uid in self.unstored:
                 self.unstored.discard(uid)
                 metrics.DROPPED.labels("outage").inc()
@@ -248,12 +267,6 @@ class Intake:
             if answered:
                 log.info("answered %d button presses a killed process had not answered",
                          answered)
-        if self.later:
-            kept = dict(self.later)
-            await self.inbox.store(list(kept.values()))
-            for uid in kept:
-                self.later.pop(uid, None)
-                self.pending.discard(uid)
         if self.abandoned:
             done = set(self.abandoned)
             await self.inbox.mark_done(done)
@@ -375,15 +388,25 @@ class InboxBot(ExtBot):
         self._intake = intake
 
     async def get_updates(self, *args: Any, **kwargs: Any) -> tuple[Update, ...]:
+        """Fetch updates, store them (as Telegram sent them: the JSON ``_do_post`` saw, not
+        PTB's ``to_dict`` again), and return those Telegram may be told arrived: PTB's
+        Updater (``telegram/ext/_updater.py``, ``_start_polling``'s ``polling_action_cb``)
+        puts what this returns in the update queue and sets its next offset to the last
+        one's ``update_id + 1``, which confirms them with the next call; what this does not
+        return stays on Telegram's side. So when storing fails (an outage), only the prefix
+        :meth:`Intake.receive` counts is returned, after :data:`HOLD_PAUSE`: the updates
+        held back come again with the next call, until they are stored."""
         self._raw = None
         updates = await super().get_updates(*args, **kwargs)
         if updates and self._intake is not None:
-            # (stored as Telegram sent them: the JSON _do_post saw, not PTB's to_dict again)
             raw, self._raw = self._raw, None
             same = raw is not None and len(raw) == len(updates) and all(
                 isinstance(r, dict) and r.get("update_id") == u.update_id
                 for r, u in zip(raw, updates, strict=True))
-            await self._intake.receive(updates, raw if same else None)
+            confirmed = await self._intake.receive(updates, raw if same else None)
+            if confirmed < len(updates):
+                await asyncio.sleep(HOLD_PAUSE)
+                return updates[:confirmed]
         return updates
 
     async def _do_post(self, endpoint: str, data: Any, **kwargs: Any) -> Any:

@@ -6,7 +6,10 @@ Webhook (PTB's custom-webhook pattern): a POST to the webhook path must carry Te
 ``X-Telegram-Bot-Api-Secret-Token`` header equal to ``TELEGRAM_WEBHOOK_SECRET`` (else 403 and
 nothing is read); the update is stored in the inbox *before* the 200 (see
 :mod:`telegram_app.intake`), then queued for the Application. Telegram redelivers what got
-no 200; a repeat is dropped by the inbox.
+no 200; a repeat is dropped by the inbox. While the database cannot be reached, an update
+whose sender can be told "nothing was changed" (a press, a command) gets its 200 and that
+answer; one with nobody to tell (a departure from the group, a migration) gets 503, so
+Telegram delivers it again until it can be stored.
 """
 
 from __future__ import annotations
@@ -55,7 +58,10 @@ def routes(app: Application, *, webhook_path: str | None, secret: str | None
             return Response(status_code=400)
         if update is None:
             return Response(status_code=400)
-        await intake.receive([update], [raw])
+        if not await intake.receive([update], [raw]):
+            # Not stored (an outage) and nobody to tell "nothing was changed": Telegram
+            # delivers it again later, until it is stored.
+            return Response(status_code=503)
         await app.update_queue.put(update)
         return Response(status_code=200)
 

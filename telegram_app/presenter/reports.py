@@ -27,9 +27,14 @@ class Reports(Screens):
         process's change it did not show) in one note, ending with the
         player to act or the end of the game; then the table and the private messages are
         drawn as they are now (a private message of this hand that never arrived is
-        sent); then ``told_version`` is raised. A game already shown costs a read."""
+        sent); then ``told_version`` is raised. A game already shown costs a read. A lobby
+        is drawn as it is now (a lobby change whose draw a kill cut short)."""
         fresh = delivery.game
         game_id = fresh.id
+        if fresh.status == "lobby":
+            if fresh.told_version is None or fresh.told_version < fresh.version:
+                await self._draw_lobby(delivery, self.messenger.bot.username)
+            return
         if fresh.status not in ("running", "finished") or not fresh.state:
             return
         if fresh.status == "running" and any(p.private_message_id == SENDING

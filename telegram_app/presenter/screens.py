@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
 
 from engine import GAMES
+from league.delivery import Delivery
 from league.service import MatchService
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import hand_number, is_over, private_hand, ui_for
@@ -31,18 +31,40 @@ class Screens:
     # game id -> (its lock: one delivery at a time, the number holding or waiting for it)
     _locks: dict[int, tuple[asyncio.Lock, int]]
 
-    async def show_lobby(self, game: GameSnapshot, bot_username: str | None) -> None:
-        """Post the lobby (first time) or edit it in place."""
+    async def show_lobby(self, game: GameSnapshot, bot_username: str | None, *,
+                         new: bool = False) -> None:
+        """Post the lobby (first time, or ``new``: again) or edit it in place, as it is now:
+        under the game's delivery lock (this process's and the service's), drawn from the
+        game as read under it, so of two draws the later never shows an older lobby
+        (``game`` only names it). A lobby that is no longer one is left to its start's or
+        cancel's own messages. See :meth:`_draw_lobby`."""
+        async with self._lock(game.id), self.service.delivering(game.id) as delivery:
+            if delivery.game.status == "lobby":
+                await self._draw_lobby(delivery, bot_username, new=new)
+
+    async def _draw_lobby(self, delivery: Delivery, bot_username: str | None, *,
+                          new: bool = False) -> None:
+        """Draw the lobby ``delivery`` read (posted when it has no message or ``new``, else
+        edited), then record that the group has been shown it at its version
+        (``told_version``), unless Telegram had a passing fault: a lobby change a kill (or
+        that fault) left undrawn is then drawn by a sweep (``Deliveries.behind``,
+        :meth:`Reports._represent`). A message Telegram refuses or that is gone counts as
+        shown: it would be refused again (``/newgame`` posts a lobby that went missing)."""
+        game = delivery.game
         reachable = await self.service.reachable([p.user_id for p in game.players if p.user_id])
         text = ui_for(game).lobby_text(game, reachable)
         markup = lobby_keyboard(game, bot_username)
-        if game.lobby_message_id is None:
-            message_id = await self.messenger.send(game.chat_id, text, thread_id=game.thread_id,
-                                                   markup=markup)
-            if message_id is not None:
-                await self.service.set_messages(game.id, lobby=message_id)
+        if new or game.lobby_message_id is None:
+            sent = await self.messenger.send_result(game.chat_id, text,
+                                                    thread_id=game.thread_id, markup=markup)
+            if isinstance(sent, int):
+                await self.service.set_messages(game.id, lobby=sent)
+            shown = sent != "lost"
         else:
-            await self.messenger.edit(game.chat_id, game.lobby_message_id, text, markup=markup)
+            shown = await self.messenger.edit_result(game.chat_id, game.lobby_message_id,
+                                                     text, markup=markup) != "failed"
+        if shown:
+            delivery.told(game.version)
 
     async def close_lobby(self, game: GameSnapshot) -> None:
         """Replace the lobby by a line saying the game started or was cancelled."""
@@ -147,7 +169,7 @@ class Screens:
     async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby or the table again (after a migration, or when it went missing)."""
         if game.status == "lobby":
-            await self.show_lobby(replace(game, lobby_message_id=None), bot_username)
+            await self.show_lobby(game, bot_username, new=True)
         elif game.status == "running":
             await self._post_table(game)
 

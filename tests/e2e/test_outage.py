@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+import pytest
 from sqlalchemy import insert, text
 from sqlalchemy.engine import make_url
 
@@ -18,7 +19,9 @@ from tests.e2e.harness import (
     start_game,
     wait_for,
 )
+from tests.e2e.processes import kill, spawn
 from tests.e2e.tcp_proxy import TcpProxy
+from tests.fakebot import FakeBotAPI
 
 GROUP = -100901
 OUTAGE = "I can't reach my records right now; nothing was changed"
@@ -134,8 +137,8 @@ async def test_an_outage_after_an_earlier_update_of_the_lane_answers_the_new_one
 async def test_a_departure_during_an_outage_is_handled_once_it_is_over(
         pg_db, pg_url, caplog) -> None:
     """A player leaves the group while the database is down: nobody can be told "nothing
-    was changed", and Telegram has been told the update arrived, so it is kept and handled
-    once the database is back (they leave the game)."""
+    was changed", so Telegram is not told the update arrived; it comes again, and is stored
+    and handled once the database is back (they leave the game)."""
     real = make_url(pg_url)
     proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
     url = real.set(port=proxy.port).render_as_string(hide_password=False)
@@ -155,3 +158,42 @@ async def test_a_departure_during_an_outage_is_handled_once_it_is_over(
             await api.settle()
     finally:
         await proxy.stop()
+
+
+@pytest.mark.timeout(240)
+async def test_a_departure_during_an_outage_survives_a_kill(pg_db, pg_url, tmp_path) -> None:
+    """A player leaves the group while the database is down, and the process is killed
+    before it is back: the departure was never confirmed to Telegram (no ``getUpdates``
+    offset moved past it), so the new process fetches it again, stores it and handles it
+    (they leave the game)."""
+    real = make_url(pg_url)
+    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(port=proxy.port).render_as_string(hide_password=False)
+    log = tmp_path / "bot.log"
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Outage", admins=[1])
+        players = [api.add_user(i, n) for i, n in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)]
+        for user in players:
+            await user.start_bot()
+        bot = await spawn(api, url, log)
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            await start_game(api, players, GROUP)
+            proxy.cut()
+            api.user_leaves(players[2], GROUP)
+            departure = max(api.unconfirmed())  # (just queued: nothing was awaited)
+            polls = len(api.calls("getUpdates"))
+            # fetched again and again, never confirmed
+            await wait_for(lambda: len(api.calls("getUpdates")) >= polls + 3, timeout=30)
+            assert departure in api.unconfirmed()
+            await kill(bot)
+            proxy.restore()
+            bot = await spawn(api, url, log)
+            await wait_for(lambda: bool(api.find_messages(GROUP, "Cat\u2069 leaves the game")),
+                           timeout=60)
+            await api.settle()
+            assert len(api.find_messages(GROUP, "Cat\u2069 leaves the game")) == 1
+        finally:
+            await kill(bot)
+            await proxy.stop()
+    assert "Traceback" not in log.read_text()

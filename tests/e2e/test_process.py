@@ -122,3 +122,45 @@ async def test_a_kill_right_after_a_commit_is_shown_again_after_the_restart(
             if bot.returncode is None:
                 bot.send_signal(signal.SIGKILL)
                 await bot.wait()
+
+
+@pytest.mark.timeout(180)
+async def test_a_kill_right_after_a_join_commits_redraws_the_lobby(pg_db, pg_url: str) -> None:
+    """Bob's join is committed, then the process is killed while the lobby's edit is on its
+    way (the fake Bot API holds it and never answers): the new process's first sweep draws
+    the lobby with Bob's seat, without any further press."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Process group", admins=[1])
+        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob"], 1)]
+        for user in players:
+            await user.start_bot()
+        bot = await _spawn(api, pg_url)
+        try:
+            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+            lobby = await open_lobby(api, players[:1], GROUP)
+            assert "Bob" not in (api.get_message(GROUP, lobby.message_id).text or "")
+            held = asyncio.Event()
+            original = api._handlers["editmessagetext"]
+
+            async def swallow(params: dict):
+                held.set()
+                await asyncio.Event().wait()  # never answered: the bot dies meanwhile
+
+            api._handlers["editmessagetext"] = swallow
+            await players[1].press(lobby, "✋ Join")
+            await asyncio.wait_for(held.wait(), 30)  # committed; the lobby's edit has begun
+            bot.send_signal(signal.SIGKILL)
+            await bot.wait()
+            api._handlers["editmessagetext"] = original
+            assert "Bob" not in (api.get_message(GROUP, lobby.message_id).text or "")
+            polls = len(api.calls("getMe"))
+            bot = await _spawn(api, pg_url)
+            await wait_for(lambda: len(api.calls("getMe")) > polls, timeout=60)
+            await wait_for(lambda: "Bob" in (api.get_message(GROUP, lobby.message_id).text
+                                             or ""), timeout=10)
+            text = api.get_message(GROUP, lobby.message_id).text or ""
+            assert text.count("Bob") == 1, text
+        finally:
+            if bot.returncode is None:
+                bot.send_signal(signal.SIGKILL)
+                await bot.wait()

@@ -326,6 +326,11 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
                 return
             await asyncio.sleep(0.2)
 
+    def unconfirmed(self) -> list[int]:
+        """Ids of the updates queued for getUpdates that no ``offset`` has confirmed yet
+        (fetched or not): Telegram would deliver them again."""
+        return [u["update_id"] for u in self._updates]
+
     def _is_allowed(self, update: dict) -> bool:
         kind = next(k for k in update if k != "update_id")
         if self._allowed_updates:
