@@ -169,6 +169,7 @@ class LobbyService:
                     self.ctx.game(row.kind), row.options)):
                 raise ServiceError("bad_option")
             row.options = {**row.options, name: value}  # a new dict: JSON changes are seen
+            touch(row)  # (a lobby change like any: its redraw after a kill is found by it)
         return await self.reads.get(game_id)
 
     async def add_ai(self, game_id: int, user_id: int, *, version: int | None = None,
