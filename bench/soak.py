@@ -148,8 +148,9 @@ def over(api: FakeBotAPI, group: int) -> bool:
 
 
 async def play(api: FakeBotAPI, group: int, players: list[FakeUser], figures: Figures,
-               deadline: float, rng: random.Random) -> None:
-    """Press for whoever has the newest keyboard, as soon as it appears, until the game ends."""
+               deadline: float, rng: random.Random, think: float = 0.05) -> None:
+    """Press for whoever has the newest keyboard, up to ``think`` seconds after it appears,
+    until the game ends."""
     loop = asyncio.get_running_loop()
     pressed, since = 0, loop.time()
     while loop.time() < deadline:
@@ -171,7 +172,7 @@ async def play(api: FakeBotAPI, group: int, players: list[FakeUser], figures: Fi
             await asyncio.sleep(0.05)
             continue
         pressed, since = version, loop.time()
-        await asyncio.sleep(rng.uniform(0.0, 0.05))
+        await asyncio.sleep(rng.uniform(0.0, think))
 
 
 async def open_game(api: FakeBotAPI, group: int, players: list[FakeUser]) -> None:
@@ -225,6 +226,10 @@ class Bot:
                 await kill(self.process)
 
 
+KILL_THINK = 1.5
+"""Seconds a player of the kill phase may think before a move (drawn uniformly up to it)."""
+
+
 async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
                       rng: random.Random, minutes: float) -> None:
     bot = Bot(api, url, log)
@@ -238,7 +243,9 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
     figures.games += len(tables)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + minutes * 60
-    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng)
+    # Players think up to KILL_THINK seconds a move, so that the games outlast many kills
+    # (pressing at once, the 12 games ended within the first kill or two).
+    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng, KILL_THINK)
                                for g, users in tables))
     while not players.done():
         # The 5-15 s count from when the bot polls: on a loaded machine its start alone can
@@ -288,7 +295,9 @@ async def phase_fuzz(api: FakeBotAPI, url: str, log: Path, figures: Figures,
     await asyncio.gather(*(open_game(api, g, users) for g, users in tables))
     figures.games += len(tables)
     deadline = asyncio.get_running_loop().time() + minutes * 60
-    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng)
+    # Players think up to KILL_THINK seconds a move, so that the games outlast many kills
+    # (pressing at once, the 12 games ended within the first kill or two).
+    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng, KILL_THINK)
                                for g, users in tables))
     senders = strangers + [u for _, users in tables for u in users[1:]]  # no admin: no /cancel
     chats = [g for g, _ in tables]
