@@ -108,7 +108,8 @@ def _stats(url: str) -> tuple[int, dict[str, int]]:
 
 
 def _seed(url: str, finished: int) -> None:
-    """``finished`` finished four-player games with a logged move each, in one chat."""
+    """``finished`` finished four-player games with a logged move and a rating event each,
+    in one chat."""
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("INSERT INTO users (id, first_name, can_message, created_at, updated_at) "
                      "VALUES (999000001, 'Seed', false, now(), now())")
@@ -127,6 +128,12 @@ def _seed(url: str, finished: int) -> None:
         conn.execute(
             "INSERT INTO game_events (game_id, seq, events, version, created_at) "
             "SELECT id, 1, '[]', 40, created_at FROM games")
+        # (a rated history too: with rating_events empty, the planner reads it sequentially
+        # when a game ends, as it rightly does for a table that small)
+        conn.execute(
+            "INSERT INTO rating_events (game_id, user_id, chat_id, kind, before, after, k, "
+            "score, expected, place, finished_at) SELECT id, 999000001, chat_id, 'coyote', "
+            "1500, 1500, 32, 0.5, 0.5, 1, finished_at FROM games")
         conn.execute("ANALYZE")
 
 
