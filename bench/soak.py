@@ -226,7 +226,7 @@ class Bot:
                 await kill(self.process)
 
 
-KILL_THINK = 1.5
+KILL_THINK = 3.0
 """Seconds a player of the kill phase may think before a move (drawn uniformly up to it)."""
 
 
@@ -295,9 +295,7 @@ async def phase_fuzz(api: FakeBotAPI, url: str, log: Path, figures: Figures,
     await asyncio.gather(*(open_game(api, g, users) for g, users in tables))
     figures.games += len(tables)
     deadline = asyncio.get_running_loop().time() + minutes * 60
-    # Players think up to KILL_THINK seconds a move, so that the games outlast many kills
-    # (pressing at once, the 12 games ended within the first kill or two).
-    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng, KILL_THINK)
+    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng)
                                for g, users in tables))
     senders = strangers + [u for _, users in tables for u in users[1:]]  # no admin: no /cancel
     chats = [g for g, _ in tables]
