@@ -90,4 +90,5 @@ def _named(game: GameSnapshot) -> str:
     """The game an alert tells of: its name, with its title when that says more ("Coyote
     (feathers)"; Coyote's title alone is its edition, which names no game)."""
     name, title = game_name(game.kind), game_title(game.kind, game.options)
-    return name if title == name else f"{name} ({title})"
+    return name if title == name else _("{game} ({edition})").format(game=name,
+                                                                      edition=title)

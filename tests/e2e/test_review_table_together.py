@@ -134,6 +134,9 @@ async def test_a_koira_rematch_by_two_players_at_once_keeps_options_and_levels(
     await tap(api, ann, lobby, "🤖 Add AI", f"{WILE}: normal", "⏱ Pace: standard")
     before = dict((await service_of(runner).get(1)).options)
     await tap(api, ann, lobby, "▶️ Start")
+    await api.settle(quiet=0.05)
+    assert any(f"{WILE} (hard)" in (m.text or "") for m in api.bot_messages(GROUP)
+               if m.message_id > lobby.message_id), "the table names the level"
     turns = 0
     while (await service_of(runner).get(1)).status == "running":
         await koira_turn_by(api, runner, [ann, bob], GROUP)
@@ -399,8 +402,13 @@ async def test_a_korean_group_with_levels_rematch_and_alerts_in_three_languages(
             await cat.press_and_settle(final, tr("ko", "🔁 Rematch"))
             await bob.press_and_settle(final, tr("ko", "🔁 Rematch"))
             await bob.press_and_settle(final, tr("ko", "🔁 Rematch"))  # a double tap
-            await ann.send(GROUP, "/replay 1")
-            await api.settle(quiet=0.2)
+            for command in ("/replay 1", "/settings", "/notify", "/notify off"):
+                await ann.send(GROUP, command)
+                await api.settle(quiet=0.2)
+            panel = api.bot_messages(GROUP)[-3]
+            stand_in = tr("ko", "🤖 Stand-in level: {value}").format(value=tr("ko", "normal"))
+            assert stand_in in labels(api, panel), labels(api, panel)
+            await ann.press_and_settle(panel, stand_in)
             again = await service_of(runner).get(2)
             assert {p.user_id for p in again.players if not p.is_ai} == {bob.id, cat.id}
             languages = {GROUP: "ko", ann.id: "ko", bob.id: "es", cat.id: "ja"}
@@ -449,3 +457,34 @@ async def play_turn_in(api: FakeBotAPI, players, over: str) -> bool:
     await wait_for(lambda: any(harness.private_turn_message(api, u, pressed) for u in players)
                    or ended())
     return True
+
+
+async def test_a_subscriber_who_left_the_group_is_not_alerted_nor_seated_by_a_link(
+        table) -> None:
+    """Bob asked for alerts, then was removed from the group: the group's next lobby sends
+    him nothing and ``/start j<id>`` does not seat him (it did both: his subscription
+    outlived his membership). Eve, who never started the bot, taps 🔔: the answer opens the
+    private chat; after Start she is told of the next lobby."""
+    api, (ann, bob, _cat), _clock, runner = table
+    eve = api.add_user(5, "Eve")
+    await bob.send(GROUP, "/notify")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "I will tell you")))
+    lobby = await new_lobby(api, ann, "/newgame")
+    await wait_for(lambda: bool(api.find_messages(bob.id, "A new game")))
+    answer = await eve.press_and_settle(api.get_message(GROUP, lobby.message_id),
+                                        "🔔 Next games")
+    assert (answer.get("url") or "").endswith("?start=n"), answer
+    await eve.start_bot("n")
+    await wait_for(lambda: bool(api.bot_messages(eve.id)))
+    await tap(api, ann, lobby, "🚪 Leave")
+    api.user_leaves(bob, GROUP, by=ann)
+    await api.settle(quiet=0.1)
+    lobby = await new_lobby(api, ann, "/newgame")
+    await wait_for(lambda: bool(api.find_messages(eve.id, "A new game")))
+    await api.settle(quiet=0.1)
+    assert len(api.find_messages(bob.id, "A new game")) == 1
+    game = await service_of(runner).open_game(GROUP, 0)
+    await bob.start_bot(f"j{game.id}")
+    await api.settle(quiet=0.1)
+    assert (await service_of(runner).get(game.id)).player(bob.id) is None
+    assert not await service_of(runner).subscribed(GROUP, bob.id)
