@@ -4,8 +4,8 @@ message of each Coyote edition and of Koira (levels and options kept, a stranger
 tap, two players at once, after the rematch lobby expired or started, a player the bot
 cannot message), /notify (a blocked subscriber is not retried, a link to a lobby that has
 started), forged level, 🔔 and 🔁 presses, the stand-in level in /settings, /replay's levels,
-and a Korean group with Japanese and Spanish players and names in HTML and right-to-left
-letters next to the computers' levels."""
+a subscriber who left the group, a forum topic and a full table of computers (the
+languages: test_review_table_together_languages.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from telegram_app.i18n import _, use_language
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, labels, play_turn, wait_for
 from tests.e2e.koira_play import koira_turn_by, service_of
-from tests.english_check import rendering_faults
 from tests.fakebot import FakeBotAPI, StoredMessage
 
 GROUP = -100916
@@ -338,127 +337,6 @@ async def test_the_stand_in_level_setting_reaches_new_lobbies_and_rematches(tabl
     assert (await service_of(runner).get(2)).options["stand_in_level"] == "hard"
 
 
-BOB_NAME, CAT_NAME = "<b>Bo</b> & <i>co", "\u05e9\u05dc\u05d5\u05dd\u200f"
-
-
-async def test_a_korean_group_with_levels_rematch_and_alerts_in_three_languages(
-        pg_db, pg_url) -> None:
-    """A Korean group; Bob (Spanish, a name in HTML) and Cat (Japanese, a right-to-left
-    name) subscribe, join, set levels, play an easy and a hard computer to the end and
-    rematch: no English in any text, button or alert, every HTML text valid, the names shown
-    as typed next to the computers' levels."""
-    async with FakeBotAPI() as api:
-        api.add_group(GROUP, "코요테의 밤", admins=[1])
-        ann = api.add_user(1, "Ann", language_code="ko")
-        bob = api.add_user(2, BOB_NAME, language_code="es")
-        cat = api.add_user(3, CAT_NAME, language_code="ja")
-        for user in (ann, bob, cat):
-            await user.start_bot()
-        clock = Clock(datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
-        from tests.e2e.harness import BotRunner
-        runner = BotRunner(api, pg_url, clock=clock)
-        await runner.start()
-        try:
-            service_of(runner).new_seed = lambda: 11
-            await ann.send(GROUP, "/settings language ko")
-            await api.settle(quiet=0.1)
-            for user in (bob, cat):
-                await user.send(GROUP, "/notify")
-            await api.settle(quiet=0.1)
-            await ann.send(GROUP, "/newgame feathers")
-            await wait_for(lambda: bool(api.find_messages(bob.id, "🔔")))
-            await api.settle(quiet=0.1)
-            lobby = next(m for m in api.bot_messages(GROUP) if api.buttons(m)
-                         and "#1" in (m.text or ""))
-            await bob.press_and_settle(lobby, tr("ko", "✋ Join"), quiet=0.02)
-            await cat.press_and_settle(api.get_message(GROUP, lobby.message_id),
-                                       tr("ko", "✋ Join"), quiet=0.02)
-            add = tr("ko", "🤖 Add AI")
-            await tap(api, ann, lobby, add, add)
-            wile = tr("ko", "{name}: {level}").format(name=WILE, level=tr("ko", "normal"))
-            await tap(api, ann, lobby, wile)
-            howler = tr("ko", "{name}: {level}").format(name=HOWLER, level=tr("ko", "normal"))
-            await tap(api, ann, lobby, howler)
-            howler = tr("ko", "{name}: {level}").format(name=HOWLER, level=tr("ko", "hard"))
-            await tap(api, ann, lobby, howler)
-            text = api.get_message(GROUP, lobby.message_id).text
-            assert "&lt;b&gt;Bo" not in text and BOB_NAME in text, text  # shown as typed
-            assert CAT_NAME.rstrip("\u200f") in text
-            assert tr("ko", "🤖 {name} ({level})").format(
-                name=WILE, level=tr("ko", "hard")) in text, text
-            bell = await bob.press_and_settle(api.get_message(GROUP, lobby.message_id),
-                                              tr("ko", "🔔 Next games"))
-            assert bell.get("show_alert")
-            await tap(api, ann, lobby, tr("ko", "▶️ Start"))
-            over = tr("ko", "🏁 Game #{id} is over!").format(id=1)
-            turns = 0
-            while (await service_of(runner).get(1)).status == "running":
-                assert await play_turn_in(api, [ann, bob, cat], over), "nobody can act"
-                turns += 1
-                assert turns < 800
-            await api.settle(quiet=0.1)
-            final = api.bot_messages(GROUP)[-1]
-            assert labels(api, final) == [tr("ko", "🔁 Rematch")], labels(api, final)
-            await cat.press_and_settle(final, tr("ko", "🔁 Rematch"))
-            await bob.press_and_settle(final, tr("ko", "🔁 Rematch"))
-            await bob.press_and_settle(final, tr("ko", "🔁 Rematch"))  # a double tap
-            for command in ("/replay 1", "/settings", "/notify", "/notify off"):
-                await ann.send(GROUP, command)
-                await api.settle(quiet=0.2)
-            panel = api.bot_messages(GROUP)[-3]
-            stand_in = tr("ko", "🤖 Stand-in level: {value}").format(value=tr("ko", "normal"))
-            assert stand_in in labels(api, panel), labels(api, panel)
-            await ann.press_and_settle(panel, stand_in)
-            again = await service_of(runner).get(2)
-            assert {p.user_id for p in again.players if not p.is_ai} == {bob.id, cat.id}
-            languages = {GROUP: "ko", ann.id: "ko", bob.id: "es", cat.id: "ja"}
-            actors = {"Ann": "ko", BOB_NAME: "es", CAT_NAME: "ja"}
-            names = ("Ann", BOB_NAME, CAT_NAME, "Bo", "co", "Wile", "Howler",
-                     CAT_NAME.rstrip("\u200f"))
-            faults = []
-            for entry in api.log:
-                language = languages.get(entry.chat_id or 0)
-                if entry.kind == "answer":
-                    language = actors.get(entry.actor)
-                if language is None or entry.kind not in ("send", "edit", "answer"):
-                    continue
-                faults += [(entry.kind, entry.chat_id, run) for run in rendering_faults(
-                    entry.text or "", language, names, whole=entry.kind == "answer")]
-                faults += [("button", entry.chat_id, run) for row in entry.buttons
-                           for label in row
-                           for run in rendering_faults(label, language, names, whole=True)]
-            assert not faults, faults[:20]
-        finally:
-            await runner.stop()
-
-
-async def play_turn_in(api: FakeBotAPI, players, over: str) -> bool:
-    """:func:`play_turn` for a group whose end message is ``over`` (not in English)."""
-    from tests.e2e import harness
-
-    def ended() -> bool:
-        return bool(api.find_messages(GROUP, over))
-
-    if ended():
-        return False
-    offers = [(harness.move_version(api, m) or 0, u, m) for u in players
-              if (m := harness.private_turn_message(api, u)) is not None]
-    if not offers:
-        try:
-            await wait_for(lambda: any(harness.private_turn_message(api, u) for u in players)
-                           or ended(), timeout=15)
-        except TimeoutError:
-            return False
-        return True
-    _, user, message = max(offers, key=lambda offer: offer[0])
-    pressed = harness.move_version(api, message) or 0
-    answer = await user.press_and_settle(message, harness.choose(api, message), quiet=0.02)
-    assert not answer.get("show_alert"), answer
-    await wait_for(lambda: any(harness.private_turn_message(api, u, pressed) for u in players)
-                   or ended())
-    return True
-
-
 async def test_a_subscriber_who_left_the_group_is_not_alerted_nor_seated_by_a_link(
         table) -> None:
     """Bob asked for alerts, then was removed from the group: the group's next lobby sends
@@ -488,3 +366,66 @@ async def test_a_subscriber_who_left_the_group_is_not_alerted_nor_seated_by_a_li
     await api.settle(quiet=0.1)
     assert (await service_of(runner).get(game.id)).player(bob.id) is None
     assert not await service_of(runner).subscribed(GROUP, bob.id)
+
+
+FORUM = -100917
+
+
+async def test_a_rematch_in_a_forum_topic_stays_in_its_topic(table) -> None:
+    """Ann plays two computers in a topic; another topic has its own lobby meanwhile. 🔁
+    opens the rematch in the game's topic (not blocked by the other topic's lobby), and
+    Bob's alert names the topic."""
+    api, (ann, bob, _cat), _clock, runner = table
+    api.add_group(FORUM, "Forum", type="supergroup", is_forum=True, admins=[1])
+    topic = api.create_topic(FORUM, "Tuesday", ann)
+    other = api.create_topic(FORUM, "Wednesday", bob)
+    await bob.send(FORUM, "/notify", thread_id=other)
+    await wait_for(lambda: bool(api.find_messages(FORUM, "I will tell you")))
+    await ann.send(FORUM, "/newgame", thread_id=topic)
+    await wait_for(lambda: bool(api.find_messages(FORUM, "new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(FORUM, "new game #")[-1]
+    for label in ("🤖 Add AI", "🤖 Add AI", "▶️ Start"):
+        await ann.press_and_settle(api.get_message(FORUM, lobby.message_id), label, quiet=0.02)
+    await bob.send(FORUM, "/newgame feathers", thread_id=other)
+    await wait_for(lambda: any(m.thread_id == other
+                               for m in api.find_messages(FORUM, "new game #")))
+    turns = 0
+    while (await service_of(runner).get(1)).status == "running":
+        assert await play_turn(api, [ann], FORUM)
+        turns += 1
+        assert turns < 800
+    await api.settle(quiet=0.05)
+    final = api.find_messages(FORUM, "is over!")[-1]
+    assert final.thread_id == topic
+    told = len(api.find_messages(bob.id, "A new game"))
+    answer = await ann.press_and_settle(final, "🔁 Rematch")
+    assert "Rematch!" in answer["text"], answer
+    again = await service_of(runner).get(3)
+    assert again.thread_id == topic and again.status == "lobby"
+    assert api.find_messages(FORUM, "new game #")[-1].thread_id == topic
+    await wait_for(lambda: len(api.find_messages(bob.id, "A new game")) == told + 1)
+    assert "Tuesday" in api.find_messages(bob.id, "A new game")[-1].text
+
+
+async def test_a_full_table_of_computers_has_a_level_button_each(table) -> None:
+    """Ten seats (Ann and nine computers): nine level buttons, three to a row, each
+    callback within Telegram's 64 bytes; one more 🤖 is refused."""
+    api, (ann, _bob, _cat), _clock, runner = table
+    lobby = await new_lobby(api, ann, "/newgame")
+    for _seat in range(9):
+        await tap(api, ann, lobby, "🤖 Add AI")
+    answer = await tap(api, ann, lobby, "🤖 Add AI")
+    assert answer.get("show_alert") and "full" in answer["text"], answer
+    message = api.get_message(GROUP, lobby.message_id)
+    rows = message.reply_markup["inline_keyboard"]
+    level_rows = [row for row in rows if all(b.get("callback_data", "").startswith("v:")
+                                             for b in row)]
+    assert [len(row) for row in level_rows] == [3, 3, 3], rows
+    assert all(len(b.get("callback_data", "").encode()) <= 64 for row in rows for b in row)
+    assert sum(p.is_ai for p in (await service_of(runner).get(1)).players) == 9
+    # the last computer's button changes the last one
+    last = level_rows[-1][-1]
+    await ann.press_and_settle(message, last["callback_data"])
+    levels = [p.level for p in (await service_of(runner).get(1)).players if p.is_ai]
+    assert levels == ["normal"] * 8 + ["hard"], levels
