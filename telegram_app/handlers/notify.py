@@ -88,7 +88,6 @@ async def alert_subscribers(bot: BotServices, game: GameSnapshot,
 
 def _named(game: GameSnapshot) -> str:
     """The game an alert tells of: its name, with its title when that says more ("Coyote
-    (feathers)"; Coyote's title alone is its edition, which names no game)."""
+    (feathers)"; a title alone may name no game)."""
     name, title = game_name(game.kind), game_title(game.kind, game.options)
-    return name if title == name else _("{game} ({edition})").format(game=name,
-                                                                      edition=title)
+    return name if title == name else _("{game} ({title})").format(game=name, title=title)
