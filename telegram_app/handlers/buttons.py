@@ -235,7 +235,10 @@ async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
     else:
         # (not "stale": that would redraw the report, whose 🔁 must stay)
         raise ServiceError("try_again")
-    if opened:
+    if context.bot.username and not await bot.service.reachable([query.from_user.id]):
+        # As ✋ Join: open the private chat, where Start lets the bot send the cards.
+        await _answer(query, url=deep_link(context.bot.username, lobby.id))
+    elif opened:
         await _answer(query, _("Rematch! Game #{id} is open: the others join with 🔁 "
                                "Rematch or ✋ Join.").format(id=lobby.id))
     else:

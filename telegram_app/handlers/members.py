@@ -165,9 +165,9 @@ def _gone(member: ChatMember) -> bool:
 async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> None:
     """Take ``user_id`` out of every open game of the chat (all topics), as ``/leave`` and
     the lobby's 🚪 Leave would: a running game goes on without them (placed last, the
-    group is told), a lobby loses their seat and is redrawn (cancelled if nobody is left).
-    Done already (both a service message and a ``chat_member`` update came, or they were out
-    anyway): nothing happens.
+    group is told), a lobby loses their seat and is redrawn (cancelled if nobody is left);
+    their /notify subscription to the chat ends. Done already (both a service message and a
+    ``chat_member`` update came, or they were out anyway): nothing happens.
 
     Each game's leave is its own transaction, so the update is marked done only once every
     game was left (:attr:`league.inbox.Work.several`): a kill between two games has the update
@@ -175,8 +175,11 @@ async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id:
     bot = services(context)
     games = [g for g in await bot.service.open_games_in(chat_id) if g.player(user_id) is not None]
     work = CURRENT.get()
-    if work is not None and len(games) > 1:
+    if work is not None and games:  # (the subscription's end is a transaction too)
         work.several = True
+    # Nor is anyone out of the group told of its next games (whose alert's link would seat
+    # them in a lobby of a group that removed them).
+    await bot.service.unsubscribe(chat_id, user_id)
     for game in sorted(games, key=lambda g: g.id):
         await _leave_one(bot, context, game.id, user_id)
 

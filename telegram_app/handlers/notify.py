@@ -15,7 +15,7 @@ from telegram_app.handlers.common import in_group, reply, user_ref
 from telegram_app.i18n import _, use_language
 from telegram_app.keyboards import deep_link
 from telegram_app.render.place import with_place
-from telegram_app.render.settings import game_title
+from telegram_app.render.settings import game_name, game_title
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +79,15 @@ async def alert_subscribers(bot: BotServices, game: GameSnapshot,
     for user_id, language in await bot.service.to_alert(game.id):
         with use_language(language):
             text = with_place(game, _("🔔 A new game of {game} is open: tap below to "
-                                      "join it.").format(
-                game=game_title(game.kind, game.options)))
+                                      "join it.").format(game=_named(game)))
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(
                 _("✋ Join game #{id}").format(id=game.id),
                 url=deep_link(bot_username, game.id, join=True))]])
         await bot.messenger.send(user_id, text, markup=markup)
+
+
+def _named(game: GameSnapshot) -> str:
+    """The game an alert tells of: its name, with its title when that says more ("Coyote
+    (feathers)"; a title alone may name no game)."""
+    name, title = game_name(game.kind), game_title(game.kind, game.options)
+    return name if title == name else _("{game} ({title})").format(game=name, title=title)
