@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from html import unescape
+from typing import Any
 
 from telegram_app.i18n import LOCALE_DIRS, LOCALES, NATIVE_NAMES
 from tests.catalog_check import read
@@ -142,3 +143,21 @@ if __name__ == "__main__":
     import tests.conftest  # noqa: F401  (the fixture catalogs, as in the tests)
 
     raise SystemExit(main())
+
+
+def log_faults(log: Iterable[Any], languages: dict[int, str], actors: dict[int, str],
+               names: tuple[str, ...] = ()) -> list[tuple[str, int | None, str]]:
+    """:func:`rendering_faults` of every text, answer and button label in a fake Bot API's
+    ``log``: a chat's entries read in ``languages[chat id]``, a callback answer in its
+    presser's ``actors[user id]``; entries of other chats are skipped. ``(kind, chat, run)``."""
+    faults: list[tuple[str, int | None, str]] = []
+    for entry in log:
+        language = actors.get(entry.actor) if entry.kind == "answer" \
+            else languages.get(entry.chat_id or 0)
+        if language is None or entry.kind not in ("send", "edit", "answer"):
+            continue
+        faults += [(entry.kind, entry.chat_id, run) for run in rendering_faults(
+            entry.text or "", language, names, whole=entry.kind == "answer")]
+        faults += [("button", entry.chat_id, run) for row in entry.buttons for label in row
+                   for run in rendering_faults(label, language, names, whole=True)]
+    return faults

@@ -9,7 +9,7 @@ import pytest
 from telegram_app.i18n import _, use_language
 from tests.e2e.harness import BotRunner, wait_for
 from tests.e2e.koira_play import koira_turn_by, service_of
-from tests.english_check import rendering_faults
+from tests.english_check import log_faults
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100445
@@ -68,18 +68,7 @@ async def test_a_koira_game_in_three_languages(api: FakeBotAPI, pg_db, pg_url: s
         await api.settle(quiet=0.1)
         languages = {GROUP: "ko", bob.id: "es", cat.id: "ja"}
         names = ("Ann", BOB, CAT, "Beto", "co", "سارة")
-        faults = []
-        for entry in api.log:
-            language = languages.get(entry.chat_id or 0)
-            if entry.kind == "answer":
-                language = {BOB: "es", CAT: "ja"}.get(entry.actor)
-            if language is None or entry.kind not in ("send", "edit", "answer"):
-                continue
-            faults += [(entry.kind, entry.chat_id, run) for run in rendering_faults(
-                entry.text or "", language, names, whole=entry.kind == "answer")]
-            faults += [("button", entry.chat_id, run) for row in entry.buttons
-                       for label in row
-                       for run in rendering_faults(label, language, names, whole=True)]
+        faults = log_faults(api.log, languages, {BOB: "es", CAT: "ja"}, names)
         assert not faults, faults[:20]
         # the names shown as typed (escaped, not read as HTML) in the notes and the replay
         assert api.find_messages(GROUP, BOB) and api.find_messages(GROUP, "سارة")

@@ -11,7 +11,7 @@ from tests.clock import Clock
 from tests.e2e.harness import BotRunner, labels, wait_for
 from tests.e2e.koira_play import service_of
 from tests.e2e.test_review_table_together import GROUP, HOWLER, WILE, tap, tr
-from tests.english_check import rendering_faults
+from tests.english_check import log_faults
 from tests.fakebot import FakeBotAPI
 
 BOB_NAME, CAT_NAME = "<b>Bo</b> & <i>co", "\u05e9\u05dc\u05d5\u05dd\u200f"
@@ -90,18 +90,7 @@ async def test_a_korean_group_with_levels_rematch_and_alerts_in_three_languages(
             actors = {"Ann": "ko", BOB_NAME: "es", CAT_NAME: "ja"}
             names = ("Ann", BOB_NAME, CAT_NAME, "Bo", "co", "Wile", "Howler",
                      CAT_NAME.rstrip("\u200f"))
-            faults = []
-            for entry in api.log:
-                language = languages.get(entry.chat_id or 0)
-                if entry.kind == "answer":
-                    language = actors.get(entry.actor)
-                if language is None or entry.kind not in ("send", "edit", "answer"):
-                    continue
-                faults += [(entry.kind, entry.chat_id, run) for run in rendering_faults(
-                    entry.text or "", language, names, whole=entry.kind == "answer")]
-                faults += [("button", entry.chat_id, run) for row in entry.buttons
-                           for label in row
-                           for run in rendering_faults(label, language, names, whole=True)]
+            faults = log_faults(api.log, languages, actors, names)
             assert not faults, faults[:20]
         finally:
             await runner.stop()
