@@ -94,7 +94,8 @@ class Deliveries:
             # The delivery's bookkeeping (the ids of the messages it sends, the claims of
             # private messages, its reads) goes into this transaction too (issue 10: a
             # press's transactions): the rows are the game's, which only its deliveries
-            # (under this lock) and its moves write; a move waits for the commit.
+            # (under this lock) and its moves write; the writes on rows a move also writes
+            # wait for the end (Database.later), so a move waits only for that commit.
             ambient = Ambient(session)
             token = AMBIENT.set(ambient)
             try:
