@@ -5,9 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
+import pytest
 from sqlalchemy.engine import make_url
 
 from tests.conftest import ADMIN_URL
@@ -15,14 +18,23 @@ from tests.conftest import ADMIN_URL
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_processes_starting_together_migrate_once() -> None:
+@contextmanager
+def _scratch_postgresql() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database on the test server, dropped afterwards."""
     admin = make_url(ADMIN_URL).set(drivername="postgresql")
     name = f"coyote_migrate_{uuid.uuid4().hex[:10]}"
     admin_dsn = admin.render_as_string(hide_password=False)
     with psycopg.connect(admin_dsn, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    url = admin.set(database=name).render_as_string(hide_password=False)
     try:
+        yield admin.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_processes_starting_together_migrate_once() -> None:
+    with _scratch_postgresql() as url:
         # Separate processes, as in a redeploy (Alembic's context is per process).
         script = f"from league.db import upgrade; upgrade({url!r})"
         runs = [subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
@@ -33,9 +45,6 @@ def test_processes_starting_together_migrate_once() -> None:
         with psycopg.connect(url) as conn:
             versions = conn.execute("SELECT version_num FROM alembic_version").fetchall()
         assert len(versions) == 1
-    finally:
-        with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _downgrade(url: str, revision: str) -> None:
@@ -107,23 +116,6 @@ def _check_game_options(url: str) -> None:
     upgrade(url)  # and up again to the head
 
 
-def test_game_options_migration_on_postgresql() -> None:
-    admin = make_url(ADMIN_URL).set(drivername="postgresql")
-    name = f"coyote_migrate_{uuid.uuid4().hex[:10]}"
-    admin_dsn = admin.render_as_string(hide_password=False)
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        _check_game_options(admin.set(database=name).render_as_string(hide_password=False))
-    finally:
-        with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def test_game_options_migration_on_sqlite(tmp_path: Path) -> None:
-    _check_game_options(f"sqlite:///{tmp_path / 'league.sqlite3'}")
-
-
 def _check_posts_per_kind(url: str) -> None:
     """0012 keeps every claim as Coyote's (the only game rated before it), lets a second
     game claim the same chat and period, and on the way down keeps Coyote's claims."""
@@ -165,18 +157,15 @@ def _check_posts_per_kind(url: str) -> None:
     upgrade(url)  # and up again to the head
 
 
-def test_posts_per_kind_migration_on_postgresql() -> None:
-    admin = make_url(ADMIN_URL).set(drivername="postgresql")
-    name = f"coyote_migrate_{uuid.uuid4().hex[:10]}"
-    admin_dsn = admin.render_as_string(hide_password=False)
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        _check_posts_per_kind(admin.set(database=name).render_as_string(hide_password=False))
-    finally:
-        with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind]
 
 
-def test_posts_per_kind_migration_on_sqlite(tmp_path: Path) -> None:
-    _check_posts_per_kind(f"sqlite:///{tmp_path / 'league.sqlite3'}")
+@pytest.mark.parametrize("check", MIGRATION_CHECKS, ids=lambda c: c.__name__[7:])
+def test_migration_on_postgresql(check: Callable[[str], None]) -> None:
+    with _scratch_postgresql() as url:
+        check(url)
+
+
+@pytest.mark.parametrize("check", MIGRATION_CHECKS, ids=lambda c: c.__name__[7:])
+def test_migration_on_sqlite(check: Callable[[str], None], tmp_path: Path) -> None:
+    check(f"sqlite:///{tmp_path / 'league.sqlite3'}")
