@@ -10,6 +10,7 @@ from league.db import Database
 from league.errors import ServiceError
 from league.service import MatchService
 from league.snapshots import UserRef
+from tests.league.play import play_koira
 
 CHAT = -3001
 USERS = [UserRef(i, f"K{i}") for i in range(1, 5)]
@@ -74,22 +75,7 @@ async def test_a_koira_lobby_opens_takes_options_and_plays(pg_db: Database) -> N
 async def _play_koira(service: MatchService, users: list[UserRef]) -> None:
     """A rated Koira game (humans only), each moving as the computer player would (the
     first legal move may go round in circles)."""
-    import random
-
-    koira = service.games["koira"]
-    lobby = await service.open_lobby(CHAT, "G", 0, users[0], "koira")
-    for user in users[1:]:
-        await service.join(lobby.id, user)
-    game = (await service.start(lobby.id, users[0].id)).game
-    rng = random.Random(5)
-    for _ in range(2000):
-        if game.status != "running":
-            break
-        seat = koira.current_seat(game.state or {})
-        action = koira.ai_action(koira.view(game.state or {}, seat), rng, "normal")
-        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
-                                  action)).game
-    assert game.status == "finished"
+    await play_koira(service, CHAT, users, seed=5)
 
 
 async def test_weekly_posts_are_per_game(pg_db: Database) -> None:

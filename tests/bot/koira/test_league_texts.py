@@ -4,8 +4,6 @@ own labels."""
 
 from __future__ import annotations
 
-import random
-
 import telegram_app.games.koira  # noqa: F401  (registers "koira")
 from league.db import Database
 from league.service import MatchService
@@ -15,6 +13,7 @@ from telegram_app.miniapp.league_api import replay_steps
 from telegram_app.miniapp.text import plain
 from telegram_app.render import league as render
 from telegram_app.render.settings import settings_keyboard
+from tests.league.play import play_koira
 
 CHAT = -3101
 USERS = [UserRef(i, f"K{i}") for i in range(1, 4)]
@@ -22,21 +21,7 @@ COYOTE_WORDS = ("round", "bid", "showdown", "Coyote", "lives", "loses")
 
 
 async def _koira_game(service: MatchService) -> int:
-    koira = service.games["koira"]
-    lobby = await service.open_lobby(CHAT, "G", 0, USERS[0], "koira")
-    for user in USERS[1:]:
-        await service.join(lobby.id, user)
-    game = (await service.start(lobby.id, USERS[0].id)).game
-    rng = random.Random(3)
-    for _ in range(2000):
-        if game.status != "running":
-            break
-        seat = koira.current_seat(game.state or {})
-        action = koira.ai_action(koira.view(game.state or {}, seat), rng, "normal")
-        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
-                                  action)).game
-    assert game.status == "finished"
-    return game.id
+    return await play_koira(service, CHAT, USERS, seed=3)
 
 
 async def test_history_and_replay_of_a_koira_game(pg_db: Database) -> None:
