@@ -89,18 +89,22 @@ async def test_notify_in_a_private_chat_is_refused_politely(kennel) -> None:
     assert not await service_of(runner).subscribed(ann.id, ann.id)
 
 
+async def _start_against_two_computers(api, host) -> None:
+    """``host`` opens a Koira lobby in the group, adds two computer players and starts."""
+    await host.send(GROUP, "/newgame koira")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
+    for label in ("🤖 Add AI", "🤖 Add AI", "▶️ Start"):
+        await host.press_and_settle(api.get_message(GROUP, lobby.message_id), label)
+
+
 async def test_a_koira_rematch_replay_and_league(kennel) -> None:
     """Ann against two computers to the end; then 🔁 by a non-player, a double tap, the
     new lobby's kind and computers; /replay 1, /standings koira, /top koira, /profile,
     /history; no hand in the group."""
     api, (ann, _bob, eve), runner = kennel
-    await ann.send(GROUP, "/newgame koira")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
-    await api.settle(quiet=0.05)
-    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    await _start_against_two_computers(api, ann)
     turns = 0
     while not api.find_messages(GROUP, "is over!"):
         await koira_turn_by(api, runner, [ann], GROUP)
@@ -139,13 +143,7 @@ async def test_double_taps_a_running_replay_and_a_rematch_behind_a_lobby(kennel)
     """Two quick taps of one move make one move; /replay of the running game; after the
     end, 🔁 while another lobby is open in the group opens nothing and says so."""
     api, (ann, bob, eve), runner = kennel
-    await ann.send(GROUP, "/newgame koira")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "Koira — new game #")))
-    await api.settle(quiet=0.05)
-    lobby = api.find_messages(GROUP, "Koira — new game #")[-1]
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "🤖 Add AI")
-    await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    await _start_against_two_computers(api, ann)
     for _round in range(4):
         user, message = await koira_mover(api, [ann])
         version = koira_version(api, message)
