@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from engine import Action
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.snapshots import GameSnapshot, UserRef
 
 
 async def play_koira(service: MatchService, chat_id: int, users: list[UserRef],
@@ -28,3 +29,17 @@ async def play_koira(service: MatchService, chat_id: int, users: list[UserRef],
                                   action)).game
     assert game.status == "finished"
     return game.id
+
+
+async def finish_coyote(service: MatchService, game_id: int) -> GameSnapshot:
+    """Play a started Coyote game to its end: each human bids up to 6, then calls; returns
+    the finished game."""
+    game = await service.get(game_id)
+    while game.status == "running":
+        seat = game.state["turn"]
+        bids = game.state["bids"]
+        action = Action("call") if bids and bids[-1][1] >= 6 and bids[-1][0] != seat else \
+            Action("bid", bids[-1][1] + 1 if bids else 4)
+        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
+                                  action)).game
+    return game

@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from engine import Action
 from league.db import Database
 from league.models import RatingEvent
 from league.ratings import RatingChange, replay
 from league.service import MatchService
 from league.snapshots import UserRef
 from tests.clock import Clock
+from tests.league.play import finish_coyote
 
 CHAT = -3001
 PEOPLE = [UserRef(i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"], 1)]
@@ -41,14 +41,7 @@ async def play_game(service: MatchService, users: list[UserRef], *, ai: int = 0,
             row.options = {**row.options, "timeout_policy": "remove"}
         await service.sweep()
         game = await service.get(game.id)
-    while game.status == "running":
-        seat = game.state["turn"]
-        bids = game.state["bids"]
-        action = Action("call") if bids and bids[-1][1] >= 6 and bids[-1][0] != seat else \
-            Action("bid", bids[-1][1] + 1 if bids else 4)
-        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
-                                  action)).game
-    return game.id
+    return (await finish_coyote(service, game.id)).id
 
 
 async def test_rated_games_standings_and_replay(pg_db: Database) -> None:

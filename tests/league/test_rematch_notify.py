@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import update
 
-from engine import Action
 from league.db import Database
 from league.errors import ServiceError
 from league.models import User
 from league.service import MatchService
 from league.snapshots import UserRef
+from tests.league.play import finish_coyote
 
 CHAT = -3101
 ANN, BOB, CAT, DAN = (UserRef(i, n) for i, n in enumerate(["Ann", "Bob", "Cat", "Dan"], 1))
@@ -19,14 +19,7 @@ ANN, BOB, CAT, DAN = (UserRef(i, n) for i, n in enumerate(["Ann", "Bob", "Cat", 
 
 async def finish(service: MatchService, game_id: int) -> None:
     """Play a started game to its end: each human bids up to 6, then calls."""
-    game = await service.get(game_id)
-    while game.status == "running":
-        seat = game.state["turn"]
-        bids = game.state["bids"]
-        action = Action("call") if bids and bids[-1][1] >= 6 and bids[-1][0] != seat else \
-            Action("bid", bids[-1][1] + 1 if bids else 4)
-        game = (await service.act(game.id, game.at_seat(seat).user_id, game.version,
-                                  action)).game
+    await finish_coyote(service, game_id)
 
 
 async def test_levels_are_stored_changed_and_played(pg_db: Database) -> None:
