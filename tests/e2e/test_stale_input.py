@@ -113,17 +113,22 @@ async def _game_with_two_ais(api: FakeBotAPI, host, group_id: int) -> None:
         await host.press_and_settle(api.get_message(group_id, lobby.message_id), label)
 
 
+def _turn_message(api: FakeBotAPI, user: FakeUser, game: int):
+    """The user's private message of game #``game`` if it says it is their turn, else None."""
+    return next((m for m in reversed(api.bot_messages(user.id))
+                 if f"Game #{game} ·" in (m.text or "") and "Your turn" in m.text), None)
+
+
 async def test_a_typed_bid_goes_to_the_game_whose_message_it_answers(pg_db, pg_url) -> None:
     """Ann plays in two groups and it is her turn in both. Her private message of game #2
     says "you can also type any number here"; she types 7 as a reply to that very message.
     The bid was placed in game #1 instead (the oldest game where it was her turn), a move she
     never meant in a game she was not looking at."""
     async with _turns_in_two_games(pg_url) as (api, ann, other):
-        second = next(m for m in reversed(api.bot_messages(ann.id))
-                      if "Game #2 · round 1" in (m.text or ""))
-        assert "Your turn" in second.text
-        first = next(m for m in api.bot_messages(ann.id) if "Game #1 · round 1" in (m.text or ""))
-        assert "Your turn" in api.get_message(ann.id, first.message_id).text
+        # (not "round 1": the computer players may end a round before Ann's first turn)
+        await wait_for(lambda: _turn_message(api, ann, 1) and _turn_message(api, ann, 2))
+        second = _turn_message(api, ann, 2)
+        assert _turn_message(api, ann, 1) is not None
         # The lowest bid her keyboard of game #2 offers (the computer players before her may
         # have bid 7 or more: a fixed number would then be refused as too low).
         shown = api.get_message(ann.id, second.message_id)
