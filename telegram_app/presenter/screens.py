@@ -68,6 +68,7 @@ class Screens:
 
     async def close_lobby(self, game: GameSnapshot) -> None:
         """Replace the lobby by a line saying the game started or was cancelled."""
+        game = self.service.seen(game)  # (its message id may be held behind: league.behind)
         await self.messenger.edit(game.chat_id, game.lobby_message_id,
                                   ui_for(game).lobby_closed_text(game))
 
@@ -177,6 +178,7 @@ class Screens:
         """Whether the open game's lobby or table message still exists in the group (asked
         of Telegram by re-setting its keyboard: an admin may have deleted it). If it does
         not, it is posted again and the answer is ``False``."""
+        game = self.service.seen(game)
         if game.status == "lobby":
             message_id, markup = game.lobby_message_id, lobby_keyboard(game, bot_username)
         else:
@@ -252,16 +254,19 @@ class Screens:
         move none: the new hand's private messages follow at once). The old table is
         left as it is (it shows that hand under the report that opened it; the new
         table follows), unless the game is over: then its 👀 goes and every private message
-        is closed (once a game)."""
-        if is_over(game):
+        is closed (once a game), an earlier hand's too: a player knocked out gets no message
+        of the later hands, and the one they last had may still say it is their turn."""
+        over = is_over(game)
+        if over:
             seats = None
             await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
-                                ui_for(game).private_closed_text(game, hand, reader=p))
+                                ui_for(game).private_closed_text(
+                                    game, private_hand(p) or hand, reader=p))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id and private_hand(p) == hand
-            and (seats is None or p.seat in seats)))
+            if p.user_id is not None and p.private_message_id
+            and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         if (player.user_id is None or player.seat is None or not player.private_message_id

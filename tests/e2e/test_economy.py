@@ -5,7 +5,7 @@ round's end adds its new table and the new round's private messages. Counted, no
 
 from __future__ import annotations
 
-from tests.e2e.harness import bot_table, open_lobby, play_turn
+from tests.e2e.harness import bot_table, move_version, open_lobby, play_turn
 
 GROUP = -100777
 RATE_LIMITED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage",
@@ -40,3 +40,11 @@ async def test_a_move_costs_at_most_three_calls_and_one_in_the_group(pg_db, pg_u
         # (the last move also takes the 👀 off the last table: once a game)
         assert all(in_group <= 1 for _, in_group in per_move[:-1]), per_move
         assert total / moves <= 3.0, per_move
+        # The game's end closes each player's newest private message: a player knocked out
+        # in an earlier round got no message of the later ones, and theirs may still have
+        # said it was their turn, with its buttons (the mover's message is redrawn at their
+        # next turn, and they had none).
+        await api.settle()
+        for player in players:
+            last = api.bot_messages(player.id)[-1]
+            assert move_version(api, last) is None, (player.first_name, last.text)
