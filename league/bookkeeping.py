@@ -8,8 +8,9 @@ from typing import Any
 
 from sqlalchemy import or_, select, update
 
+from league.behind import Behind
 from league.context import Context
-from league.db import AMBIENT
+from league.db import AMBIENT, Ambient
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, table_of
 from league.rows import SENDING, rowcount
@@ -24,6 +25,10 @@ class Bookkeeping:
     async def set_messages(self, game_id: int, *, lobby: int | None = None,
                            table: int | None = None) -> None:
         """Remember the group's lobby and current table message ids."""
+        if self.ctx.behind is not None:  # (held, written behind: league.behind)
+            self.ctx.behind.messages(game_id, lobby=lobby, table=table)
+            await self._posted()
+            return
         values = {k: v for k, v in (("lobby_message_id", lobby), ("table_message_id", table))
                   if v is not None}
         if values:
@@ -39,6 +44,7 @@ class Bookkeeping:
             await session.execute(update(GameRow).where(
                 GameRow.id == game_id, GameRow.reminder_version >= version,
                 GameRow.reminder_message_id.is_(None)).values(reminder_message_id=message_id))
+        self.ctx.db.versions.forget(game_id)  # (not a flush: its next delivery reads it)
 
     async def untold(self, game_id: int, after: int, upto: int) -> list[list[dict[str, Any]]]:
         """The events of each logged move with a version in ``(after, upto]``, in order: the
@@ -60,6 +66,8 @@ class Bookkeeping:
         delivery's other bookkeeping at its commit, so that the row is not held locked
         while the delivery sends (a timeout of the game would wait for it)."""
         ambient = AMBIENT.get()
+        if self.ctx.behind is not None:
+            return await self._claim_behind(game_id, user_id, hand, self.ctx.behind, ambient)
         if ambient is not None:
             key = (game_id, user_id, hand)
             async with self.ctx.db.session() as session:
@@ -83,9 +91,52 @@ class Bookkeeping:
                 .values(private_message_id=SENDING, private_hand=hand))
             return rowcount(result) == 1
 
+    async def _posted(self) -> None:
+        """A message was posted and its id held behind: written when the delivery ends, or
+        now outside one (a lost id would have the message posted again)."""
+        ambient = AMBIENT.get()
+        if ambient is not None and ambient.behind is not None:
+            ambient.posted = True
+        elif self.ctx.behind is not None:
+            await self.ctx.behind.flush()
+
+    async def _claim_behind(self, game_id: int, user_id: int, hand: int, behind: Behind,
+                            ambient: Ambient | None) -> bool:
+        """:meth:`claim_private` when bookkeeping is written behind (``league.behind``): what
+        is held, else the delivery's game (as drawn), else the row say whether the message
+        of ``hand`` is sent or being sent; the claim is held. The check and the claim follow
+        the last wait, so two claims in this process never both win."""
+        key = (game_id, user_id, hand)
+        claimed = ambient.claimed if ambient is not None else set()
+        held = behind.private_of(game_id, user_id)
+        if held is None:
+            game = ambient.game if ambient is not None else None
+            player = game.player(user_id) if game is not None else None
+            if player is not None and player.private_message_id != SENDING:
+                held = (player.private_message_id, player.private_hand)
+            else:  # (no delivery's game, or a claim a killed process left, maybe released)
+                async with self.ctx.db.session() as session:
+                    row = (await session.execute(
+                        select(GamePlayer.private_message_id, GamePlayer.private_hand)
+                        .where(GamePlayer.game_id == game_id,
+                               GamePlayer.user_id == user_id))).first()
+                if row is None:
+                    return False
+                held = behind.private_of(game_id, user_id) or (row[0], row[1])
+        if key in claimed or (held[1] == hand and held[0] is not None):
+            return False
+        claimed.add(key)
+        behind.private(game_id, user_id, SENDING, hand)
+        return True
+
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None,
                                   hand: int | None) -> None:
         """Remember the id of a player's private message for ``hand``."""
+        if self.ctx.behind is not None:  # (held, written behind: league.behind)
+            self.ctx.behind.private(game_id, user_id, message_id, hand)
+            if message_id is not None:
+                await self._posted()
+            return
         await self.ctx.db.later(_set_private(game_id, user_id, message_id, hand))
 
 

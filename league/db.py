@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from league import inbox
+from league import behind, inbox
 
 ALEMBIC_DIR = Path(__file__).resolve().parent.parent / "alembic"
 DEFAULT_URL = "sqlite+aiosqlite:///coyote-league.sqlite3"
@@ -65,20 +65,25 @@ def upgrade(url: str | None, revision: str = "head") -> None:
 
 @dataclass
 class Ambient:
-    """An open session that :meth:`Database.session` and :meth:`Database.begin` hand out
-    instead of new ones in this context (``league.delivery``: a delivery's transaction).
-    ``lock``: one user at a time (an ``AsyncSession`` is not safe for concurrent use, and a
-    delivery sends several messages at once)."""
+    """A delivery's context (``league.delivery``). ``session``: its open transaction, which
+    :meth:`Database.session` and :meth:`Database.begin` hand out instead of new ones in this
+    context; ``None`` when its bookkeeping is written behind (``behind``, a
+    :class:`league.behind.Behind`; ``game``: the game it delivers, as it drew it).
+    ``lock``: one user of the session at a time (an ``AsyncSession`` is not safe for
+    concurrent use, and a delivery sends several messages at once)."""
 
-    session: AsyncSession
+    session: AsyncSession | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deferred: list[Executable] = field(default_factory=list)
     claimed: set[tuple[int, int, int]] = field(default_factory=set)  # (game, user, hand)
+    behind: Any = None
+    game: Any = None
+    posted: bool = False  # (written behind: a message was posted, whose id is written at the end)
 
     async def flush(self) -> None:
         """Execute the :meth:`Database.later` statements noted so far (the caller holds
         :attr:`lock`, or is the owner with nothing else running)."""
-        while self.deferred:
+        while self.deferred and self.session is not None:
             await self.session.execute(self.deferred.pop(0))
 
 
@@ -106,9 +111,13 @@ class Database:
         else:
             _ping_idle_connections(self.engine)
         inbox.install()
+        behind.install(inbox.LeagueSession)
+        self.versions = behind.Versions()
+        """The newest version of each game this process committed (``league.behind``)."""
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,
                                            class_=AsyncSession,
-                                           sync_session_class=inbox.LeagueSession)
+                                           sync_session_class=inbox.LeagueSession,
+                                           info={"versions": self.versions})
 
     @asynccontextmanager
     async def session(self, *, deferred: bool = False) -> AsyncIterator[AsyncSession]:
@@ -116,7 +125,7 @@ class Database:
         sees that transaction's writes; with ``deferred``, the :meth:`later` ones too, which
         are executed first and then hold their rows), else a new one, closed at the end."""
         ambient = AMBIENT.get()
-        if ambient is None:
+        if ambient is None or ambient.session is None:
             async with self.sessions() as session:
                 yield session
             return
@@ -132,7 +141,7 @@ class Database:
         committed at the end. Only for writes that may wait for the owner's commit (the
         rows of the game being delivered): anything else takes ``sessions.begin()``."""
         ambient = AMBIENT.get()
-        if ambient is None:
+        if ambient is None or ambient.session is None:
             async with self.sessions.begin() as session:
                 yield session
             return
@@ -147,7 +156,7 @@ class Database:
         of the game kept waiting) while the owner sends; else now, in a transaction of
         its own. (``session(deferred=True)`` reads them before the commit.)"""
         ambient = AMBIENT.get()
-        if ambient is None:
+        if ambient is None or ambient.session is None:
             async with self.sessions.begin() as session:
                 await session.execute(statement)
             return

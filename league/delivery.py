@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, exists, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 
+from league.behind import Behind
 from league.clock import aware
 from league.context import Context
 from league.db import AMBIENT, Ambient
@@ -56,6 +57,20 @@ class Deliveries:
     def __init__(self, ctx: Context, reads: GameReads) -> None:
         self.db = ctx.db
         self.reads = reads
+        self.ctx = ctx
+
+    def write_behind(self) -> None:
+        """This process is the only one delivering its games (polling, or SQLite): their
+        deliveries' bookkeeping is held in memory and written behind, for many games in
+        one transaction (:mod:`league.behind`), and a delivery draws the game its move's
+        transaction left without reading it again."""
+        if self.ctx.behind is None:
+            self.ctx.behind = Behind(self.db)
+
+    async def flush(self) -> None:
+        """Write the bookkeeping held behind, if any (see :meth:`write_behind`)."""
+        if self.ctx.behind is not None:
+            await self.ctx.behind.flush()
 
     async def raise_told(self, game_id: int, version: int) -> None:
         """Record that the group has been shown the game up to ``version`` (never lowers
@@ -75,7 +90,16 @@ class Deliveries:
         no lock. ``hint``: the game as the caller last saw it committed (its newest change);
         when the game is still at that version, with the same clock and seats, only what
         deliveries write is read (:func:`_as_now`: one query, no ORM loading; issue 10),
-        else the whole game. Raises ``game_not_found``."""
+        else the whole game. Raises ``game_not_found``.
+
+        Written behind (:meth:`write_behind`): no transaction at all. The lock is the
+        caller's (in-process); the game is ``hint`` if no other change of it committed
+        since (``Database.versions``), else read; the bookkeeping held behind is laid over
+        either, and what the delivery writes is held behind."""
+        if self.ctx.behind is not None:
+            async with self._behind(game_id, hint, self.ctx.behind) as delivery:
+                yield delivery
+            return
         if self.db.dialect != "postgresql":
             delivery = Delivery(await self.reads.get(game_id))
             yield delivery
@@ -115,6 +139,33 @@ class Deliveries:
                 await session.execute(_raise(game_id, delivery.told_upto))
             await session.commit()
 
+    @asynccontextmanager
+    async def _behind(self, game_id: int, hint: GameSnapshot | None, behind: Behind
+                      ) -> AsyncIterator[Delivery]:
+        if hint is None or self.db.versions.get(game_id) != \
+                (hint.version, hint.reminder_version):
+            hint = await self.reads.get(game_id)  # (laid over by the read)
+        else:
+            hint = behind.overlay(hint)
+        delivery = Delivery(hint)
+        ambient = Ambient(None, behind=behind, game=hint)
+        token = AMBIENT.set(ambient)
+        try:
+            yield delivery
+        except Exception:
+            if ambient.posted:  # what was sent stays recorded (else it would be sent again)
+                try:
+                    await behind.flush()
+                except Exception:  # noqa: BLE001 - the delivery's own error is the one raised
+                    log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
+            raise
+        finally:
+            AMBIENT.reset(token)
+        if delivery.told_upto is not None:
+            behind.told(game_id, delivery.told_upto)
+        if ambient.posted:
+            await behind.flush()  # (its ids, with its told and all else held: one transaction)
+
     async def release_stale_claims(self, game_id: int) -> bool:
         """Make the game's private messages claimed as being sent (``SENDING``) claimable
         again if its last move is older than :data:`STALE_CLAIM`: a process killed between
@@ -141,6 +192,7 @@ class Deliveries:
         lobby's edit; no grace, as a lobby change logs no event: the delivery lock and a
         read under it keep the sweep's draw and the handler's from showing an older lobby
         last). All use partial indexes (migrations 0009, 0001)."""
+        await self.flush()  # (what is held behind is shown: the database must say so)
         now = utcnow()
         last_event = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == GameRow.id).scalar_subquery()

@@ -127,6 +127,7 @@ class MatchService:
     # game reads
     open_game = via("reads", GameReads.open_game)
     get = via("reads", GameReads.get)
+    seen = via("reads", GameReads.seen)
     running_games_of = via("reads", GameReads.running_games_of)
     open_games_in = via("reads", GameReads.open_games_in)
     games_on_turn = via("reads", GameReads.games_on_turn)
@@ -167,6 +168,8 @@ class MatchService:
     delivering = via("deliveries", Deliveries.delivering)
     release_stale_claims = via("deliveries", Deliveries.release_stale_claims)
     behind = via("deliveries", Deliveries.behind)
+    write_behind = via("deliveries", Deliveries.write_behind)
+    flush_behind = via("deliveries", Deliveries.flush)
 
     # league queries
     chat_zone = via("queries", LeagueQueries.chat_zone)

@@ -72,6 +72,10 @@ def build_application(settings: Settings, *, migrate: bool = True,
         if isinstance(app.bot, InboxBot):
             app.bot.attach(intake)
         service = MatchService(db, clock=clock)
+        if not settings.telegram_webhook_url:
+            # Polling: Telegram hands a bot's updates to one process, so this one delivers
+            # every game: their bookkeeping is written behind (league.behind; issue 10)
+            service.write_behind()
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger,
                                          Presenter(messenger, service, intake.outage))

@@ -66,9 +66,17 @@ class Presenter(Reports):
         return bool(self._tasks)
 
     async def drain(self, timeout: float) -> None:  # noqa: ASYNC109
-        """Wait up to ``timeout`` seconds for the deliveries under way (a stop)."""
+        """Wait up to ``timeout`` seconds for the deliveries under way (a stop), then write
+        their bookkeeping held behind (``league.behind``)."""
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=timeout)
+        try:
+            await self.service.flush_behind()
+        except Exception as exc:  # noqa: BLE001 - a stop goes on; a sweep shows them again
+            if is_outage(exc):
+                self.outage.failed(exc)
+            else:
+                log.exception("writing the deliveries' bookkeeping at the stop failed")
 
     def represent(self, game_ids: list[int]) -> None:
         """Start delivering each of ``game_ids`` (the sweep's games not shown) that this
