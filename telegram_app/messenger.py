@@ -18,7 +18,7 @@ from typing import Literal, TypeVar
 
 import aiohttp
 import httpx
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -85,6 +85,16 @@ class Messenger:
         await asyncio.sleep(RETRY_DELAY)
         return await call()
 
+    def _call(self, endpoint: str, **params: object) -> Awaitable[dict]:
+        """A text message's ``sendMessage`` or ``editMessageText`` (HTML, no link preview)
+        through PTB's ``Bot.do_api_request``: the same request, rate limiter and errors as
+        ``send_message`` / ``edit_message_text``, but the answer is left as Telegram's JSON,
+        not made into a ``Message`` nobody reads (about 0.25 ms of CPU a call; issue 10).
+        ``None`` parameters are left out."""
+        kwargs = {k: v for k, v in params.items() if v is not None}
+        return self.bot.do_api_request(endpoint, api_kwargs={
+            **kwargs, "parse_mode": ParseMode.HTML, "link_preview_options": NO_PREVIEW})
+
     async def member_status(self, chat_id: int, user_id: int) -> str | None:
         """A chat member's status (``"creator"``, ``"administrator"``, ``"member"`` …), or
         ``None`` if Telegram could not tell (after the retries of a passing fault)."""
@@ -113,16 +123,17 @@ class Messenger:
         request, a blocked or removed bot, a timeout)."""
         for _attempt in range(2):
             try:
-                def send(chat_id: int = chat_id) -> Awaitable[Message]:
-                    return self.bot.send_message(
-                        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                        message_thread_id=thread_id or None, link_preview_options=NO_PREVIEW,
-                        reply_parameters=None if reply_to is None else ReplyParameters(
-                            message_id=reply_to, allow_sending_without_reply=True))
+                def send(chat_id: int = chat_id) -> Awaitable[dict]:
+                    return self._call("sendMessage", chat_id=chat_id, text=text,
+                                      reply_markup=markup, message_thread_id=thread_id or None,
+                                      reply_parameters=None if reply_to is None else
+                                      ReplyParameters(message_id=reply_to,
+                                                      allow_sending_without_reply=True))
 
-                message = await self._retrying(send, repeatable=False)
-                self._remember(chat_id, message.message_id, _content(text, markup))
-                return message.message_id
+                sent = await self._retrying(send, repeatable=False)
+                message_id = int(sent["message_id"])
+                self._remember(chat_id, message_id, _content(text, markup))
+                return message_id
             except ChatMigrated as exc:
                 await self._migrated(chat_id, exc.new_chat_id)
                 chat_id = exc.new_chat_id
@@ -167,9 +178,9 @@ class Messenger:
         if self._shown.get((chat_id, message_id)) == content:
             return "ok"
         try:
-            await self._retrying(lambda: self.bot.edit_message_text(
-                text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
-                reply_markup=markup, link_preview_options=NO_PREVIEW), repeatable=True)
+            await self._retrying(lambda: self._call(
+                "editMessageText", chat_id=chat_id, message_id=message_id, text=text,
+                reply_markup=markup), repeatable=True)
             self._remember(chat_id, message_id, content)
             return "ok"
         except BadRequest as exc:
