@@ -126,11 +126,7 @@ class Deliveries:
                 yield delivery
             except Exception:
                 # What was sent stays recorded (else it would be sent again); told is not.
-                try:
-                    await ambient.flush()
-                    await session.commit()
-                except Exception:  # noqa: BLE001 - the delivery's own error is the one raised
-                    log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
+                await _keep_sent(game_id, ambient.flush(), session.commit())
                 raise
             finally:
                 AMBIENT.reset(token)
@@ -154,10 +150,7 @@ class Deliveries:
             yield delivery
         except Exception:
             if ambient.posted:  # what was sent stays recorded (else it would be sent again)
-                try:
-                    await behind.flush()
-                except Exception:  # noqa: BLE001 - the delivery's own error is the one raised
-                    log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
+                await _keep_sent(game_id, behind.flush())
             raise
         finally:
             AMBIENT.reset(token)
@@ -293,3 +286,16 @@ def _raise(game_id: int, version: int) -> Any:
     return update(table_of(GameRow)).where(
         games.id == game_id, or_(games.told_version.is_(None), games.told_version < version)) \
         .values(told_version=version)
+
+
+async def _keep_sent(game_id: int, *writes: Any) -> None:
+    """Await ``writes`` (coroutines, in order) that record what a failed delivery sent; their
+    own failure is logged at debug level only: the delivery's error is the one raised."""
+    try:
+        for write in writes:
+            await write
+    except Exception:  # noqa: BLE001
+        log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
+    finally:
+        for write in writes:
+            write.close()  # (one not reached after a failure is never awaited)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Literal, TypeVar
@@ -29,12 +30,16 @@ from telegram.error import (
     TelegramError,
     TimedOut,
 )
+from telegram.warnings import PTBUserWarning
 
 from league.service import MatchService
 
 log = logging.getLogger(__name__)
 SHOWN_CACHE = 20_000
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+# (Messenger._call uses do_api_request for these on purpose; PTB asks for the named methods)
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.(sendMessage|editMessageText)'",
+                        category=PTBUserWarning)
 RETRY_DELAY = 0.3
 """Seconds before the one more try of a call that failed for a passing reason (a 5xx answer,
 or no connection). Short, and only once: PTB handles updates one after the other, so a
