@@ -242,14 +242,16 @@ def _statements(batch: dict[int, Written]) -> list[tuple[Any, list[dict[str, Any
 
 
 class Versions:
-    """The newest (version, reminder turn) of each game this process committed, seen in the
-    ORM's flushes (:func:`install`); a session's ``info["versions"]`` names the instance."""
+    """The newest (version, reminder turn, status) of each game this process committed, seen
+    in the ORM's flushes (:func:`install`); a session's ``info["versions"]`` names the
+    instance. (The status too: a lobby's expiry changes it without a new version.)"""
 
     def __init__(self) -> None:
-        self._latest: dict[int, tuple[int, int | None]] = {}
+        self._latest: dict[int, tuple[int, int | None, str]] = {}
 
-    def get(self, game_id: int) -> tuple[int, int | None] | None:
-        """The game's newest (version, ``reminder_version``) committed here, or ``None``."""
+    def get(self, game_id: int) -> tuple[int, int | None, str] | None:
+        """The game's newest (version, ``reminder_version``, status) committed here, or
+        ``None``."""
         return self._latest.get(game_id)
 
     def forget(self, game_id: int) -> None:
@@ -257,7 +259,7 @@ class Versions:
         reminder): its next delivery reads it."""
         self._latest.pop(game_id, None)
 
-    def committed(self, seen: dict[int, tuple[int, int | None]]) -> None:
+    def committed(self, seen: dict[int, tuple[int, int | None, str]]) -> None:
         for game_id, value in seen.items():
             self._latest.pop(game_id, None)
             self._latest[game_id] = value  # (re-inserted: the oldest go first)
@@ -281,7 +283,7 @@ def _after_flush(session: Session, _context: Any) -> None:
     seen = session.info.setdefault("seen_versions", {})
     for obj in (*session.new, *session.dirty):
         if isinstance(obj, GameRow) and obj.id is not None:
-            seen[obj.id] = (obj.version, obj.reminder_version)
+            seen[obj.id] = (obj.version, obj.reminder_version, obj.status)
 
 
 def _after_commit(session: Session) -> None:

@@ -27,7 +27,8 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from league.behind import Behind
 from league.clock import aware
 from league.context import Context
-from league.db import AMBIENT, Ambient
+from league.db import AMBIENT, Ambient, Database
+from league.lease import Lease
 from league.models import Game as GameRow
 from league.models import GameEvent, GamePlayer, User, table_of, utcnow
 from league.reads import GameReads
@@ -55,17 +56,51 @@ class Deliveries:
     :class:`league.service.MatchService`)."""
 
     def __init__(self, ctx: Context, reads: GameReads) -> None:
-        self.db = ctx.db
         self.reads = reads
         self.ctx = ctx
+        self._lease: Lease | None = None
+
+    @property
+    def db(self) -> Database:
+        return self.ctx.db
 
     def write_behind(self) -> None:
-        """This process is the only one delivering its games (polling, or SQLite): their
-        deliveries' bookkeeping is held in memory and written behind, for many games in
-        one transaction (:mod:`league.behind`), and a delivery draws the game its move's
-        transaction left without reading it again."""
-        if self.ctx.behind is None:
+        """This process takes its updates by polling (or runs on SQLite): while it leads
+        (:meth:`lead`), its deliveries' bookkeeping is held in memory and written behind,
+        for many games in one transaction (:mod:`league.behind`), and a delivery draws the
+        game its move's transaction left without reading it again."""
+        if self._lease is None:
+            self._lease = Lease(self.db)
+
+    async def lead(self) -> bool:
+        """Whether this process should sweep now (the sweep's first step). Webhook workers
+        (no :meth:`write_behind`): always, each delivery under the game's lock. Polling: only
+        while it holds the lease (:mod:`league.lease`), which also turns writing behind on,
+        and off (after a flush) when another process took the lease. An unanswered database
+        keeps what was: the sweep then fails and reports the outage."""
+        if self._lease is None:
+            return True
+        held = await self._lease.hold()
+        if held is None:
+            return self.ctx.behind is not None
+        if held and self.ctx.behind is None:
             self.ctx.behind = Behind(self.db)
+        elif not held and self.ctx.behind is not None:
+            try:
+                await self.ctx.behind.flush()
+            except Exception:  # noqa: BLE001 - still held: the next tick tries again
+                return False
+            self.ctx.behind = None
+        return held
+
+    async def resign(self) -> None:
+        """The bot stops: write what is held and give the lease up, so another process
+        leads at its next sweep. Raises the driver's error if the flush fails (then the
+        lease is kept until the connection closes: nothing held is told twice)."""
+        if self._lease is None:
+            return
+        await self.flush()
+        await self._lease.release()
 
     async def flush(self) -> None:
         """Write the bookkeeping held behind, if any (see :meth:`write_behind`)."""
@@ -139,7 +174,7 @@ class Deliveries:
     async def _behind(self, game_id: int, hint: GameSnapshot | None, behind: Behind
                       ) -> AsyncIterator[Delivery]:
         if hint is None or self.db.versions.get(game_id) != \
-                (hint.version, hint.reminder_version):
+                (hint.version, hint.reminder_version, hint.status):
             hint = await self.reads.get(game_id)  # (laid over by the read)
         else:
             hint = behind.overlay(hint)
@@ -149,6 +184,11 @@ class Deliveries:
         try:
             yield delivery
         except Exception:
+            # Its claims of private messages not sent are given up (as after a failed send),
+            # else this process would hold them as being sent until they are dropped.
+            for claimed_game, user_id, hand in ambient.claimed:
+                if behind.private_of(claimed_game, user_id) == (SENDING, hand):
+                    behind.private(claimed_game, user_id, None, hand)
             if ambient.posted:  # what was sent stays recorded (else it would be sent again)
                 await _keep_sent(game_id, behind.flush())
             raise

@@ -169,6 +169,8 @@ class MatchService:
     release_stale_claims = via("deliveries", Deliveries.release_stale_claims)
     behind = via("deliveries", Deliveries.behind)
     write_behind = via("deliveries", Deliveries.write_behind)
+    lead = via("deliveries", Deliveries.lead)
+    resign = via("deliveries", Deliveries.resign)
     flush_behind = via("deliveries", Deliveries.flush)
 
     # league queries

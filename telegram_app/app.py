@@ -73,9 +73,11 @@ def build_application(settings: Settings, *, migrate: bool = True,
             app.bot.attach(intake)
         service = MatchService(db, clock=clock)
         if not settings.telegram_webhook_url:
-            # Polling: Telegram hands a bot's updates to one process, so this one delivers
-            # every game: their bookkeeping is written behind (league.behind; issue 10)
+            # Polling: Telegram hands a bot's updates to one process, so the process that
+            # leads (league.lease) delivers every game, writing its bookkeeping behind
+            # (league.behind; issue 10); it leads from the start if no other process does
             service.write_behind()
+            await service.lead()
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger,
                                          Presenter(messenger, service, intake.outage))
@@ -83,6 +85,11 @@ def build_application(settings: Settings, *, migrate: bool = True,
         await set_commands(app)
 
     async def post_shutdown(app: Application) -> None:
+        if KEY in app.bot_data:
+            try:
+                await app.bot_data[KEY].service.resign()  # (another process may lead now)
+            except Exception:  # noqa: BLE001 - the database is gone: closing frees the lease
+                log.warning("writing the deliveries' bookkeeping at the stop failed")
         await db.dispose()
 
     bot = InboxBot(token=settings.telegram_bot_token.get_secret_value(),

@@ -153,6 +153,9 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     after a commit, a note that did not arrive, a private message never delivered)."""
     bot = services(context)
     try:
+        if not await bot.service.lead():
+            metrics.swept()  # (this ticker is alive; another polling process leads and
+            return           # sweeps: league.lease)
         results = await bot.service.sweep()
         behind = await bot.service.behind()
     except Exception as exc:  # a database outage must not kill the ticker; the next tick retries

@@ -169,9 +169,11 @@ async def test_stopping_while_a_sweep_sends_its_note_loses_nothing(slow_table) -
     await runner.start()
 
 
-async def test_two_bot_processes_sweeping_apply_and_tell_each_timeout_once(slow_table) -> None:
+async def test_two_bot_processes_lead_in_turn_and_tell_each_timeout_once(slow_table) -> None:
     """Held up: a second Application (no polling, its JobQueue sweeping every 50 ms)
-    against the same database and Bot API: each reminder and timeout is told once."""
+    against the same database and Bot API. One process leads at a time (league.lease): the
+    first sweeps two turns, is stopped, and the second leads and sweeps the next two; each
+    reminder and timeout is told once."""
     from telegram_app.app import build_application
 
     api, players, clock, runner = slow_table
@@ -195,6 +197,8 @@ async def test_two_bot_processes_sweeping_apply_and_tell_each_timeout_once(slow_
         await mover(api, players)
         game_id = (await runner.app.bot_data[KEY].service.open_game(GROUP, 0)).id
         for k in range(1, 5):
+            if k == 3:
+                await runner.stop()  # (its lease is given up: the second leads at its tick)
             clock.advance(2701)  # the reminder
             await wait_for(lambda k=k: sent("it is your turn in game") >= k)
             clock.advance(900)  # the timeout
@@ -205,6 +209,8 @@ async def test_two_bot_processes_sweeping_apply_and_tell_each_timeout_once(slow_
         await second.post_stop(second)
         await second.shutdown()
         await second.post_shutdown(second)
+        if runner.app is None or not runner.app.running:
+            await runner.start()
     reminders, timeouts = sent("it is your turn in game"), sent("ran out of time") + edited_over()
     assert reminders == 4 and timeouts == 4, (reminders, timeouts)
     log = await runner.app.bot_data[KEY].service.log(game_id)  # the game may be over by now

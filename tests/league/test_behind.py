@@ -5,6 +5,7 @@ transaction; a flush that fails keeps it held. Against real PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import event, select
@@ -39,6 +40,16 @@ async def _stored(db: Database, game_id: int) -> tuple:
     return told, table, private
 
 
+@pytest.fixture
+async def leader(pg_db: Database) -> AsyncIterator[MatchService]:
+    """A service of a polling process that leads (``league.lease``): it writes behind."""
+    service = MatchService(pg_db)
+    service.write_behind()
+    assert await service.lead()
+    yield service
+    await service.resign()
+
+
 def _count_transactions(db: Database) -> list[int]:
     ended: list[int] = []
     event.listen(db.engine.sync_engine, "commit", lambda _conn: ended.append(1))
@@ -46,9 +57,8 @@ def _count_transactions(db: Database) -> list[int]:
 
 
 async def test_a_delivery_that_only_tells_writes_nothing_until_one_flush_for_all(
-        pg_db: Database) -> None:
-    service = MatchService(pg_db)
-    service.write_behind()
+        pg_db: Database, leader: MatchService) -> None:
+    service = leader
     games = [await _running(service, CHAT - n) for n in range(3)]
     before = {g: await _stored(pg_db, g) for g in games}
     ended = _count_transactions(pg_db)
@@ -71,11 +81,11 @@ async def test_a_delivery_that_only_tells_writes_nothing_until_one_flush_for_all
         assert (told, private[USERS[1].id]) == ((await service.get(game_id)).version, SENDING)
 
 
-async def test_a_delivery_that_posted_writes_its_ids_when_it_ends(pg_db: Database) -> None:
+async def test_a_delivery_that_posted_writes_its_ids_when_it_ends(
+        pg_db: Database, leader: MatchService) -> None:
     """A lost id would have the next delivery post the message again: written at the end of
     the delivery that posted it, in one transaction with everything else held."""
-    service = MatchService(pg_db)
-    service.write_behind()
+    service = leader
     game_id = await _running(service)
     ended = _count_transactions(pg_db)
     async with service.delivering(game_id, await service.get(game_id)):
@@ -95,11 +105,10 @@ async def test_a_delivery_that_posted_writes_its_ids_when_it_ends(pg_db: Databas
 
 
 async def test_the_flush_runs_by_itself_and_a_failed_one_keeps_what_it_held(
-        pg_db: Database, monkeypatch) -> None:
+        pg_db: Database, leader: MatchService, monkeypatch) -> None:
     monkeypatch.setattr(behind_module, "FLUSH_AFTER", 0.05)
     monkeypatch.setattr(behind_module, "RETRY_AFTER", 0.05)
-    service = MatchService(pg_db)
-    service.write_behind()
+    service = leader
     game_id = await _running(service)
     failing = [True]
 
@@ -124,11 +133,10 @@ async def test_the_flush_runs_by_itself_and_a_failed_one_keeps_what_it_held(
 
 
 async def test_a_change_committed_after_the_hint_is_read_not_drawn_from_the_hint(
-        pg_db: Database) -> None:
+        pg_db: Database, leader: MatchService) -> None:
     """A delivery draws its move's snapshot only if nothing else of that game committed
     since (here a pause of the clock, which no report announces)."""
-    service = MatchService(pg_db)
-    service.write_behind()
+    service = leader
     game_id = await _running(service)
     hint = await service.get(game_id)
     await service.pause(game_id)
@@ -146,13 +154,12 @@ async def test_without_write_behind_nothing_is_held(pg_db: Database) -> None:
 
 
 async def test_a_claim_a_killed_process_left_is_checked_in_the_database(
-        pg_db: Database) -> None:
+        pg_db: Database, leader: MatchService) -> None:
     """The delivery's game shows a private message being sent (``SENDING``: a process was
     killed during the send) that was released since: the claim reads the row and takes it."""
-    service = MatchService(pg_db)
+    service = leader
     game_id = await _running(service)
     await _set_private(pg_db, game_id, SENDING)
-    service.write_behind()
     hint = await service.get(game_id)
     assert hint.player(USERS[1].id).private_message_id == SENDING
     await _set_private(pg_db, game_id, None)  # released (Deliveries.release_stale_claims)
@@ -165,3 +172,18 @@ async def _set_private(db: Database, game_id: int, message_id: int | None) -> No
         player = (await session.scalars(select(GamePlayer).where(
             GamePlayer.game_id == game_id, GamePlayer.user_id == USERS[1].id))).one()
         player.private_message_id, player.private_hand = message_id, 1
+
+
+async def test_a_failed_delivery_gives_up_its_claims_of_messages_not_sent(
+        leader: MatchService) -> None:
+    """A delivery that fails between a claim and its send: the next delivery sends that
+    player's message (else it would be held as being sent until dropped)."""
+    service = leader
+    game_id = await _running(service)
+    with pytest.raises(RuntimeError):
+        async with service.delivering(game_id, await service.get(game_id)):
+            assert await service.claim_private(game_id, USERS[1].id, 1)
+            raise RuntimeError("the delivery failed before the send")
+    assert (await service.get(game_id)).player(USERS[1].id).private_message_id is None
+    async with service.delivering(game_id, await service.get(game_id)):
+        assert await service.claim_private(game_id, USERS[1].id, 1)

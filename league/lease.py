@@ -1,0 +1,85 @@
+"""Which polling process leads: sweeps the clocks, shows again what was not shown, and writes
+its deliveries' bookkeeping behind (``league.behind``; issue 10).
+
+Writing behind is safe only while one process delivers the games: another process would read
+a ``told_version`` that is still held here and tell the same change again. Telegram hands a
+bot's updates to one polling process, but a second process can still be running (a deploy's
+overlap, a sweeper started twice). So on PostgreSQL the leader is whoever holds a session
+advisory lock (keys :data:`LEASE_LOCK`, 0) on a connection kept for it; the server frees it
+when that process dies or its connection drops, and the next tick of another process takes
+it. A process that does not lead neither sweeps nor writes behind: the updates it is handed
+are delivered the webhook way (each in a transaction, under the game's lock). On SQLite
+(one process by design) the process always leads.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+log = logging.getLogger(__name__)
+
+LEASE_LOCK = 0x6C65  # the first key of the leader's advisory lock ("le"); the second: 0
+
+
+class Lease:
+    """The leader's advisory lock, taken and kept by :meth:`hold`. ``db``: a
+    :class:`league.db.Database`."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self._conn: AsyncConnection | None = None
+
+    async def hold(self) -> bool | None:
+        """Whether this process leads now: ``True`` (it holds the lock, taken now or still
+        held: its connection answers), ``False`` (another process holds it), ``None``
+        (unknown: the database did not answer; the caller keeps what it did)."""
+        if self.db.dialect != "postgresql":
+            return True
+        if self._conn is not None:
+            try:
+                await self._conn.execute(text("SELECT 1"))
+                await self._conn.commit()  # (not left idle in a transaction)
+                return True
+            except Exception:  # noqa: BLE001 - the connection (and with it the lock) is gone
+                await self._drop()
+        try:
+            conn = await self.db.engine.connect()
+        except Exception:  # noqa: BLE001 - an outage: logged by the sweep that fails with it
+            return None
+        try:
+            taken = await conn.scalar(text("SELECT pg_try_advisory_lock(:k, 0)"),
+                                      {"k": LEASE_LOCK})
+            await conn.commit()  # (a session lock outlives the transaction; none stays open)
+        except Exception:  # noqa: BLE001
+            await conn.invalidate()
+            return None
+        if not taken:
+            await conn.close()
+            return False
+        self._conn = conn
+        log.info("this process leads: it sweeps and writes its deliveries' bookkeeping behind")
+        return True
+
+    async def release(self) -> None:
+        """Give the lock up (the bot stops): another process may lead at once."""
+        if self._conn is None:
+            return
+        try:
+            await self._conn.execute(text("SELECT pg_advisory_unlock_all()"))
+            await self._conn.commit()
+        except Exception:  # noqa: BLE001 - closing it frees the lock as well
+            pass
+        await self._drop()
+
+    async def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            await conn.invalidate()  # (not back to the pool: it may hold the lock still)
+        except Exception:  # noqa: BLE001
+            log.debug("dropping the lease's connection failed", exc_info=True)
