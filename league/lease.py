@@ -24,6 +24,14 @@ log = logging.getLogger(__name__)
 
 LEASE_LOCK = 0x6C65  # the first key of the leader's advisory lock ("le"); the second: 0
 
+_END_OLD = text(
+    "SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' "
+    "AND classid = :k AND objid = 0 AND granted AND pid = :pid")
+"""Ends this process's own earlier lock connection if the server still holds it: a network
+fault that cut the connection on this side only (the server would keep it, and the lock,
+until its TCP keepalive gives up) must not leave this process without the lease. (Waiting up
+to 5 s for it to end: PostgreSQL 14 or later.)"""
+
 
 class Lease:
     """The leader's advisory lock, taken and kept by :meth:`hold`. ``db``: a
@@ -32,6 +40,13 @@ class Lease:
     def __init__(self, db: Any) -> None:
         self.db = db
         self._conn: AsyncConnection | None = None
+        self._pid: int | None = None  # the server process of the lock's connection
+
+    @staticmethod
+    async def _try(conn: AsyncConnection) -> bool:
+        taken = await conn.scalar(text("SELECT pg_try_advisory_lock(:k, 0)"), {"k": LEASE_LOCK})
+        await conn.commit()  # (a session lock outlives the transaction; none stays open)
+        return bool(taken)
 
     async def hold(self) -> bool | None:
         """Whether this process leads now: ``True`` (it holds the lock, taken now or still
@@ -51,9 +66,10 @@ class Lease:
         except Exception:  # noqa: BLE001 - an outage: logged by the sweep that fails with it
             return None
         try:
-            taken = await conn.scalar(text("SELECT pg_try_advisory_lock(:k, 0)"),
-                                      {"k": LEASE_LOCK})
-            await conn.commit()  # (a session lock outlives the transaction; none stays open)
+            taken = await self._try(conn)
+            if not taken and self._pid is not None and await conn.scalar(_END_OLD, {
+                    "k": LEASE_LOCK, "pid": self._pid}):
+                taken = await self._try(conn)
         except Exception:  # noqa: BLE001
             await conn.invalidate()
             return None
@@ -61,6 +77,8 @@ class Lease:
             await conn.close()
             return False
         self._conn = conn
+        self._pid = await conn.scalar(text("SELECT pg_backend_pid()"))
+        await conn.commit()
         log.info("this process leads: it sweeps and writes its deliveries' bookkeeping behind")
         return True
 

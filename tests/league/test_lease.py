@@ -60,3 +60,19 @@ async def test_webhook_workers_all_sweep_and_never_write_behind(pg_db: Database)
     workers = [MatchService(pg_db), MatchService(pg_db)]
     for worker in workers:
         assert await worker.lead() and worker.ctx.behind is None
+
+
+async def test_a_leader_cut_off_on_its_side_only_takes_its_lease_back(pg_url: str) -> None:
+    """A network fault cut the lease's connection on this side while the server keeps it
+    (and the lock): this process ends that server process and leads again."""
+    db = Database(pg_url)
+    service = _polling(db)
+    try:
+        assert await service.lead()
+        lease = service.deliveries._lease
+        orphan, lease._conn = lease._conn, None  # (still open at the server, lock held)
+        assert await service.lead()
+        await orphan.invalidate()
+    finally:
+        await service.resign()
+        await db.dispose()
