@@ -70,15 +70,16 @@ class Lease:
             if not taken and self._pid is not None and await conn.scalar(_END_OLD, {
                     "k": LEASE_LOCK, "pid": self._pid}):
                 taken = await self._try(conn)
+            if taken:
+                pid = await conn.scalar(text("SELECT pg_backend_pid()"))
+                await conn.commit()
         except Exception:  # noqa: BLE001
-            await conn.invalidate()
+            await conn.invalidate()  # (a lock it may hold goes with it)
             return None
         if not taken:
             await conn.close()
             return False
-        self._conn = conn
-        self._pid = await conn.scalar(text("SELECT pg_backend_pid()"))
-        await conn.commit()
+        self._conn, self._pid = conn, pid
         log.info("this process leads: it sweeps and writes its deliveries' bookkeeping behind")
         return True
 
