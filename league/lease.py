@@ -14,6 +14,7 @@ are delivered the webhook way (each in a transaction, under the game's lock). On
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -22,14 +23,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 log = logging.getLogger(__name__)
 
+CHECK_TIMEOUT = 5.0
+"""Seconds the leader's check of its lock's connection may take before it counts as gone."""
 LEASE_LOCK = 0x6C65  # the first key of the leader's advisory lock ("le"); the second: 0
 
 _END_OLD = text(
     "SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' "
-    "AND classid = :k AND objid = 0 AND granted AND pid = :pid")
+    "AND classid = :k AND objid = 0 AND granted AND pid = :pid AND pid IN "
+    "(SELECT pid FROM pg_stat_activity WHERE backend_start = :started)")
 """Ends this process's own earlier lock connection if the server still holds it: a network
 fault that cut the connection on this side only (the server would keep it, and the lock,
-until its TCP keepalive gives up) must not leave this process without the lease. (Waiting up
+until its TCP keepalive gives up) must not leave this process without the lease. Matched by
+pid and the process's start, as a server reuses pids. (Waiting up
 to 5 s for it to end: PostgreSQL 14 or later.)"""
 
 
@@ -40,7 +45,12 @@ class Lease:
     def __init__(self, db: Any) -> None:
         self.db = db
         self._conn: AsyncConnection | None = None
-        self._pid: int | None = None  # the server process of the lock's connection
+        self._pid: tuple[Any, ...] | None = None  # the lock's server process: (pid, its start)
+
+    @staticmethod
+    async def _alive(conn: AsyncConnection) -> None:
+        await conn.execute(text("SELECT 1"))
+        await conn.commit()  # (not left idle in a transaction)
 
     @staticmethod
     async def _try(conn: AsyncConnection) -> bool:
@@ -56,8 +66,8 @@ class Lease:
             return True
         if self._conn is not None:
             try:
-                await self._conn.execute(text("SELECT 1"))
-                await self._conn.commit()  # (not left idle in a transaction)
+                # (bounded: a half-open connection must not stall the sweep for minutes)
+                await asyncio.wait_for(self._alive(self._conn), CHECK_TIMEOUT)
                 return True
             except Exception:  # noqa: BLE001 - the connection (and with it the lock) is gone
                 await self._drop()
@@ -68,16 +78,22 @@ class Lease:
         try:
             taken = await self._try(conn)
             if not taken and self._pid is not None and await conn.scalar(_END_OLD, {
-                    "k": LEASE_LOCK, "pid": self._pid}):
+                    "k": LEASE_LOCK, "pid": self._pid[0], "started": self._pid[1]}):
                 taken = await self._try(conn)
+            pid = None
             if taken:
-                pid = await conn.scalar(text("SELECT pg_backend_pid()"))
+                pid = tuple((await conn.execute(text(
+                    "SELECT pid, backend_start FROM pg_stat_activity "
+                    "WHERE pid = pg_backend_pid()"))).one())
                 await conn.commit()
         except Exception:  # noqa: BLE001
             await conn.invalidate()  # (a lock it may hold goes with it)
             return None
         if not taken:
-            await conn.close()
+            try:
+                await conn.close()
+            except Exception:  # noqa: BLE001
+                log.debug("closing a connection failed", exc_info=True)
             return False
         self._conn, self._pid = conn, pid
         log.info("this process leads: it sweeps and writes its deliveries' bookkeeping behind")
