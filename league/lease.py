@@ -27,15 +27,17 @@ CHECK_TIMEOUT = 5.0
 """Seconds the leader's check of its lock's connection may take before it counts as gone."""
 LEASE_LOCK = 0x6C65  # the first key of the leader's advisory lock ("le"); the second: 0
 
+_TAKE = text("SELECT pg_try_advisory_lock(:k, 0), pid, backend_start FROM pg_stat_activity "
+             "WHERE pid = pg_backend_pid()")
+"""Takes the lock if free; with the connection's server process (pid, start) to know it by."""
 _END_OLD = text(
-    "SELECT pg_terminate_backend(pid, 5000) FROM pg_locks WHERE locktype = 'advisory' "
-    "AND classid = :k AND objid = 0 AND granted AND pid = :pid AND pid IN "
-    "(SELECT pid FROM pg_stat_activity WHERE backend_start = :started)")
+    "SELECT pg_terminate_backend(l.pid, 5000) FROM pg_locks l JOIN pg_stat_activity a "
+    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = :k AND l.objid = 0 "
+    "AND l.granted AND l.pid = :pid AND a.backend_start = :started")
 """Ends this process's own earlier lock connection if the server still holds it: a network
 fault that cut the connection on this side only (the server would keep it, and the lock,
 until its TCP keepalive gives up) must not leave this process without the lease. Matched by
-pid and the process's start, as a server reuses pids. (Waiting up
-to 5 s for it to end: PostgreSQL 14 or later.)"""
+pid and start, as a server reuses pids; waits up to 5 s for it to end (PostgreSQL 14+)."""
 
 
 class Lease:
@@ -45,7 +47,7 @@ class Lease:
     def __init__(self, db: Any) -> None:
         self.db = db
         self._conn: AsyncConnection | None = None
-        self._pid: tuple[Any, ...] | None = None  # the lock's server process: (pid, its start)
+        self._backend: tuple[Any, Any] | None = None  # the lock's server process (pid, start)
 
     @staticmethod
     async def _alive(conn: AsyncConnection) -> None:
@@ -53,10 +55,12 @@ class Lease:
         await conn.commit()  # (not left idle in a transaction)
 
     @staticmethod
-    async def _try(conn: AsyncConnection) -> bool:
-        taken = await conn.scalar(text("SELECT pg_try_advisory_lock(:k, 0)"), {"k": LEASE_LOCK})
+    async def _try(conn: AsyncConnection) -> tuple[Any, Any] | None:
+        """The lock taken on ``conn``: its server process (pid, start); ``None``: held
+        elsewhere."""
+        taken, pid, started = (await conn.execute(_TAKE, {"k": LEASE_LOCK})).one()
         await conn.commit()  # (a session lock outlives the transaction; none stays open)
-        return bool(taken)
+        return (pid, started) if taken else None
 
     async def hold(self) -> bool | None:
         """Whether this process leads now: ``True`` (it holds the lock, taken now or still
@@ -76,26 +80,21 @@ class Lease:
         except Exception:  # noqa: BLE001 - an outage: logged by the sweep that fails with it
             return None
         try:
-            taken = await self._try(conn)
-            if not taken and self._pid is not None and await conn.scalar(_END_OLD, {
-                    "k": LEASE_LOCK, "pid": self._pid[0], "started": self._pid[1]}):
-                taken = await self._try(conn)
-            pid = None
-            if taken:
-                pid = tuple((await conn.execute(text(
-                    "SELECT pid, backend_start FROM pg_stat_activity "
-                    "WHERE pid = pg_backend_pid()"))).one())
-                await conn.commit()
+            backend = await self._try(conn)
+            if backend is None and self._backend is not None and await conn.scalar(
+                    _END_OLD, {"k": LEASE_LOCK, "pid": self._backend[0],
+                               "started": self._backend[1]}):
+                backend = await self._try(conn)
         except Exception:  # noqa: BLE001
             await conn.invalidate()  # (a lock it may hold goes with it)
             return None
-        if not taken:
+        if backend is None:
             try:
                 await conn.close()
             except Exception:  # noqa: BLE001
                 log.debug("closing a connection failed", exc_info=True)
             return False
-        self._conn, self._pid = conn, pid
+        self._conn, self._backend = conn, backend
         log.info("this process leads: it sweeps and writes its deliveries' bookkeeping behind")
         return True
 

@@ -154,8 +154,9 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     bot = services(context)
     try:
         if not await bot.service.lead():
-            metrics.swept()  # (this ticker is alive; another polling process leads and
-            return           # sweeps: league.lease)
+            # Another polling process leads and sweeps (league.lease); this ticker is alive.
+            metrics.swept()
+            return
         results = await bot.service.sweep()
         behind = await bot.service.behind()
     except Exception as exc:  # a database outage must not kill the ticker; the next tick retries
