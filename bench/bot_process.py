@@ -6,7 +6,8 @@ two optional measuring hooks that change nothing the bot does:
 - ``SIGUSR2``: log the stack of every asyncio task (what a stalled bot waits for).
 - ``BENCH_XACTS=path``: count the database transactions the bot ends (commit or rollback of
   a connection that began one: what ``pg_stat_database`` counts, without its lag), in all
-  (``total``), the statements it executes (``statements``), and, when profiling, the
+  (``total``), the statements it executes (``statements``), the transactions by their first
+  statement (``first: …``), and, when profiling, the
   transactions by the innermost function of ``league/`` or ``telegram_app/`` on the
   awaiting task's coroutine chain where it can be found; the first ``SIGUSR1`` starts the
   count (and the profile) again, the second writes it to ``path`` (JSON), as does the exit.
@@ -58,11 +59,14 @@ def _count_transactions(path: str, profiler: cProfile.Profile | None = None) -> 
 
     def ended(conn: Any, *_: Any) -> None:
         counts["total"] += 1
+        # what the transaction was for: its first statement (cheap; greenlets hide callers)
+        counts[f"first: {conn.info.pop('bench_first', '(none)')}"] += 1
         if profiler is not None:  # (walking the await chain costs time: only when profiling)
             counts[_origin()] += 1
 
-    def executed(*_: Any) -> None:
+    def executed(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         counts["statements"] += 1
+        conn.info.setdefault("bench_first", " ".join(statement.split())[:90])
 
     event.listen(Engine, "commit", ended)
     event.listen(Engine, "rollback", ended)

@@ -8,6 +8,12 @@ table but ``users``, whose rows are only names refreshed on sight) then also set
 so it is handled again after a restart; a crash after it leaves it done, so it is never applied
 twice. A request that changed nothing is marked done once handled (:meth:`Inbox.mark_done`).
 
+An item may also be handled before it is stored (:attr:`Work.unstored`: the bot's polling
+intake defers the store of a button press, issue 10): then the commit of its change *inserts*
+it, done, and one that changed nothing is inserted done once handled (:meth:`Inbox.store_done`).
+The caller must not tell the platform the request arrived before one of those, or a plain
+:meth:`Inbox.store`, has committed.
+
 Lanes: a string key (a game, or a chat's topic). On PostgreSQL :meth:`Inbox.lane` holds an
 advisory lock on the key for as long as one request of the lane is handled, so several
 processes never handle two requests of one lane at once; on SQLite (one process) it holds
@@ -17,13 +23,13 @@ nothing and the caller's in-process lock is all there is.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Delete, Insert, Update, delete, event, select, text, update
+from sqlalchemy import Delete, Insert, Update, delete, event, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import ORMExecuteState, Session
@@ -38,12 +44,15 @@ class Work:
     ``several``: the request asks for several changes, each its own transaction (a departure
     from a group with two games), so no commit marks it done; the caller marks it once the
     handler returned, and a crash in between has the request handled again (its handler
-    must then skip what is done already)."""
+    must then skip what is done already); ``unstored``: the item itself when it is not in the
+    inbox yet (its marking commit inserts it); ``on_done``: called once a commit marked it."""
 
     id: int
     done: bool = False
     failed: bool = False
     several: bool = False
+    unstored: Item | None = None
+    on_done: Callable[[], None] | None = None
 
 
 CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work",
@@ -94,11 +103,14 @@ def _before_commit(session: Session) -> None:
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
-        # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
-        items = table_of(InboxItem).c
-        session.execute(update(table_of(InboxItem))
-                        .where(items.id == work.id, items.done_at.is_(None))
-                        .values(done_at=utcnow()))
+        if work.unstored is not None:  # (handled before it was stored: insert it, done)
+            session.execute(_insert_done(session.get_bind().dialect.name, [work.unstored]))
+        else:
+            # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
+            items = table_of(InboxItem).c
+            session.execute(update(table_of(InboxItem))
+                            .where(items.id == work.id, items.done_at.is_(None))
+                            .values(done_at=utcnow()))
         session.info["marks"] = work
 
 
@@ -106,7 +118,22 @@ def _after_commit(session: Session) -> None:
     work = session.info.pop("marks", None)
     if work is not None:
         work.done = True
+        if work.on_done is not None:
+            work.on_done()
     session.info.pop("changed", None)
+
+
+def _insert_done(dialect: str, items: list[Item]) -> Any:
+    """``items`` inserted as done (Core, one statement); an item stored meanwhile (a deferred
+    store that gave up waiting, :meth:`Inbox.store`) is marked done instead."""
+    now = utcnow()
+    table = table_of(InboxItem)
+    stmt = (pg_insert if dialect == "postgresql" else sqlite_insert)(table).values([
+        {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now, "done_at": now}
+        for i in items])
+    return stmt.on_conflict_do_update(index_elements=["id"],
+                                      set_={"done_at": stmt.excluded.done_at},
+                                      where=table.c.done_at.is_(None))
 
 
 def _after_rollback(session: Session) -> None:
@@ -140,10 +167,11 @@ class Inbox:
         insert = pg_insert if self.db.dialect == "postgresql" else sqlite_insert
         async with self.db.sessions.begin() as session:
             if self.db.dialect == "postgresql":  # one statement: what it inserted is new
-                stmt = insert(InboxItem).values([
+                table = table_of(InboxItem)  # (Core: no ORM bulk-insert work)
+                stmt = insert(table).values([
                     {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
                     for i in items]).on_conflict_do_nothing(index_elements=["id"])
-                return set(await session.scalars(stmt.returning(InboxItem.id)))
+                return set(await session.scalars(stmt.returning(table.c.id)))
             known = set(await session.scalars(select(InboxItem.id).where(InboxItem.id.in_(ids))))
             fresh = [i for i in items if i.id not in known]
             if fresh:
@@ -151,6 +179,20 @@ class Inbox:
                     {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
                     for i in fresh]).on_conflict_do_nothing(index_elements=["id"]))
             return {i.id for i in fresh}
+
+    async def store_done(self, items: list[Item]) -> None:
+        """Store ``items`` as done, in one transaction (handled before they were stored, and
+        changed nothing); one stored meanwhile is marked done. Raises the driver's error
+        when the database is unreachable."""
+        if items:
+            async with self.db.sessions.begin() as session:
+                await session.execute(_insert_done(self.db.dialect, items))
+
+    async def newest_id(self) -> int:
+        """The highest id stored (0 for an empty inbox): an id above it cannot be a repeat
+        of a stored item."""
+        async with self.db.sessions() as session:
+            return int(await session.scalar(select(func.max(InboxItem.id))) or 0)
 
     async def undone_upto(self, lane: str, upto: int) -> list[Item]:
         """The undone items of ``lane`` with an id up to ``upto``, oldest first."""

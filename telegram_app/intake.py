@@ -7,6 +7,16 @@
   (``telegram/ext/_updater.py``, ``_start_polling``'s ``polling_action_cb``), so a kill at
   any instant leaves each fetched update either stored or still on Telegram's side.
   Webhook: :mod:`telegram_app.web` stores before its 200.
+- **Deferred store** (polling on PostgreSQL; issue 10: a press's transactions when updates
+  arrive one at a time). A button press that is new (its id above any stored one), alone in
+  its lane, once the restart's backlog is queued, is handed to its handler *unstored*; the
+  commit of the change it causes inserts it, done (:attr:`league.inbox.Work.unstored`), and
+  a press that changed nothing is inserted done once handled. The next ``getUpdates`` (the
+  one that confirms the batch) first waits for that (:meth:`Intake.settle`), at most
+  :data:`DEFER_WAIT` seconds, then stores whatever is still unstored itself; if that store
+  meets an outage, ``getUpdates`` returns nothing without asking Telegram, so the offset is
+  not sent. A kill at any instant still leaves each press either stored or on Telegram's
+  side, and a press's store costs no transaction of its own.
 - **Dispatch.** :class:`LaneProcessor` (PTB's ``BaseUpdateProcessor``) handles updates
   concurrently with one update at a time per *lane* (:func:`lane_of`: the game a button
   names, else the chat's topic, a private chat by its user). Updates of one lane start in
@@ -48,6 +58,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Sequence
@@ -75,6 +86,11 @@ old is dropped."""
 HOLD_PAUSE = 1.0
 """Seconds ``getUpdates`` waits before it returns when it held updates back (an outage):
 Telegram answers the next call with them at once, and the poll must not spin."""
+DEFER_WAIT = 0.2
+"""Seconds the next ``getUpdates`` waits for the presses whose store was deferred to be
+stored by their own change's commit (:meth:`Intake.settle`) before it stores the rest itself.
+A direct move commits some milliseconds after it arrives; a press that takes longer (one
+that changes nothing and answers first, a slow handler) costs at most this once."""
 
 
 def lane_of(update: Update) -> str:
@@ -135,6 +151,18 @@ class Intake:
         self._slots = asyncio.Semaphore(concurrency)
         self._locks: dict[str, list[Any]] = {}  # lane -> [lock, users]
         self._replays = 0
+        # Deferred stores (polling on PostgreSQL; see receive and settle): a press handled
+        # before it is stored, whose change's commit inserts it done, saving the store's own
+        # transaction (issue 10: a press's transactions when updates arrive one at a time).
+        self.defers = not shared and inbox.db.dialect == "postgresql"
+        self.deferred: dict[int, Work] = {}  # received, handled or not, not yet stored
+        self._resolved = asyncio.Event()     # set when a deferred item leaves self.deferred
+        self.high_water = 0  # ids up to this may be stored already (a repeat after a restart)
+
+    @property
+    def settled(self) -> bool:
+        """Whether the first replay has queued the restart's backlog (see :meth:`replay`)."""
+        return self._settled
 
     # --- receive ---------------------------------------------------------------------------
     async def receive(self, updates: Sequence[Update],
@@ -155,15 +183,26 @@ class Intake:
         payloads = raw if raw is not None else [u.to_dict() for u in updates]
         items = [Item(u.update_id, lane_of(u), p) for u, p in zip(updates, payloads,
                                                                    strict=True)]
+        deferred = self._deferrable(updates, items)
+        self.high_water = max(self.high_water, *(u.update_id for u in updates))
         arrived = [u.update_id for u in updates if u.update_id not in self.pending]
         for u in updates:
             self.pending.add(u.update_id)
             self.started_at.setdefault(u.update_id, now)
+        for item in deferred:
+            self.deferred[item.id] = Work(item.id, unstored=item,
+                                          on_done=functools.partial(self._stored, item.id))
+            self.fresh.add(item.id)
         try:
-            self.fresh |= await self.inbox.store(items)
-            self.outage.ok()
+            if len(deferred) < len(items):  # (the database answered: the outage is over)
+                skip = {i.id for i in deferred}
+                self.fresh |= await self.inbox.store([i for i in items if i.id not in skip])
+                self.outage.ok()
             return len(updates)
         except Exception as exc:
+            for item in deferred:  # (stored with the rest or not at all: as the rest)
+                self.deferred.pop(item.id, None)
+                self.fresh.discard(item.id)
             confirmed = len(updates)
             if not is_outage(exc):
                 log.exception("storing %d updates failed", len(items))
@@ -178,6 +217,63 @@ class Intake:
                     self.pending.discard(uid)
                     self.started_at.pop(uid, None)
             return confirmed
+
+    def _deferrable(self, updates: Sequence[Update], items: list[Item]) -> list[Item]:
+        """The items of a batch whose store waits for their own change's commit: button
+        presses (a direct move commits within milliseconds), once the restart's backlog is
+        queued (:meth:`replay`), newer than any stored id (no repeat), each alone in its lane
+        (nothing before it to wait for, so its commit comes soon)."""
+        if not self.defers or not self._settled:
+            return []
+        busy = set(self._locks) | {w.unstored.lane for w in self.deferred.values()
+                                   if w.unstored is not None}
+        chosen = []
+        for update, item in zip(updates, items, strict=True):
+            if update.callback_query is not None and item.id > self.high_water \
+                    and item.id not in self.pending and item.lane not in busy:
+                chosen.append(item)
+            busy.add(item.lane)
+        return chosen
+
+    def _stored(self, uid: int) -> None:
+        """A deferred item is stored, or needs no store (see :meth:`settle`)."""
+        if self.deferred.pop(uid, None) is not None:
+            self._resolved.set()
+
+    async def settle(self) -> bool:
+        """Before Telegram is told that the last batch arrived (the next ``getUpdates``):
+        wait up to :data:`DEFER_WAIT` for its deferred items to be stored by their commits
+        (or to need no store: answered "nothing was changed" in an outage), then store the
+        rest in one transaction. ``False`` when that store met an outage (after
+        :data:`HOLD_PAUSE`): Telegram must not be told yet, and the caller tries again.
+        Never raises."""
+        deadline = time.monotonic() + DEFER_WAIT
+        while True:
+            self._resolved.clear()
+            left = deadline - time.monotonic()
+            if not self.deferred or left <= 0:
+                break
+            try:
+                await asyncio.wait_for(self._resolved.wait(), left)
+            except TimeoutError:
+                break
+        rest = list(self.deferred.values())
+        if not rest:
+            return True
+        try:
+            await self.inbox.store([w.unstored for w in rest if w.unstored is not None])
+            self.outage.ok()
+        except Exception as exc:
+            if is_outage(exc):
+                self.outage.failed(exc)
+                await asyncio.sleep(HOLD_PAUSE)
+                return False
+            # (as receive: a payload the database refuses would stall the bot for good)
+            log.exception("storing %d deferred updates failed", len(rest))
+        for work in rest:
+            work.unstored = None  # stored: a later commit marks it (an UPDATE)
+            self._stored(work.id)
+        return True
 
     # --- dispatch --------------------------------------------------------------------------
     @asynccontextmanager
@@ -235,12 +331,14 @@ class Intake:
         finally:
             if coroutine is not None and hasattr(coroutine, "close"):
                 coroutine.close()  # never awaited: a repeat, or answered with the outage note
+            if uid in self.abandoned:  # (told "nothing was changed": nothing to store)
+                self._stored(uid)
             self.fresh.discard(uid)
             self.pending.discard(uid)
             self.started_at.pop(uid, None)
 
     async def _run(self, uid: int, update: Update, coroutine: Awaitable[Any]) -> None:
-        work = Work(uid)
+        work = self.deferred.get(uid) or Work(uid)
         token = CURRENT.set(work)
         try:
             await coroutine
@@ -254,7 +352,11 @@ class Intake:
         if work.failed:
             self.abandoned.add(uid)
         elif not work.done:
-            await self.inbox.mark_done([uid])
+            if work.unstored is not None:  # (deferred, and it changed nothing)
+                await self.inbox.store_done([work.unstored])
+                self._stored(uid)
+            else:
+                await self.inbox.mark_done([uid])
 
     # --- replay ----------------------------------------------------------------------------
     async def replay(self, *, grace: float | None = None) -> int:
@@ -280,6 +382,8 @@ class Intake:
             self.pending.add(item.id)
             await self.app.update_queue.put(Update.de_json(item.payload, self.app.bot))
             queued += 1
+        if not self._settled:  # (ids up to the newest stored may come again: not deferred)
+            self.high_water = max(self.high_water, await self.inbox.newest_id())
         self._replays += 1
         self._settled = True  # (the backlog is queued: later updates come after it)
         if self._replays % 100 == 1:
@@ -396,6 +500,8 @@ class InboxBot(ExtBot):
         return stays on Telegram's side. So when storing fails (an outage), only the prefix
         :meth:`Intake.receive` counts is returned, after :data:`HOLD_PAUSE`: the updates
         held back come again with the next call, until they are stored."""
+        if self._intake is not None and not await self._intake.settle():
+            return ()  # (the last batch is not all stored: this call would confirm it)
         self._raw = None
         updates = await super().get_updates(*args, **kwargs)
         if updates and self._intake is not None:

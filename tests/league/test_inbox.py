@@ -88,3 +88,32 @@ async def test_names_refreshed_on_sight_leave_the_item_undone(pg_db) -> None:
         assert not work.done and not await _done(pg_db, 8)
     finally:
         CURRENT.reset(token)
+
+
+async def test_an_item_handled_before_it_was_stored_is_inserted_done_by_its_change(
+        pg_db) -> None:
+    """A deferred store (the polling intake's button presses): the commit of the change
+    inserts the item, done; a store that gave up waiting for that commit comes first
+    (undone) or after (a repeat), and either way the item ends done exactly once."""
+    inbox, service = Inbox(pg_db), MatchService(pg_db)
+    calls: list[int] = []
+    first = Item(20, "c-5:0", {"callback_query": {"id": "q"}})
+    token = CURRENT.set(work := Work(20, unstored=first, on_done=lambda: calls.append(20)))
+    try:
+        await service.touch_user(ANN)  # a name refreshed: nothing stored yet
+        assert not await inbox.undone() and not await _done(pg_db, 20)
+        await service.open_lobby(-5, "Group", 0, ANN, "coyote")
+    finally:
+        CURRENT.reset(token)
+    assert work.done and calls == [20] and await _done(pg_db, 20)
+    assert await inbox.store([first]) == set()  # stored already: a repeat
+    async with pg_db.sessions() as session:
+        payload = await session.scalar(select(InboxItem.payload).where(InboxItem.id == 20))
+    assert payload == first.payload
+
+    second = Item(21, "g1", {})
+    assert await inbox.store([second]) == {21}  # the store gave up waiting: undone
+    await inbox.store_done([second, Item(22, "g2", {})])  # changed nothing: done
+    assert await _done(pg_db, 21) and await _done(pg_db, 22)
+    assert await inbox.newest_id() == 22
+    assert not await inbox.undone()
