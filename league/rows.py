@@ -70,24 +70,33 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
 async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
     """Put the languages the games' messages are written in onto the loaded ``rows`` (for
     their snapshots): the chat's (``Chat.language``) and each human player's (the one they
-    chose, else their client's). Codes as stored; the bot normalises them. Both are read
-    with the rows themselves (``Game.chat_language``, ``GamePlayer.reader_language``): only
-    what a row added in this session lacks is read here."""
+    chose, else their client's), with whether private messages reach each human player
+    (``User.can_message``). Codes as stored; the bot normalises them. All are read with the
+    rows themselves (``Game.chat_language``, ``GamePlayer.reader_language``,
+    ``GamePlayer.reader_reachable``): only what a row added in this session lacks is read
+    here."""
     missing_chats = {row.chat_id for row in rows if "chat_language" not in row.__dict__}
     missing_users = {p.user_id for row in rows for p in row.players
-                     if p.user_id is not None and "reader_language" not in p.__dict__}
+                     if p.user_id is not None and ("reader_language" not in p.__dict__
+                                                   or "reader_reachable" not in p.__dict__)}
     chats = dict((await session.execute(
         select(Chat.id, Chat.language).where(Chat.id.in_(missing_chats)))).all()) \
         if missing_chats else {}
-    users = {uid: chosen or client for uid, chosen, client in (await session.execute(
-        select(User.id, User.chosen_language, User.language)
-        .where(User.id.in_(missing_users)))).all()} if missing_users else {}
+    users = {uid: (chosen or client, reachable) for uid, chosen, client, reachable in (
+        await session.execute(
+            select(User.id, User.chosen_language, User.language, User.can_message)
+            .where(User.id.in_(missing_users)))).all()} if missing_users else {}
     for row in rows:
         chat = row.__dict__["chat_language"] if "chat_language" in row.__dict__ \
             else chats.get(row.chat_id)
         readers = {p.user_id: p.__dict__["reader_language"] if "reader_language" in p.__dict__
-                   else users.get(p.user_id) for p in row.players if p.user_id is not None}
-        setattr(row, "languages", (chat, readers))  # noqa: B010 (no column)
+                   else users.get(p.user_id, (None, None))[0]
+                   for p in row.players if p.user_id is not None}
+        reachable = {p.user_id: bool(p.__dict__["reader_reachable"])
+                     if "reader_reachable" in p.__dict__
+                     else bool(users.get(p.user_id, (None, False))[1])
+                     for p in row.players if p.user_id is not None}
+        setattr(row, "languages", (chat, readers, reachable))  # noqa: B010 (no column)
 
 
 def user_language(row: User | None) -> str | None:

@@ -48,6 +48,9 @@ class PlayerInfo:
     ai_level: str | None = None
     """A computer player's level (one of ``Game.ai_levels``; ``None`` for a human, and for a
     computer seat stored before levels, which plays ``normal``)."""
+    reachable: bool | None = None
+    """Whether private messages reach the player (``User.can_message`` as read with the
+    game; ``None``: not read, ask the league)."""
 
     @property
     def level(self) -> str | None:
@@ -108,8 +111,9 @@ class GameSnapshot:
 def snapshot(game: Game) -> GameSnapshot:
     """Copy a loaded :class:`~league.models.Game` (with its players, and the languages
     ``league.rows.attach_languages`` read) into a snapshot."""
-    read: tuple[str | None, dict[int, str | None]] | None = getattr(game, "languages", None)
-    chat_language, languages = read or (None, {})
+    read: tuple[str | None, dict[int, str | None], dict[int, bool]] | None = \
+        getattr(game, "languages", None)
+    chat_language, languages, reachable = read or (None, {}, {})
     return GameSnapshot(
         id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
         options=dict(game.options or {}), status=game.status, version=game.version,
@@ -125,6 +129,6 @@ def snapshot(game: Game) -> GameSnapshot:
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
                        p.private_message_id, p.private_hand,
                        languages.get(p.user_id) if p.user_id is not None else None,
-                       p.ai_level)
+                       p.ai_level, reachable.get(p.user_id) if p.user_id is not None else None)
             for p in game.players),
     )

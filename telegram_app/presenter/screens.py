@@ -130,7 +130,10 @@ class Screens:
         missing = [p for p in game.seated if p.user_id is not None and _in_hand(game, p)
                    and (p.private_message_id is None or private_hand(p) != hand)]
         if missing:
-            reachable = await self.service.reachable([p.user_id for p in missing if p.user_id])
+            # (read with the game; asked only of a snapshot made without it)
+            reachable = {p.user_id for p in missing if p.reachable} \
+                if all(p.reachable is not None for p in missing) else \
+                await self.service.reachable([p.user_id for p in missing if p.user_id])
             await asyncio.gather(*(self.send_private(game, p) for p in missing
                                    if p.user_id in reachable))
         turn = GAMES[game.kind].current_seat(game.state) if game.state else None

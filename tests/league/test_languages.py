@@ -59,3 +59,20 @@ async def test_players_languages_are_on_the_snapshot(pg_db: Database) -> None:
     assert await service.chosen_language(1) is None and await service.user_language(1) == "ko-KR"
     with pytest.raises(ServiceError):
         await service.choose_language(ANN, "x" * 40)
+
+
+async def test_every_snapshot_says_whom_private_messages_reach(pg_db: Database) -> None:
+    """Read with the game's own rows (a new hand's private messages go by it): a player who
+    started the bot is reachable, one who never did is not, in the lobby (a join in the same
+    transaction) and in the running game (loaded anew) alike."""
+    service = MatchService(pg_db)
+    await service.touch_user(KIM, can_message=True)
+    lobby = await service.open_lobby(-30, "g", 0, KIM, "coyote")
+    joined = await service.join(lobby.id, BETO)  # never started the bot
+    assert {p.user_id: p.reachable for p in joined.players} == {KIM.id: True, BETO.id: False}
+    await service.join(lobby.id, ANN)
+    started = (await service.start(lobby.id, KIM.id)).game
+    assert {p.user_id: p.reachable for p in started.players} == \
+        {KIM.id: True, BETO.id: False, ANN.id: False}
+    await service.set_can_message(KIM.id, False)  # a 403: they blocked the bot
+    assert not any(p.reachable for p in (await service.get(lobby.id)).players)
