@@ -130,10 +130,7 @@ class Screens:
         missing = [p for p in game.seated if p.user_id is not None and _in_hand(game, p)
                    and (p.private_message_id is None or private_hand(p) != hand)]
         if missing:
-            # (read with the game; asked only of a snapshot made without it)
-            reachable = {p.user_id for p in missing if p.reachable} \
-                if all(p.reachable is not None for p in missing) else \
-                await self.service.reachable([p.user_id for p in missing if p.user_id])
+            reachable = await self._reachable(missing)
             await asyncio.gather(*(self.send_private(game, p) for p in missing
                                    if p.user_id in reachable))
         turn = GAMES[game.kind].current_seat(game.state) if game.state else None
@@ -243,13 +240,20 @@ class Screens:
         kept = [p for p in humans if p.private_message_id and private_hand(p) == hand]
         turn = GAMES[game.kind].current_seat(game.state) if game.state else None
         redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
-        reachable = await self.service.reachable([p.user_id for p in humans if p.user_id])
+        reachable = await self._reachable(humans)
         told = await asyncio.gather(  # all at once: their order does not matter
             self._post_table(game, report_lines),
             *(self.send_private(game, p) for p in humans
               if p.user_id in reachable and p not in kept),
             *(self._edit_private(game, p) for p in redrawn))
         return bool(told[0])
+
+    async def _reachable(self, players: list[PlayerInfo]) -> set[int]:
+        """The user ids of ``players`` whom private messages reach: as read with the game
+        (``PlayerInfo.reachable``), asked of the league only for a snapshot made without it."""
+        if all(p.reachable is not None for p in players):
+            return {p.user_id for p in players if p.reachable and p.user_id is not None}
+        return await self.service.reachable([p.user_id for p in players if p.user_id])
 
     async def _close_hand(self, game: GameSnapshot, hand: int,
                           seats: set[int] | None = None) -> None:
