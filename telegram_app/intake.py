@@ -61,6 +61,7 @@ import asyncio
 import functools
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -222,18 +223,19 @@ class Intake:
         """The items of a batch whose store waits for their own change's commit: button
         presses (a direct move commits within milliseconds), once the restart's backlog is
         queued (:meth:`replay`), newer than any stored id (no repeat), each alone in its lane
-        (nothing before it to wait for, so its commit comes soon)."""
+        (nothing before it to wait for, so its commit comes soon), and the only update of its
+        lane in the batch."""
         if not self.defers or not self._settled:
             return []
         busy = set(self._locks) | {w.unstored.lane for w in self.deferred.values()
                                    if w.unstored is not None}
-        chosen = []
-        for update, item in zip(updates, items, strict=True):
-            if update.callback_query is not None and item.id > self.high_water \
-                    and item.id not in self.pending and item.lane not in busy:
-                chosen.append(item)
-            busy.add(item.lane)
-        return chosen
+        # (a lane with two updates in the batch defers neither: a kill before the first's
+        # commit would leave the second stored alone, and the restart would handle it first)
+        lanes = Counter(item.lane for item in items)
+        return [item for update, item in zip(updates, items, strict=True)
+                if update.callback_query is not None and item.id > self.high_water
+                and item.id not in self.pending and item.lane not in busy
+                and lanes[item.lane] == 1]
 
     def _stored(self, uid: int) -> None:
         """A deferred item is stored, or needs no store (see :meth:`settle`)."""
@@ -383,7 +385,8 @@ class Intake:
             await self.app.update_queue.put(Update.de_json(item.payload, self.app.bot))
             queued += 1
         if not self._settled:  # (ids up to the newest stored may come again: not deferred)
-            self.high_water = max(self.high_water, await self.inbox.newest_id())
+            newest = await self.inbox.newest_id()  # (read before high_water: receive raises it)
+            self.high_water = max(self.high_water, newest)
         self._replays += 1
         self._settled = True  # (the backlog is queued: later updates come after it)
         if self._replays % 100 == 1:
@@ -403,8 +406,11 @@ class Intake:
         old … or query ID is invalid"), which is dropped. Returns how many were accepted."""
         items = await self.inbox.done_since(
             self.born - timedelta(seconds=ANSWER_WINDOW), self.born)
-        queries = [query["id"] for item in items if item.id not in self.pending
-                   and isinstance(query := item.payload.get("callback_query"), dict)
+        # (a done item that is pending here is a repeat Telegram delivered again, which
+        # handle drops unanswered: a press whose deferred store was its commit, killed before
+        # its answer and before the confirming getUpdates; it is answered here too)
+        queries = [query["id"] for item in items
+                   if isinstance(query := item.payload.get("callback_query"), dict)
                    and query.get("id")]
 
         async def answer(query_id: str) -> bool:
