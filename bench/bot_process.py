@@ -6,8 +6,9 @@ two optional measuring hooks that change nothing the bot does:
 - ``SIGUSR2``: log the stack of every asyncio task (what a stalled bot waits for).
 - ``BENCH_XACTS=path``: count the database transactions the bot ends (commit or rollback of
   a connection that began one: what ``pg_stat_database`` counts, without its lag), in all
-  (``total``), the statements it executes (``statements``), the transactions by their first
-  statement (``first: …``), and, when profiling, the
+  (``total``), the statements it executes (``statements``, and by their start:
+  ``statement: …``), the transactions by their first statement (``first: …``), and, when
+  profiling, the
   transactions by the innermost function of ``league/`` or ``telegram_app/`` on the
   awaiting task's coroutine chain where it can be found; the first ``SIGUSR1`` starts the
   count (and the profile) again, the second writes it to ``path`` (JSON), as does the exit.
@@ -66,7 +67,9 @@ def _count_transactions(path: str, profiler: cProfile.Profile | None = None) -> 
 
     def executed(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         counts["statements"] += 1
-        conn.info.setdefault("bench_first", " ".join(statement.split())[:90])
+        text = " ".join(statement.split())[:90]
+        counts[f"statement: {text[:60]}"] += 1
+        conn.info.setdefault("bench_first", text)
 
     event.listen(Engine, "commit", ended)
     event.listen(Engine, "rollback", ended)

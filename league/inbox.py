@@ -29,7 +29,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Delete, Insert, Update, delete, event, func, select, text, update
+from sqlalchemy import (
+    Delete,
+    Insert,
+    Update,
+    bindparam,
+    delete,
+    event,
+    func,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import ORMExecuteState, Session
@@ -103,14 +114,14 @@ def _before_commit(session: Session) -> None:
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
+        now = utcnow()
         if work.unstored is not None:  # (handled before it was stored: insert it, done)
-            session.execute(_insert_done(session.get_bind().dialect.name, [work.unstored]))
+            item = work.unstored
+            session.execute(_INSERT_DONE[session.get_bind().dialect.name],
+                            {"id": item.id, "lane": item.lane, "payload": item.payload,
+                             "received_at": now, "done_at": now})
         else:
-            # (the table's own columns: a Core UPDATE, without the ORM's bulk-update work)
-            items = table_of(InboxItem).c
-            session.execute(update(table_of(InboxItem))
-                            .where(items.id == work.id, items.done_at.is_(None))
-                            .values(done_at=utcnow()))
+            session.execute(_MARK_DONE, {"item": work.id, "now": now})
         session.info["marks"] = work
 
 
@@ -123,17 +134,24 @@ def _after_commit(session: Session) -> None:
     session.info.pop("changed", None)
 
 
-def _insert_done(dialect: str, items: list[Item]) -> Any:
-    """``items`` inserted as done (Core, one statement); an item stored meanwhile (a deferred
-    store that gave up waiting, :meth:`Inbox.store`) is marked done instead."""
-    now = utcnow()
+def _insert_done_statement(insert: Any) -> Any:
+    """An item inserted as done (Core, one statement, parameters named as the columns); one
+    stored meanwhile (a deferred store that gave up waiting, :meth:`Inbox.store`) is marked
+    done instead."""
     table = table_of(InboxItem)
-    stmt = (pg_insert if dialect == "postgresql" else sqlite_insert)(table).values([
-        {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now, "done_at": now}
-        for i in items])
+    stmt = insert(table)
     return stmt.on_conflict_do_update(index_elements=["id"],
                                       set_={"done_at": stmt.excluded.done_at},
                                       where=table.c.done_at.is_(None))
+
+
+# The statements of every press, built once (issue 10: building a statement costs more CPU
+# than executing it): executed with their parameters, they are found in the compiled cache.
+_INSERT_DONE = {"postgresql": _insert_done_statement(pg_insert),
+                "sqlite": _insert_done_statement(sqlite_insert)}
+_MARK_DONE = update(table_of(InboxItem)).where(
+    table_of(InboxItem).c.id == bindparam("item"), table_of(InboxItem).c.done_at.is_(None)) \
+    .values(done_at=bindparam("now"))
 
 
 def _after_rollback(session: Session) -> None:
@@ -185,8 +203,11 @@ class Inbox:
         changed nothing); one stored meanwhile is marked done. Raises the driver's error
         when the database is unreachable."""
         if items:
+            now = utcnow()
             async with self.db.sessions.begin() as session:
-                await session.execute(_insert_done(self.db.dialect, items))
+                await session.execute(_INSERT_DONE[self.db.dialect], [
+                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now,
+                     "done_at": now} for i in items])
 
     async def newest_id(self) -> int:
         """The highest id stored (0 for an empty inbox): an id above it cannot be a repeat
