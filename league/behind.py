@@ -215,29 +215,37 @@ class Behind:
             del self._known[game_id]
 
 
+_GAMES, _PLAYERS = table_of(GameRow).c, table_of(GamePlayer).c
+# Built once (building a statement costs more CPU than executing it), each executed once a
+# flush for all its games (executemany: Core, on the tables' own columns).
+_TOLD = update(table_of(GameRow)).where(
+    _GAMES.id == bindparam("g"),
+    or_(_GAMES.told_version.is_(None), _GAMES.told_version < bindparam("t"))) \
+    .values(told_version=bindparam("t"))
+_MESSAGE = {key: update(table_of(GameRow)).where(_GAMES.id == bindparam("g"))
+            .values({column: bindparam("m")})
+            for column, key in ((_GAMES.lobby_message_id, "lobby"),
+                                (_GAMES.table_message_id, "table"))}
+_PRIVATE = update(table_of(GamePlayer)).where(
+    _PLAYERS.game_id == bindparam("g"), _PLAYERS.user_id == bindparam("u")) \
+    .values(private_message_id=bindparam("m"), private_hand=bindparam("h"))
+
+
 def _statements(batch: dict[int, Written]) -> list[tuple[Any, list[dict[str, Any]]]]:
-    """The UPDATEs that write ``batch``, each executed once for all its games (executemany:
-    Core, on the tables' own columns)."""
-    games, players = table_of(GameRow).c, table_of(GamePlayer).c
+    """The UPDATEs that write ``batch``, with their parameters for every game."""
     out: list[tuple[Any, list[dict[str, Any]]]] = []
     told = [{"g": g, "t": w.told} for g, w in batch.items() if w.told is not None]
     if told:
-        out.append((update(table_of(GameRow)).where(
-            games.id == bindparam("g"),
-            or_(games.told_version.is_(None), games.told_version < bindparam("t")))
-            .values(told_version=bindparam("t")), told))
-    for column, key in ((games.lobby_message_id, "lobby"), (games.table_message_id, "table")):
+        out.append((_TOLD, told))
+    for key, statement in _MESSAGE.items():
         rows = [{"g": g, "m": getattr(w, key)} for g, w in batch.items()
                 if getattr(w, key) is not None]
         if rows:
-            out.append((update(table_of(GameRow)).where(games.id == bindparam("g"))
-                        .values({column: bindparam("m")}), rows))
+            out.append((statement, rows))
     private = [{"g": g, "u": user, "m": message, "h": hand} for g, w in batch.items()
                for user, (message, hand) in w.private.items()]
     if private:
-        out.append((update(table_of(GamePlayer)).where(
-            players.game_id == bindparam("g"), players.user_id == bindparam("u"))
-            .values(private_message_id=bindparam("m"), private_hand=bindparam("h")), private))
+        out.append((_PRIVATE, private))
     return out
 
 
