@@ -91,6 +91,10 @@ class Behind:
         self._timer: asyncio.TimerHandle | None = None
         self._flushing: asyncio.Task[None] | None = None
         self._failing = False
+        # One write at a time, each in game id order: two at once (the timer's and a
+        # delivery's) locked the same game rows in other orders and deadlocked each other
+        # and the moves waiting behind them (seen under load in the throughput bench).
+        self._writing = asyncio.Lock()
 
     # --- writes ------------------------------------------------------------------------
     def told(self, game_id: int, version: int) -> None:
@@ -192,7 +196,11 @@ class Behind:
             raise
 
     async def _write(self) -> None:
-        batch, self._pending = self._pending, {}
+        async with self._writing:
+            await self._write_held()
+
+    async def _write_held(self) -> None:
+        batch, self._pending = dict(sorted(self._pending.items())), {}
         if not batch:
             return
         try:
@@ -232,7 +240,8 @@ _PRIVATE = update(table_of(GamePlayer)).where(
 
 
 def _statements(batch: dict[int, Written]) -> list[tuple[Any, list[dict[str, Any]]]]:
-    """The UPDATEs that write ``batch``, with their parameters for every game."""
+    """The UPDATEs that write ``batch`` (in game id order), with their parameters for every
+    game (its players in user id order)."""
     out: list[tuple[Any, list[dict[str, Any]]]] = []
     told = [{"g": g, "t": w.told} for g, w in batch.items() if w.told is not None]
     if told:
@@ -243,7 +252,7 @@ def _statements(batch: dict[int, Written]) -> list[tuple[Any, list[dict[str, Any
         if rows:
             out.append((statement, rows))
     private = [{"g": g, "u": user, "m": message, "h": hand} for g, w in batch.items()
-               for user, (message, hand) in w.private.items()]
+               for user, (message, hand) in sorted(w.private.items())]
     if private:
         out.append((_PRIVATE, private))
     return out

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, update
 
 from league import behind as behind_module
 from league.db import Database
@@ -187,3 +187,30 @@ async def test_a_failed_delivery_gives_up_its_claims_of_messages_not_sent(
     assert (await service.get(game_id)).player(USERS[1].id).private_message_id is None
     async with service.delivering(game_id, await service.get(game_id)):
         assert await service.claim_private(game_id, USERS[1].id, 1)
+
+
+async def test_two_flushes_at_once_write_in_turn_and_never_deadlock(pg_db: Database) -> None:
+    """The timer's flush and a delivery's may start together with the same games held in
+    other orders; written at once, each could hold one game's row and wait for the other's
+    (a deadlock the throughput bench met under load). Here a move holds the first game's row
+    while both flushes start: they are written one after the other, in game id order."""
+    service = MatchService(pg_db)
+    first, second = await _running(service), await _running(service, chat=CHAT - 1)
+    behind = behind_module.Behind(pg_db)
+    async with pg_db.engine.connect() as move:  # (holds the first game's row, like a move)
+        await move.execute(update(GameRow).where(GameRow.id == first)
+                           .values(version=GameRow.version + 1))
+        behind.told(first, 10)
+        behind.told(second, 10)
+        one = asyncio.create_task(behind.flush())  # (first, second): waits for the move
+        await asyncio.sleep(0.2)
+        behind.told(second, 11)
+        behind.told(first, 11)
+        behind.private(first, USERS[0].id, 900, 1)
+        two = asyncio.create_task(behind.flush())  # held in the other order: (second, first)
+        await asyncio.sleep(0.2)
+        await move.commit()
+    await asyncio.wait_for(asyncio.gather(one, two), 30)
+    told_first, _, private = await _stored(pg_db, first)
+    assert (told_first, (await _stored(pg_db, second))[0]) == (11, 11)
+    assert private[USERS[0].id] == 900
