@@ -40,6 +40,7 @@ from typing import Any
 from sqlalchemy import bindparam, event, or_, update
 from sqlalchemy.orm import Session
 
+from league.inbox import CURRENT
 from league.models import Game as GameRow
 from league.models import GamePlayer, table_of
 from league.snapshots import GameSnapshot
@@ -91,8 +92,8 @@ class Behind:
         self._timer: asyncio.TimerHandle | None = None
         self._flushing: asyncio.Task[None] | None = None
         self._failing = False
-        # One write at a time, each in game id order: two at once (the timer's and a
-        # delivery's) locked the same game rows in other orders and deadlocked each other
+        # One write at a time, each statement in game id order: two at once (the timer's and
+        # a delivery's) locked the same game rows in other orders and deadlocked each other
         # and the moves waiting behind them (seen under load in the throughput bench).
         self._writing = asyncio.Lock()
 
@@ -182,8 +183,8 @@ class Behind:
 
     async def flush(self) -> None:
         """Write everything held now (a sweep is about to look for games not shown, or the
-        bot stops). Raises the driver's error when the database is unreachable (then it
-        stays held)."""
+        bot stops), after any write under way (one at a time). Raises the driver's error
+        when the database is unreachable (then it stays held)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -196,8 +197,14 @@ class Behind:
             raise
 
     async def _write(self) -> None:
-        async with self._writing:
-            await self._write_held()
+        # No update's change, whoever flushes (a handler that posted outside a delivery):
+        # its commit must not mark the update done, nor insert a deferred one (league.inbox).
+        token = CURRENT.set(None)
+        try:
+            async with self._writing:
+                await self._write_held()
+        finally:
+            CURRENT.reset(token)
 
     async def _write_held(self) -> None:
         batch, self._pending = dict(sorted(self._pending.items())), {}
@@ -224,8 +231,9 @@ class Behind:
 
 
 _GAMES, _PLAYERS = table_of(GameRow).c, table_of(GamePlayer).c
-# Built once (building a statement costs more CPU than executing it), each executed once a
-# flush for all its games (executemany: Core, on the tables' own columns).
+# Built once (a statement built anew costs CPU for its construction and cache key at every
+# use), each executed once a flush for all its games (executemany: Core, on the tables' own
+# columns).
 _TOLD = update(table_of(GameRow)).where(
     _GAMES.id == bindparam("g"),
     or_(_GAMES.told_version.is_(None), _GAMES.told_version < bindparam("t"))) \
@@ -240,8 +248,9 @@ _PRIVATE = update(table_of(GamePlayer)).where(
 
 
 def _statements(batch: dict[int, Written]) -> list[tuple[Any, list[dict[str, Any]]]]:
-    """The UPDATEs that write ``batch`` (in game id order), with their parameters for every
-    game (its players in user id order)."""
+    """The UPDATEs that write ``batch``, with their parameters for every game (each
+    statement's in the batch's order, game id order for :meth:`Behind._write_held`; a game's
+    players in user id order)."""
     out: list[tuple[Any, list[dict[str, Any]]]] = []
     told = [{"g": g, "t": w.told} for g, w in batch.items() if w.told is not None]
     if told:

@@ -145,8 +145,9 @@ def _insert_done_statement(insert: Any) -> Any:
                                       where=table.c.done_at.is_(None))
 
 
-# The statements of every press, built once (issue 10: building a statement costs more CPU
-# than executing it): executed with their parameters, they are found in the compiled cache.
+# The statements of every press, built once (issue 10: built anew, this insert's construction
+# and cache key took 0.8 ms of CPU against 0.3 ms for executing it prebuilt, measured alone);
+# executed with their parameters, they are found in the compiled cache.
 _INSERT_DONE = {"postgresql": _insert_done_statement(pg_insert),
                 "sqlite": _insert_done_statement(sqlite_insert)}
 _MARK_DONE = update(table_of(InboxItem)).where(

@@ -46,11 +46,11 @@ MAX_GAME_ID = 2**31 - 1
 game, and must not reach the driver, which would refuse it."""
 
 
-# Built once (issue 10: building a statement costs more CPU than executing it; its cached
-# compilation is found by its cache key either way). populate_existing: a session that holds
-# the game already, a delivery's, reads it anew. The players come in the same query, joined:
-# one round trip, not two; FOR UPDATE cannot lock the outer join's nullable side, so a
-# locking read loads them apart.
+# Built once (issue 10: a statement built anew costs CPU for its construction and cache key
+# at every press; its cached compilation is found by its cache key either way).
+# populate_existing: a session that holds the game already, a delivery's, reads it anew. The
+# players come in the same query, joined: one round trip, not two; FOR UPDATE cannot lock the
+# outer join's nullable side, so a locking read loads them apart.
 _LOAD = select(GameRow).where(GameRow.id == bindparam("game_id")) \
     .options(joinedload(GameRow.players)).execution_options(populate_existing=True)
 _LOAD_LOCKED = select(GameRow).where(GameRow.id == bindparam("game_id")) \

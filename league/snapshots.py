@@ -50,7 +50,9 @@ class PlayerInfo:
     computer seat stored before levels, which plays ``normal``)."""
     reachable: bool | None = None
     """Whether private messages reach the player (``User.can_message`` as read with the
-    game; ``None``: not read, ask the league)."""
+    game; ``None``: not read, ask the league). As fresh as the game's read: a player who
+    starts the bot after it gets the hand's message from the next sweep (it looks for
+    reachable players without one)."""
 
     @property
     def level(self) -> str | None:

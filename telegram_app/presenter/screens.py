@@ -51,7 +51,7 @@ class Screens:
         :meth:`Reports._represent`). A message Telegram refuses or that is gone counts as
         shown: it would be refused again (``/newgame`` posts a lobby that went missing)."""
         game = delivery.game
-        reachable = await self.service.reachable([p.user_id for p in game.players if p.user_id])
+        reachable = await self._reachable([p for p in game.players if p.user_id])
         text = ui_for(game).lobby_text(game, reachable)
         markup = lobby_keyboard(game, bot_username)
         if new or game.lobby_message_id is None:
