@@ -10,7 +10,7 @@ import socket
 import sys
 from pathlib import Path
 
-from tests.fakebot import FakeBotAPI
+from tests.fakebot import FakeBotAPI, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,3 +43,24 @@ async def kill(process: asyncio.subprocess.Process) -> None:
     if process.returncode is None:
         process.send_signal(signal.SIGKILL)
     await process.wait()
+
+
+async def spawn_with_game(api: FakeBotAPI, database_url: str, log: Path, group: int,
+                          title: str) -> tuple[asyncio.subprocess.Process, list[FakeUser]]:
+    """Group ``group`` (Ann its admin) with Ann, Bob and Cat, who started the bot, and the
+    real bot process polling, with a game of the three started: ``(process, players)``. The
+    caller kills the process (:func:`kill`)."""
+    from tests.e2e.harness import start_game, wait_for  # (the harness runs bots in-process)
+
+    api.add_group(group, title, admins=[1])
+    players = [api.add_user(i, name) for i, name in enumerate(("Ann", "Bob", "Cat"), 1)]
+    for user in players:
+        await user.start_bot()
+    bot = await spawn(api, database_url, log)
+    try:
+        await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+        await start_game(api, players, group)
+    except BaseException:
+        await kill(bot)
+        raise
+    return bot, players

@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from tests.e2e.harness import mover, private_turn_message, start_game, wait_for
-from tests.e2e.processes import kill, spawn
+from tests.e2e.harness import mover, private_turn_message
+from tests.e2e.processes import kill, spawn, spawn_with_game
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100951
@@ -19,14 +19,9 @@ GROUP = -100951
 async def test_a_deferred_press_committed_before_its_confirm_is_answered_after_a_kill(
         pg_db, pg_url: str, tmp_path) -> None:
     async with FakeBotAPI() as api:
-        api.add_group(GROUP, "Killed", admins=[1])
-        players = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
-        for user in players:
-            await user.start_bot()
-        bot = await spawn(api, pg_url, tmp_path / "bot.log")
+        bot, players = await spawn_with_game(api, pg_url, tmp_path / "bot.log", GROUP,
+                                             "Killed")
         try:
-            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
-            await start_game(api, players, GROUP)
             user = await mover(api, players)
             message = private_turn_message(api, user)
             bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))

@@ -19,7 +19,7 @@ from tests.e2e.harness import (
     start_game,
     wait_for,
 )
-from tests.e2e.processes import kill, spawn
+from tests.e2e.processes import kill, spawn, spawn_with_game
 from tests.fakebot import FakeBotAPI
 
 GROUP_A, GROUP_B = -100801, -100802
@@ -77,14 +77,9 @@ async def test_a_press_committed_just_before_a_kill_is_answered_after_the_restar
     polling writes a delivery's bookkeeping behind, so a kill within ``league.behind``'s
     FLUSH_AFTER of the send has it shown again; never more than once again.)"""
     async with FakeBotAPI() as api:
-        api.add_group(GROUP_A, "Killed", admins=[1])
-        players = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
-        for user in players:
-            await user.start_bot()
-        bot = await spawn(api, pg_url, tmp_path / "bot.log")
+        bot, players = await spawn_with_game(api, pg_url, tmp_path / "bot.log", GROUP_A,
+                                             "Killed")
         try:
-            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
-            await start_game(api, players, GROUP_A)
             user = await mover(api, players)
             message = private_turn_message(api, user)
             bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from league.models import InboxItem
 from tests.e2e.harness import hold, play_turn, start_game, wait_for
-from tests.e2e.processes import free_port, kill, spawn
+from tests.e2e.processes import free_port, kill, spawn, spawn_with_game
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100555
@@ -34,14 +34,9 @@ def _paused(api: FakeBotAPI) -> int:
 async def test_an_update_fetched_by_a_killed_bot_is_handled_after_restart(
         pg_db, pg_url: str, tmp_path) -> None:
     async with FakeBotAPI() as api:
-        api.add_group(GROUP, "Killed", admins=[1])
-        players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
-        for user in players:
-            await user.start_bot()
-        bot = await spawn(api, pg_url, tmp_path / "bot.log")
+        bot, players = await spawn_with_game(api, pg_url, tmp_path / "bot.log", GROUP,
+                                             "Killed")
         try:
-            await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
-            await start_game(api, players, GROUP)
             # /pause asks Telegram whether Ann is an admin before it changes anything: the
             # bot is killed right there, after Telegram was told the update arrived.
             held, release = hold(api, "getChatMember", lambda p: True)
