@@ -307,7 +307,8 @@ class Intake:
             async with self._local_lane(lane), self._slots:
                 try:
                     async with _only(uid) if alone else self.inbox.lane(lane, uid) as items:
-                        self.outage.ok()
+                        if not alone:  # (the database answered; a deferred press asked none)
+                            self.outage.ok()
                         if not any(item.id == uid for item in items):
                             metrics.DROPPED.labels("repeat").inc()
                         for item in items:
@@ -353,7 +354,9 @@ class Intake:
             metrics.PRESS_SECONDS.observe(time.monotonic() - begun)
         if work.failed:
             self.abandoned.add(uid)
-        elif not work.done:
+        elif work.done:
+            self.outage.ok()  # (its change committed: the database answered)
+        else:
             if work.unstored is not None:  # (deferred, and it changed nothing)
                 await self.inbox.store_done([work.unstored])
                 self._stored(uid)
