@@ -146,8 +146,9 @@ class Game(Base):
               postgresql_where=text(UNTOLD), sqlite_where=text(UNTOLD)),
     )
 
-    # Not a column (so not annotated): ``(the chat's language, {user id: language})``, read
-    # by ``league.rows.attach_languages`` when the game is loaded, for its snapshot.
+    # Not a column (so not annotated): ``(the chat's language, {user id: (language, whether
+    # private messages reach them)})``, read by ``league.rows.attach_languages`` when the game
+    # is loaded, for its snapshot.
     languages = None
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

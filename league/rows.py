@@ -87,21 +87,22 @@ async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
     chats = dict((await session.execute(
         select(Chat.id, Chat.language).where(Chat.id.in_(missing_chats)))).all()) \
         if missing_chats else {}
-    users = {uid: (chosen or client, reachable) for uid, chosen, client, reachable in (
+    users = {uid: (chosen or client, bool(reachable)) for uid, chosen, client, reachable in (
         await session.execute(
             select(User.id, User.chosen_language, User.language, User.can_message)
             .where(User.id.in_(missing_users)))).all()} if missing_users else {}
+
+    def reader(player: Any) -> tuple[str | None, bool]:
+        known = player.__dict__
+        if "reader_language" in known and "reader_reachable" in known:
+            return known["reader_language"], bool(known["reader_reachable"])
+        return users.get(player.user_id, (None, False))
+
     for row in rows:
         chat = row.__dict__["chat_language"] if "chat_language" in row.__dict__ \
             else chats.get(row.chat_id)
-        readers = {p.user_id: p.__dict__["reader_language"] if "reader_language" in p.__dict__
-                   else users.get(p.user_id, (None, None))[0]
-                   for p in row.players if p.user_id is not None}
-        reachable = {p.user_id: bool(p.__dict__["reader_reachable"])
-                     if "reader_reachable" in p.__dict__
-                     else bool(users.get(p.user_id, (None, False))[1])
-                     for p in row.players if p.user_id is not None}
-        setattr(row, "languages", (chat, readers, reachable))  # noqa: B010 (no column)
+        readers = {p.user_id: reader(p) for p in row.players if p.user_id is not None}
+        setattr(row, "languages", (chat, readers))  # noqa: B010 (no column)
 
 
 def user_language(row: User | None) -> str | None:

@@ -113,9 +113,10 @@ class GameSnapshot:
 def snapshot(game: Game) -> GameSnapshot:
     """Copy a loaded :class:`~league.models.Game` (with its players, and the languages
     ``league.rows.attach_languages`` read) into a snapshot."""
-    read: tuple[str | None, dict[int, str | None], dict[int, bool]] | None = \
+    read: tuple[str | None, dict[int | None, tuple[str | None, bool | None]]] | None = \
         getattr(game, "languages", None)
-    chat_language, languages, reachable = read or (None, {}, {})
+    chat_language, readers = read or (None, {})
+    unread: tuple[str | None, bool | None] = (None, None)  # (a computer, or not read)
     return GameSnapshot(
         id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
         options=dict(game.options or {}), status=game.status, version=game.version,
@@ -130,7 +131,7 @@ def snapshot(game: Game) -> GameSnapshot:
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
                        p.private_message_id, p.private_hand,
-                       languages.get(p.user_id) if p.user_id is not None else None,
-                       p.ai_level, reachable.get(p.user_id) if p.user_id is not None else None)
+                       readers.get(p.user_id, unread)[0], p.ai_level,
+                       readers.get(p.user_id, unread)[1])
             for p in game.players),
     )
