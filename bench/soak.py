@@ -12,12 +12,16 @@ real bot process (``python -m telegram_app``):
 3. **Outage**: a game in progress while the cluster is stopped for 20 s; a player presses
    every 2 s meanwhile; then the game goes on to its end.
 
-Prints: games finished / stuck, presses unanswered, inconsistencies in the database, and the
-bot's log lines at ERROR. "Stuck" counts games that did not end in time, and stalls (no new
-keyboard for ``STALL`` s, after which a player presses the same keyboard again); a game
-whose last move was never shown is re-presented by the sweep (issue 11).
+Prints: games finished / stuck, presses unanswered, bids told twice in their group (the
+same bid's line in two group notes, or twice in one: a kill between a note's send and the
+record that it was told shows it again), inconsistencies in the database, and the bot's log
+lines at ERROR. "Stuck" counts games that did not end in time, and stalls (no new keyboard
+for ``STALL`` s, after which a player presses the same keyboard again); a game whose last move
+was never shown is re-presented by the sweep (issue 11).
 
-Usage: ``.venv/bin/python -m bench.soak [--seed N] [--minutes M] [--phases kills,fuzz,outage]``
+Usage: ``.venv/bin/python -m bench.soak [--seed N] [--minutes M] [--phases kills,fuzz,outage]
+[--think LOW-HIGH]``; ``--think 1.5-3``: the kill phase's players think 1.5 to 3 s before
+each move (default ``0-3``), as people do.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -148,9 +153,10 @@ def over(api: FakeBotAPI, group: int) -> bool:
 
 
 async def play(api: FakeBotAPI, group: int, players: list[FakeUser], figures: Figures,
-               deadline: float, rng: random.Random, think: float = 0.05) -> None:
-    """Press for whoever has the newest keyboard, up to ``think`` seconds after it appears,
-    until the game ends."""
+               deadline: float, rng: random.Random,
+               think: tuple[float, float] = (0.0, 0.05)) -> None:
+    """Press for whoever has the newest keyboard, ``think`` seconds (drawn uniformly between
+    the two) after it appears, until the game ends."""
     loop = asyncio.get_running_loop()
     pressed, since = 0, loop.time()
     while loop.time() < deadline:
@@ -166,13 +172,15 @@ async def play(api: FakeBotAPI, group: int, players: list[FakeUser], figures: Fi
             await asyncio.sleep(0.05)
             continue
         version, _, user, message = max(offers, key=lambda o: (o[0], -o[1]))
+        await asyncio.sleep(rng.uniform(*think))
+        # (the keyboard as it is after the thought: a restart may have redrawn it)
+        message = turn_message(api, user, pressed) or message
         try:
             figures.presses.append(await user.press(message, choose(api, message)))
         except (LookupError, ValueError):
             await asyncio.sleep(0.05)
             continue
         pressed, since = version, loop.time()
-        await asyncio.sleep(rng.uniform(0.0, think))
 
 
 async def open_game(api: FakeBotAPI, group: int, players: list[FakeUser]) -> None:
@@ -226,12 +234,14 @@ class Bot:
                 await kill(self.process)
 
 
-KILL_THINK = 3.0
-"""Seconds a player of the kill phase may think before a move (drawn uniformly up to it)."""
+KILL_THINK = (0.0, 3.0)
+"""Seconds a player of the kill phase thinks before a move (drawn uniformly between the two;
+``--think``)."""
 
 
 async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
-                      rng: random.Random, minutes: float) -> None:
+                      rng: random.Random, minutes: float,
+                      think: tuple[float, float] = KILL_THINK) -> None:
     bot = Bot(api, url, log)
     await bot.start()
     tables = groups_of(api, 12, 1000, -1_000_100)
@@ -243,9 +253,9 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
     figures.games += len(tables)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + minutes * 60
-    # Players think up to KILL_THINK seconds a move, so that the games outlast many kills
+    # Players think a while before each move, so that the games outlast many kills
     # (pressing at once, the 12 games ended within the first kill or two).
-    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng, KILL_THINK)
+    players = asyncio.gather(*(play(api, g, users, figures, deadline, rng, think)
                                for g, users in tables))
     while not players.done():
         # The 5-15 s count from when the bot polls: on a loaded machine its start alone can
@@ -386,6 +396,36 @@ async def phase_outage(api: FakeBotAPI, url: str, log: Path, figures: Figures,
 
 
 # --- checks ------------------------------------------------------------------------------------
+BID = re.compile(r"^(?P<name>.+?) bids (?P<amount>\d+)\b")
+TABLE = re.compile(r"Game #(?P<game>\d+) · round (?P<round>\d+)")
+HEADING = re.compile(r"🔹 Round (?P<round>\d+)")
+
+
+def told_twice(api: FakeBotAPI) -> int:
+    """Bids told more than once in their group: each group message the bot sent, line by
+    line in order, with the game and round of the last table (``🐺 Game #… · round …``) or
+    round heading before the line; within a round bids only rise, so a player's bid of an
+    amount is told once (the players' language is English)."""
+    where: dict[int, tuple[str, str]] = {}  # group -> (game, round) of the lines now
+    seen: set[tuple[int, str, str, str, str]] = set()
+    twice = 0
+    for entry in api.log:
+        if entry.kind not in ("send", "photo") or entry.chat_id is None or entry.chat_id >= 0:
+            continue
+        for line in (entry.text or "").splitlines():
+            if table := TABLE.search(line):
+                where[entry.chat_id] = (table["game"], table["round"])
+            elif heading := HEADING.search(line):
+                where[entry.chat_id] = (where.get(entry.chat_id, ("?", ""))[0],
+                                        heading["round"])
+            elif bid := BID.match(line.strip()):
+                key = (entry.chat_id, *where.get(entry.chat_id, ("?", "?")), bid["name"],
+                       bid["amount"])
+                twice += key in seen
+                seen.add(key)
+    return twice
+
+
 def inconsistencies(url: str) -> list[str]:
     """What the stored state says is wrong: a gap or repeat in an event log, negative lives, a
     seat's ``playing`` that does not match the state (``Game.still_playing``), a finished
@@ -428,7 +468,11 @@ async def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--minutes", type=float, default=15.0, help="per phase, at most")
     parser.add_argument("--phases", default="kills,fuzz,outage")
+    parser.add_argument("--think", default="-".join(f"{t:g}" for t in KILL_THINK),
+                        help="seconds the kill phase's players think a move: LOW-HIGH")
     args = parser.parse_args()
+    low, _, high = args.think.partition("-")
+    think = (float(low), float(high or low))
     rng = random.Random(args.seed)
     phases = set(args.phases.split(","))
     cluster = Cluster()
@@ -444,7 +488,7 @@ async def main() -> int:
         await asyncio.to_thread(upgrade, url)
         async with FakeBotAPI() as api:
             if "kills" in phases:
-                await phase_kills(api, url, log, figures, rng, args.minutes)
+                await phase_kills(api, url, log, figures, rng, args.minutes, think)
                 print(f"kills: done after {time.monotonic() - started:.0f} s", flush=True)
             if "outage" in phases:
                 await phase_outage(api, url, log, figures, rng, cluster, args.minutes)
@@ -461,6 +505,7 @@ async def main() -> int:
                 if answer.get("show_alert"):
                     key = (answer.get("text") or "")[:60]
                     alerts[key] = alerts.get(key, 0) + 1
+            twice = told_twice(api)
         problems = inconsistencies(url)
         text = log.read_text(errors="replace") if log.exists() else ""
         errors = [line for line in text.splitlines() if " ERROR " in line or " CRITICAL " in line]
@@ -469,7 +514,7 @@ async def main() -> int:
             shutil.copy(log, KEPT_LOG)
         await asyncio.to_thread(cluster.remove)
     print(f"\nsoak (seed {args.seed}, {time.monotonic() - started:.0f} s, "
-          f"{figures.kills} kills)")
+          f"{figures.kills} kills, kill-phase players thinking {think[0]:g}–{think[1]:g} s)")
     print(f"games finished / stuck:       {figures.finished}/{figures.games - figures.finished}"
           f"  (stalls of {STALL:.0f} s: {figures.stalls})")
     print(f"presses unanswered:           {len(unanswered)} of {len(figures.presses)}")
@@ -477,6 +522,7 @@ async def main() -> int:
           f"  (junk texts {figures.junk}, repeated updates {figures.repeats})")
     for text, count in sorted(alerts.items(), key=lambda a: -a[1])[:6]:
         print(f"  {count:5d} alerts {text!r}")
+    print(f"bids told twice in the group: {twice}")
     print(f"outage answers:               {figures.outage_answers} of "
           f"{figures.outage_presses} presses; recovered after "
           f"{'-' if figures.recovery is None else f'{figures.recovery:.1f} s'}")

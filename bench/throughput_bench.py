@@ -4,11 +4,33 @@
 four scripted human players per group press as soon as their keyboard appears.
 
 ``.venv/bin/python -m bench.throughput_bench [--seconds 30] [--concurrency N]
-[--finished 100000] [--only NAME] [--repeat K] [--profile DIR]``. Prints, per setting:
-presses/s, press → next keyboard p50/p95, rate-limited Bot API calls per move (all, in the
-group), bot CPU per press, database transactions per press, sequential scans of the tables
-that grow with games, the load average before and after; then single-client ``pgbench``
-TPS measured in the same run (before and after the settings: the machine is shared).
+[--finished 100000] [--only NAMES] [--repeat K] [--profile DIR] [--markdown] [--dump DIR]``.
+Prints, per setting: presses/s; what a player feels, from the press (the moment the scripted
+player's callback query is queued at the fake Bot API): press → answer (the bot's
+``answerCallbackQuery`` for that press reaching the fake Bot API: the arrival of its request,
+before the fake's added delay) and press → the next player's keyboard, p50/p95, also as
+multiples of the round trip (the fake's added delay per call); press → fetched (the
+``getUpdates`` call that handed the press to the bot returned; a diagnostic); rate-limited Bot
+API calls per move (all, in the group), bot CPU per press, database transactions per press,
+sequential scans of the tables that grow with games, the load average before and after; then
+each target with its figure and "met" / "missed"; then single-client ``pgbench`` TPS
+measured in the same run (before and after the settings: the machine is shared).
+
+The targets: press → answer p50 ≤ 1.5 and p95 ≤ 2.5 round trips, press → next keyboard p50
+≤ 3 round trips (settings with a delay); ≥ 15 presses/s with 150 ms calls and 50 groups; one
+busy group changes the others' presses/s by < 10 % and their press → keyboard p95 by < 10 % +
+100 ms (the busy setting against its base run in the same invocation: run both, e.g.
+``--only "limits on,busy"``); ≤ 3 rate-limited calls a move, ≤ 1 of them in the group; ≤ 3
+transactions a press.
+
+``--only`` takes comma-separated parts of setting names (a setting runs if its name contains
+one): ``"150 ms"`` is the main setting alone, ``"no delay"`` the first, ``"limits on,busy"``
+the last two. ``--markdown`` also prints one table row per target (with the date, the
+machine, the commit and the command) for ``docs/benchmarks.md``; the commit is
+``BENCH_COMMIT`` if set, else ``git rev-parse --short HEAD`` of the tree the bot runs from,
+``+dirty`` when its code has uncommitted changes. ``--dump DIR`` writes each setting's
+presses and Bot API calls of the window (times relative to its start) to
+``DIR/<setting>.json``, to read a press's path call by call.
 
 The bot runs as deployed (its ``LaneProcessor``); ``--concurrency N`` sets
 ``UPDATE_CONCURRENCY`` (default: the bot's own, 16 on PostgreSQL). ``--repeat K`` runs each
@@ -23,8 +45,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -58,22 +82,41 @@ class Setting:
     limits: bool
     think: float = 0.0  # seconds a player waits before pressing (0: at once)
     busy: int = 0  # groups added that press at once (think 0)
+    min_rate: float = 0.0  # the presses/s target of this setting (0: none)
+    base: str = ""  # the setting a busy group must not change by much (see targets)
 
 
+QUIET = "50 ms, limits on, 20 groups (a move every 3 s)"
 SETTINGS = [
     Setting("no delay, no limits, 10 groups", 0.0, 10, False),
-    Setting("150 ms, no limits, 50 groups", 0.15, 50, False),
-    Setting("50 ms, limits on, 20 groups (a move every 3 s)", 0.05, 20, True, think=3.0),
-    Setting("the same plus one busy group", 0.05, 20, True, think=3.0, busy=1),
+    Setting("150 ms, no limits, 50 groups", 0.15, 50, False, min_rate=15.0),
+    Setting(QUIET, 0.05, 20, True, think=3.0),
+    Setting("the same plus one busy group", 0.05, 20, True, think=3.0, busy=1, base=QUIET),
 ]
+ANSWER_P50, ANSWER_P95, KEYBOARD_P50 = 1.5, 2.5, 3.0  # in round trips
+CALLS, GROUP_CALLS, XACTS = 3.0, 1.0, 3.0  # a move, in the group a move, a press
+BUSY_RATE, BUSY_P95, BUSY_P95_MS = 0.10, 0.10, 100.0  # the busy group's effect on the others
 
 
 @dataclass
 class Tally:
     presses: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # press -> next keyboard, seconds
+    pressed: list[tuple[str, int, float]] = field(default_factory=list)
+    """The measured presses: (callback query id, update id, monotonic time of the press)."""
     measuring: bool = False
     playing: set[int] = field(default_factory=set)  # groups that have pressed once
+
+
+@dataclass(frozen=True)
+class Target:
+    what: str  # the target, e.g. "press → answer p50 ≤ 1.5 round trips"
+    figure: str  # today's figure, as shown
+    met: bool | None  # None: not measured (a figure missing, or its base setting not run)
+
+    @property
+    def verdict(self) -> str:
+        return {True: "met", False: "missed", None: "not measured"}[self.met]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -216,22 +259,60 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
             if think:
                 await asyncio.sleep(think)
             version, user, message = found
+            start = time.monotonic()
             try:
-                await user.press(message, choose(api, message))
+                query = await user.press(message, choose(api, message))
             except LookupError:
                 continue
-            start, pressed = time.monotonic(), version
+            pressed = version
             tally.playing.add(group)
             if tally.measuring:
                 tally.presses += 1
+                # (press enqueues its update at once, awaiting nothing: the newest id is its)
+                tally.pressed.append((query, api._next_update_id - 1, start))
             if not await _until(lambda v=pressed, g=game: _keyboard(api, players, v, g) or over()):
                 return
             if tally.measuring:
                 tally.latencies.append(time.monotonic() - start)
 
 
+def _quantiles(values: list[float]) -> tuple[float, float]:
+    """p50 and p95 in milliseconds (NaN when there are none)."""
+    found = sorted(values)
+    if not found:
+        return float("nan"), float("nan")
+    return (1000 * statistics.median(found),
+            1000 * found[min(len(found) - 1, int(0.95 * len(found)))])
+
+
+def _answered(api: FakeBotAPI) -> dict[str, float]:
+    """Callback query id -> when the bot's first ``answerCallbackQuery`` for it reached the
+    fake Bot API (the request's arrival, before the fake's added delay)."""
+    found: dict[str, float] = {}
+    for request in api.requests:
+        if request.method.lower() == "answercallbackquery":
+            found.setdefault(str(request.params.get("callback_query_id")), request.time)
+    return found
+
+
+def _dump(path: Path, api: FakeBotAPI, tallies: dict[str, Tally], since: float) -> None:
+    """The window's presses and Bot API calls (times in seconds from ``since``), to follow a
+    press call by call."""
+    calls = [{"t": round(r.time - since, 4), "method": r.method,
+              "chat_id": r.params.get("chat_id"), "message_id": r.params.get("message_id"),
+              "query": r.params.get("callback_query_id")}
+             for r in api.requests if r.time >= since]
+    presses = {name: [{"query": q, "update": u, "t": round(t - since, 4),
+                       "fetched": round(api.fetched_at[u] - since, 4)
+                       if u in api.fetched_at else None} for q, u, t in tally.pressed]
+               for name, tally in tallies.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"presses": presses, "calls": calls}))
+
+
 async def run_setting(setting: Setting, url: str, seconds: float, concurrency: int | None,
-                      offset: int, hooks: dict[str, str] | None = None) -> dict[str, float]:
+                      offset: int, hooks: dict[str, str] | None = None,
+                      dump: Path | None = None) -> dict[str, float]:
     async with FakeBotAPI(delay=setting.delay) as api:
         # Each setting's fake Bot API is new, but the inbox remembers the update ids it has
         # handled (it drops a repeat): this setting's ids follow the earlier ones'.
@@ -277,6 +358,9 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             load_after = os.getloadavg()[0]
             stop.set()
             await asyncio.wait(tasks, timeout=30)
+            # (the window's last presses are answered after it)
+            await _until(lambda: all(api.callback_answer(q) is not None
+                                     for t in (normal, busy) for q, _, _ in t.pressed), 10)
         finally:
             if bot.returncode is None:
                 bot.terminate()
@@ -289,13 +373,29 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
         presses = normal.presses + busy.presses or 1
         calls = [r for r in api.requests[before[4]:after[4]] if r.method.lower() in RATE_LIMITED]
         group_calls = sum(int(r.params.get("chat_id", 0)) < 0 for r in calls)
-        lat = sorted(normal.latencies) or [float("nan")]
         scans = {t: after[2][1].get(t, 0) - before[2][1].get(t, 0) for t in GROWING}
-        return {
+        answered = _answered(api)
+        answers = [answered[q] - t for q, _, t in normal.pressed if q in answered]
+        fetched = [api.fetched_at[u] - t for _, u, t in normal.pressed if u in api.fetched_at]
+        if dump is not None:
+            _dump(dump, api, {"normal": normal, "busy": busy}, before[0])
+        figures: dict[str, float] = {
             "presses/s": normal.presses / elapsed,
             "busy presses/s": busy.presses / elapsed,
-            "p50 ms": 1000 * statistics.median(lat),
-            "p95 ms": 1000 * lat[min(len(lat) - 1, int(0.95 * len(lat)))],
+        }
+        rt = setting.delay
+        for name, values in (("press→answer", answers), ("press→keyboard", normal.latencies),
+                             ("press→fetched", fetched)):
+            p50, p95 = _quantiles(values)
+            figures[f"{name} p50 ms"], figures[f"{name} p95 ms"] = p50, p95
+            if rt and name != "press→fetched":
+                figures[f"{name} p50 ×rt"] = p50 / (1000 * rt)
+                figures[f"{name} p95 ×rt"] = p95 / (1000 * rt)
+        figures["unanswered presses"] = float(len(normal.pressed) - len(answers))
+        if busy.pressed:
+            figures["busy press→answer p50 ms"], figures["busy press→answer p95 ms"] = \
+                _quantiles([answered[q] - t for q, _, t in busy.pressed if q in answered])
+        return figures | {
             "calls/move": len(calls) / presses,
             "group calls/move": group_calls / presses,
             "cpu ms/press": 1000 * (after[1] - before[1]) / presses,
@@ -313,6 +413,82 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             "seq scans by table": scans,  # type: ignore[dict-item]
             "load average": f"{load_before:.1f} → {load_after:.1f}",  # type: ignore[dict-item]
         }
+
+
+def _ok(value: float, limit: float) -> bool | None:
+    return None if math.isnan(value) else value <= limit
+
+
+def targets(setting: Setting, f: dict[str, float],
+            base: dict[str, float] | None) -> list[Target]:
+    """The targets that apply to ``setting``, with its figures ``f`` (``base``: the figures of
+    ``setting.base`` measured in the same invocation, if it was run)."""
+    found = []
+    rt = setting.delay
+    if rt:
+        for name, key, limit in (("press → answer p50", "press→answer p50", ANSWER_P50),
+                                 ("press → answer p95", "press→answer p95", ANSWER_P95),
+                                 ("press → next keyboard p50", "press→keyboard p50",
+                                  KEYBOARD_P50)):
+            ms, ratio = f[f"{key} ms"], f[f"{key} ×rt"]
+            shown = f"{ms:.0f} ms = {ratio:.2f} round trips"
+            if key == "press→keyboard p50":  # (its p95 has no target of its own: shown too)
+                shown += (f" (p95 {f['press→keyboard p95 ms']:.0f} ms = "
+                          f"{f['press→keyboard p95 ×rt']:.2f})")
+            found.append(Target(
+                f"{name} ≤ {limit:g} round trips ({limit * rt * 1000:.0f} ms)", shown,
+                _ok(ratio, limit)))
+    if setting.min_rate:
+        rate = f["presses/s"]
+        found.append(Target(f"presses/s ≥ {setting.min_rate:g}", f"{rate:.1f}",
+                            None if math.isnan(rate) else rate >= setting.min_rate))
+    if setting.base:
+        if base is None:
+            found.append(Target(f"one busy group changes the others' presses/s by "
+                                f"< {BUSY_RATE:.0%}", f"– (“{setting.base}” not run)", None))
+            found.append(Target(f"one busy group changes the others' press → keyboard p95 "
+                                f"by < {BUSY_P95:.0%} + {BUSY_P95_MS:.0f} ms", "–", None))
+        else:
+            change = f["presses/s"] / base["presses/s"] - 1
+            found.append(Target(
+                f"one busy group changes the others' presses/s by < {BUSY_RATE:.0%}",
+                f"{base['presses/s']:.2f} → {f['presses/s']:.2f} ({change:+.1%})",
+                None if math.isnan(change) else abs(change) < BUSY_RATE))
+            was, now = base["press→keyboard p95 ms"], f["press→keyboard p95 ms"]
+            allowed = BUSY_P95 * was + BUSY_P95_MS
+            found.append(Target(
+                f"one busy group changes the others' press → keyboard p95 by "
+                f"< {BUSY_P95:.0%} + {BUSY_P95_MS:.0f} ms",
+                f"{was:.0f} → {now:.0f} ms ({now - was:+.0f} ms, allowed ±{allowed:.0f})",
+                None if math.isnan(now - was) else abs(now - was) < allowed))
+    for what, key, limit in (("rate-limited Bot API calls a move", "calls/move", CALLS),
+                             ("rate-limited Bot API calls a move in the group", "group calls/move",
+                              GROUP_CALLS),
+                             ("database transactions a press", "xacts/press", XACTS)):
+        found.append(Target(f"{what} ≤ {limit:g}", f"{f[key]:.2f}", _ok(f[key], limit)))
+    return found
+
+
+def _machine() -> str:
+    """``nproc`` cores and the memory, as in ``docs/benchmarks.md``."""
+    kib = next((int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                if line.startswith("MemTotal:")), 0)
+    return f"{len(os.sched_getaffinity(0))} cores, {kib / 2**20:.1f} GiB"
+
+
+def _commit() -> str:
+    """The commit the bot runs from (see the module's docstring)."""
+    if os.environ.get("BENCH_COMMIT"):
+        return os.environ["BENCH_COMMIT"]
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                              capture_output=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "engine", "league",
+                                "telegram_app", "alembic", "bench/bot_process.py"], cwd=ROOT,
+                               text=True, capture_output=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+    return head + ("+dirty" if dirty else "")
 
 
 def _bot_counts(path: Path, timeout: float = 10.0) -> dict[str, float]:
@@ -365,7 +541,19 @@ async def main() -> None:
     parser.add_argument("--finished", type=int, default=100_000)
     parser.add_argument("--only", default="",
                         help="run the settings whose name has one of these (comma-separated)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="also print a table row per target for docs/benchmarks.md")
+    parser.add_argument("--dump", default="",
+                        help="a directory for each setting's presses and calls (JSON)")
     args = parser.parse_args()
+    # (the command that measures, for the table: without the options that only print or save)
+    words = [".venv/bin/python", "-m", "bench.throughput_bench"]
+    for name, value in vars(args).items():
+        if name not in ("markdown", "dump") and value != parser.get_default(name):
+            words += [f"--{name.replace('_', '-')}"] if value is True else \
+                [f"--{name}", f"{value:g}" if isinstance(value, float) else str(value)]
+    command = shlex.join(words)
+    measured: list[tuple[Setting, list[Target]]] = []
     print(f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} cores · load average "
           f"{'/'.join(f'{x:.1f}' for x in os.getloadavg())} · update concurrency "
           f"{args.concurrency or 'default'} · {args.seconds:.0f} s a setting")
@@ -381,22 +569,41 @@ async def main() -> None:
         runs = [(n, setting) for n, setting in enumerate(SETTINGS)
                 if not args.only or any(part in setting.name
                                         for part in args.only.split(","))]
+        latest: dict[str, dict[str, float]] = {}  # setting name -> its latest figures
         for k, (n, setting) in enumerate(runs * args.repeat):
             hooks = {}
             if args.profile:
                 stem = Path(args.profile) / f"{n}-{k}"
                 stem.parent.mkdir(parents=True, exist_ok=True)
                 hooks = {"BENCH_PROFILE": f"{stem}.prof", "BENCH_XACTS": f"{stem}.xacts.json"}
+            dump = Path(args.dump) / f"{n}-{k}.json" if args.dump else None
             figures = await run_setting(setting, url, args.seconds, args.concurrency,
-                                        offset=(k + 1) * 100_000, hooks=hooks)
-            print(f"\n{setting.name}", flush=True)
+                                        offset=(k + 1) * 100_000, hooks=hooks, dump=dump)
+            latest[setting.name] = figures
+            rt = f", round trip {setting.delay * 1000:.0f} ms" if setting.delay else ""
+            print(f"\n{setting.name}{rt}", flush=True)
             for key, value in figures.items():
                 shown = f"{value:.2f}" if isinstance(value, float) else value
-                print(f"  {key:>18}: {shown}")
+                print(f"  {key:>26}: {shown}")
+            found = targets(setting, figures, latest.get(setting.base))
+            measured.append((setting, found))
+            print("  targets:")
+            for target in found:
+                print(f"    {target.verdict:>12}  {target.what}: {target.figure}")
     if not args.no_pgbench:
         tps = await asyncio.to_thread(pgbench_tps)
         print(f"\npgbench, one client: {tps:.0f} TPS (load average {os.getloadavg()[0]:.1f})"
               if tps else "\npgbench not found")
+    if args.markdown:
+        when = f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {_commit()}"
+        machine = _machine()
+        print("\n| target | setting | figure | status | measured | machine | command |\n"
+              "| --- | --- | --- | --- | --- | --- | --- |")
+        for setting, found in measured:
+            for target in found:
+                print(f"| {target.what} | {setting.name} | {target.figure} | "
+                      f"{target.verdict} | {when} | {machine} | "
+                      f"`{command}` |")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,9 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
     ``await api.stop()``. ``strict_html_amp`` rejects a bare ``&`` in HTML text (Telegram
     tolerates it). ``delay``: seconds each call but ``getUpdates`` takes (as the real API's
     round trip; for benchmarks). Recorded state: ``counts`` (calls per method),
-    ``requests`` (every bot call), ``log`` (visible events),
+    ``requests`` (every bot call, with its arrival time: an ``answerCallbackQuery``'s
+    ``callback_query_id`` and ``time`` say when a press was answered), ``fetched_at`` (when
+    ``getUpdates`` handed out each update), ``log`` (visible events),
     ``chats``, ``users``, ``commands``, ``unknown_methods`` (methods the fake does not
     implement: Telegram answers 404 and PTB raises ``InvalidToken`` for them).
     """
@@ -97,6 +99,9 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         self._runner: web.AppRunner | None = None
         self._updates: list[dict] = []
         self._next_update_id = 1
+        self.fetched_at: dict[int, float] = {}
+        """Update id -> monotonic time a ``getUpdates`` call first returned it (how long a
+        press waited to reach the bot, for benchmarks)."""
         self._delivered_upto = 0
         self._allowed_updates: list[str] | None = None
         self._updates_event = asyncio.Event()
@@ -377,6 +382,9 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         if ready and transport is not None and not transport.is_closing():
             self._delivered_upto = max(self._delivered_upto, ready[-1]["update_id"])
             self._touch()
+            now = time.monotonic()
+            for update in ready:
+                self.fetched_at.setdefault(update["update_id"], now)
         return ready
 
     # ------------------------------------------------------------------ sync helpers
