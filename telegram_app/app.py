@@ -4,9 +4,12 @@ entry point and the tests run exactly the same bot."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -91,6 +94,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
             except Exception:  # noqa: BLE001 - the database is gone: closing frees the lease
                 log.warning("writing the deliveries' bookkeeping at the stop failed")
         await db.dispose()
+        log.info("stopped")
 
     bot = InboxBot(token=settings.telegram_bot_token.get_secret_value(),
                    base_url=settings.telegram_base_url, rate_limiter=limiter,
@@ -206,7 +210,8 @@ def main() -> None:
     one log line when the settings are incomplete (status 1), the token is refused (401, 403
     or 404 to getMe: status 78, which the systemd unit does not restart) or Telegram cannot
     be reached at start (status 1: a service manager restarts it). The token never appears
-    in a log line (:mod:`telegram_app.startup`)."""
+    in a log line (:mod:`telegram_app.startup`). SIGINT or SIGTERM runs the whole stop
+    (post_stop, post_shutdown) and the process exits 0, with or without the web app."""
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -276,30 +281,66 @@ async def serve(app: Application, settings: Settings, server: Any = None) -> Non
     SIGINT/SIGTERM or ``server.should_exit``: in webhook mode (``TELEGRAM_WEBHOOK_URL``)
     Telegram is told the URL and secret token (``setWebhook``); otherwise the bot polls and
     the web app serves ``/healthz``, ``/metrics`` and the Mini App (``/app``). The same start
-    and stop order as ``run_polling``."""
+    and stop order as ``run_polling``, which a signal runs to the end too
+    (:func:`stop_on_signals`)."""
     server = server or make_server(app, settings, miniapp.routes(app))
     webhook = settings.telegram_webhook_url
     secret = settings.telegram_webhook_secret
-    await app.initialize()
+    with stop_on_signals(server):
+        await app.initialize()
+        try:
+            if app.post_init:
+                await app.post_init(app)
+            await app.start()
+            if webhook:
+                await app.bot.set_webhook(webhook, secret_token=secret.get_secret_value()
+                                          if secret else None, allowed_updates=ALLOWED_UPDATES)
+            else:
+                await app.bot.delete_webhook()
+                assert app.updater is not None
+                await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            await server.serve()
+        finally:
+            if app.updater is not None and app.updater.running:
+                await app.updater.stop()
+            if app.running:
+                await app.stop()
+                if app.post_stop:
+                    await app.post_stop(app)
+            await app.shutdown()
+            if app.post_shutdown:
+                await app.post_shutdown(app)
+
+
+@contextlib.contextmanager
+def stop_on_signals(server: Any) -> Iterator[None]:
+    """SIGINT and SIGTERM (what systemd and Docker send) set ``server.should_exit`` while
+    :func:`serve` runs: the web app closes, :func:`serve` stops the bot as ``run_polling``
+    does (deliveries drained, database closed) and the process exits 0. uvicorn's
+    ``Server.serve`` replaces the handlers it finds while it runs, then puts them back and
+    raises the signal it caught again, for them: Python's default ones ended the process
+    there (by the signal, or KeyboardInterrupt), before the bot's stop; ours take it and
+    have nothing more to do. Only the main thread handles signals; a loop without
+    ``add_signal_handler`` (Windows) leaves them to uvicorn."""
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    received: list[signal.Signals] = []
+
+    def should_exit(sig: signal.Signals) -> None:
+        if not received:
+            log.info("%s received: stopping", sig.name)
+        received.append(sig)
+        server.should_exit = True
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, should_exit, sig)
+            except NotImplementedError:
+                break
+            installed.append(sig)
     try:
-        if app.post_init:
-            await app.post_init(app)
-        await app.start()
-        if webhook:
-            await app.bot.set_webhook(webhook, secret_token=secret.get_secret_value()
-                                      if secret else None, allowed_updates=ALLOWED_UPDATES)
-        else:
-            await app.bot.delete_webhook()
-            assert app.updater is not None
-            await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-        await server.serve()
+        yield
     finally:
-        if app.updater is not None and app.updater.running:
-            await app.updater.stop()
-        if app.running:
-            await app.stop()
-            if app.post_stop:
-                await app.post_stop(app)
-        await app.shutdown()
-        if app.post_shutdown:
-            await app.post_shutdown(app)
+        for sig in installed:
+            loop.remove_signal_handler(sig)
