@@ -136,10 +136,8 @@ class Chats:
                         new.last_rated_at is None or new.last_rated_at < old.last_rated_at):
                     new.last_rated_at = old.last_rated_at
             await session.flush()
-            # (a reminder's message id belongs to the old chat: never edit it in the new one)
             await session.execute(update(GameRow).where(GameRow.chat_id == old_chat_id)
-                                  .values(chat_id=new_chat_id, reminder_message_id=None,
-                                          reminder_version=None))
+                                  .values(chat_id=new_chat_id, reminder_version=None))
             await session.execute(update(RatingEvent).where(RatingEvent.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
             moved = select(LeaguePost.game_kind, LeaguePost.kind,

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine import GAMES, Game
-from league.behind import Behind
 from league.db import Database
 from league.errors import ServiceError
 from league.models import utcnow
@@ -30,9 +29,6 @@ class Context:
     games: Mapping[str, Game] = field(default_factory=lambda: GAMES)
     new_seed: Callable[[], int] = _new_seed
     clock: Callable[[], datetime] = utcnow
-    behind: Behind | None = None
-    """The deliveries' bookkeeping held and written behind (``league.behind``), when this
-    process is the only one delivering (``Deliveries.write_behind``)."""
 
     def game(self, kind: str) -> Game:
         """The rules of ``kind``; raises ``unknown_game`` (detail ``kind``)."""

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Executable, event
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
@@ -21,7 +16,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from league import behind, inbox
+from league import inbox
 
 ALEMBIC_DIR = Path(__file__).resolve().parent.parent / "alembic"
 DEFAULT_URL = "sqlite+aiosqlite:///coyote-league.sqlite3"
@@ -63,35 +58,6 @@ def upgrade(url: str | None, revision: str = "head") -> None:
     command.upgrade(config, revision)
 
 
-@dataclass
-class Ambient:
-    """A delivery's context (``league.delivery``). ``session``: its open transaction, which
-    :meth:`Database.session` and :meth:`Database.begin` hand out instead of new ones in this
-    context; ``None`` when its bookkeeping is written behind (``behind``, a
-    :class:`league.behind.Behind`; ``game``: the game it delivers, as it drew it).
-    ``lock``: one user of the session at a time (an ``AsyncSession`` is not safe for
-    concurrent use, and a delivery sends several messages at once)."""
-
-    session: AsyncSession | None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    deferred: list[Executable] = field(default_factory=list)
-    claimed: set[tuple[int, int, int]] = field(default_factory=set)  # (game, user, hand)
-    behind: Any = None
-    game: Any = None
-    posted: bool = False  # (written behind: a message was posted, whose id is written at the end)
-
-    async def flush(self) -> None:
-        """Execute the :meth:`Database.later` statements noted so far (the caller holds
-        :attr:`lock`, or is the owner with nothing else running)."""
-        while self.deferred and self.session is not None:
-            await self.session.execute(self.deferred.pop(0))
-
-
-AMBIENT: contextvars.ContextVar[Ambient | None] = contextvars.ContextVar("league_ambient",
-                                                                       default=None)
-"""The :class:`Ambient` session of the running code, if any (tasks started from it share it)."""
-
-
 class Database:
     """An async engine and its session factory. ``url`` as accepted by :func:`async_url`.
     A session's commit that changes something marks the inbox item being handled done
@@ -111,56 +77,9 @@ class Database:
         else:
             _ping_idle_connections(self.engine)
         inbox.install()
-        behind.install(inbox.LeagueSession)
-        self.versions = behind.Versions()
-        """The newest version of each game this process committed (``league.behind``)."""
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,
                                            class_=AsyncSession,
-                                           sync_session_class=inbox.LeagueSession,
-                                           info={"versions": self.versions})
-
-    @asynccontextmanager
-    async def session(self, *, deferred: bool = False) -> AsyncIterator[AsyncSession]:
-        """A session for a read: the :data:`AMBIENT` one when the running code has one (it
-        sees that transaction's writes; with ``deferred``, the :meth:`later` ones too, which
-        are executed first and then hold their rows), else a new one, closed at the end."""
-        ambient = AMBIENT.get()
-        if ambient is None or ambient.session is None:
-            async with self.sessions() as session:
-                yield session
-            return
-        async with ambient.lock:
-            if deferred:
-                await ambient.flush()
-            yield ambient.session
-
-    @asynccontextmanager
-    async def begin(self) -> AsyncIterator[AsyncSession]:
-        """A session for a bookkeeping write: the :data:`AMBIENT` one when the running code
-        has one (flushed at the end; its owner commits it), else a new transaction,
-        committed at the end. Only for writes that may wait for the owner's commit (the
-        rows of the game being delivered): anything else takes ``sessions.begin()``."""
-        ambient = AMBIENT.get()
-        if ambient is None or ambient.session is None:
-            async with self.sessions.begin() as session:
-                yield session
-            return
-        async with ambient.lock:
-            yield ambient.session
-            await ambient.session.flush()
-
-    async def later(self, statement: Executable) -> None:
-        """Execute a bookkeeping write on a row a move also writes (the game's row, its
-        players'): in an :data:`AMBIENT` transaction, noted and executed by its owner just
-        before its commit, so that the row is not held locked (and a move
-        of the game kept waiting) while the owner sends; else now, in a transaction of
-        its own. (``session(deferred=True)`` reads them before the commit.)"""
-        ambient = AMBIENT.get()
-        if ambient is None or ambient.session is None:
-            async with self.sessions.begin() as session:
-                await session.execute(statement)
-            return
-        ambient.deferred.append(statement)
+                                           sync_session_class=inbox.LeagueSession)
 
     @property
     def dialect(self) -> str:
@@ -183,8 +102,7 @@ def _ping_idle_connections(engine: AsyncEngine) -> None:
     ``DisconnectionError`` in a ``checkout`` listener makes the pool connect anew). This is
     ``pool_pre_ping`` for the connections an outage could have killed unnoticed: one used a
     moment ago is alive or was invalidated with the whole pool when its failure was seen
-    (SQLAlchemy does that on a disconnect), so a busy bot makes no round trip per checkout
-    (PostgreSQL counts each ping as a transaction: issue 10)."""
+    (SQLAlchemy does that on a disconnect), so a busy bot makes no round trip per checkout."""
     sync = engine.sync_engine
 
     def checkin(_dbapi: Any, record: Any) -> None:

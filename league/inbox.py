@@ -7,24 +7,13 @@ table but ``users``, whose rows are only names refreshed on sight) then also set
 ``done_at``, in that commit (:func:`install`): a crash before the commit leaves the item undone,
 so it is handled again after a restart; a crash after it leaves it done, so it is never applied
 twice. A request that changed nothing is marked done once handled (:meth:`Inbox.mark_done`).
-
-An item may also be handled before it is stored (:attr:`Work.unstored`: the bot's polling
-intake defers the store of a button press, issue 10): then the commit of its change *inserts*
-it, done, and one that changed nothing is inserted done once handled (:meth:`Inbox.store_done`).
-The caller must not tell the platform the request arrived before one of those, or a plain
-:meth:`Inbox.store`, has committed.
-
-Lanes: a string key (a game, or a chat's topic). On PostgreSQL :meth:`Inbox.lane` holds an
-advisory lock on the key for as long as one request of the lane is handled, so several
-processes never handle two requests of one lane at once; on SQLite (one process) it holds
-nothing and the caller's in-process lock is all there is.
+An undone item left by a dead process is taken over by a replay (:meth:`Inbox.take_undone`).
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,9 +25,8 @@ from sqlalchemy import (
     bindparam,
     delete,
     event,
-    func,
+    or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -55,15 +43,12 @@ class Work:
     ``several``: the request asks for several changes, each its own transaction (a departure
     from a group with two games), so no commit marks it done; the caller marks it once the
     handler returned, and a crash in between has the request handled again (its handler
-    must then skip what is done already); ``unstored``: the item itself when it is not in the
-    inbox yet (its marking commit inserts it); ``on_done``: called once a commit marked it."""
+    must then skip what is done already)."""
 
     id: int
     done: bool = False
     failed: bool = False
     several: bool = False
-    unstored: Item | None = None
-    on_done: Callable[[], None] | None = None
 
 
 CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work",
@@ -114,14 +99,7 @@ def _before_commit(session: Session) -> None:
         return
     if session.info.get("changed") or _changes([*session.new, *session.dirty,
                                                 *session.deleted]):
-        now = utcnow()
-        if work.unstored is not None:  # (handled before it was stored: insert it, done)
-            item = work.unstored
-            session.execute(_INSERT_DONE[session.get_bind().dialect.name],
-                            {"id": item.id, "lane": item.lane, "payload": item.payload,
-                             "received_at": now, "done_at": now})
-        else:
-            session.execute(_MARK_DONE, {"item": work.id, "now": now})
+        session.execute(_MARK_DONE, {"item": work.id, "now": utcnow()})
         session.info["marks"] = work
 
 
@@ -129,27 +107,10 @@ def _after_commit(session: Session) -> None:
     work = session.info.pop("marks", None)
     if work is not None:
         work.done = True
-        if work.on_done is not None:
-            work.on_done()
     session.info.pop("changed", None)
 
 
-def _insert_done_statement(insert: Any) -> Any:
-    """An item inserted as done (Core, one statement, parameters named as the columns); one
-    stored meanwhile (a deferred store that gave up waiting, :meth:`Inbox.store`) is marked
-    done instead."""
-    table = table_of(InboxItem)
-    stmt = insert(table)
-    return stmt.on_conflict_do_update(index_elements=["id"],
-                                      set_={"done_at": stmt.excluded.done_at},
-                                      where=table.c.done_at.is_(None))
-
-
-# The statements of every press, built once (issue 10: built anew, this insert's construction
-# and cache key took 0.8 ms of CPU against 0.3 ms for executing it prebuilt, measured alone);
-# executed with their parameters, they are found in the compiled cache.
-_INSERT_DONE = {"postgresql": _insert_done_statement(pg_insert),
-                "sqlite": _insert_done_statement(sqlite_insert)}
+# Built once: executed with its parameters, it is found in the compiled cache.
 _MARK_DONE = update(table_of(InboxItem)).where(
     table_of(InboxItem).c.id == bindparam("item"), table_of(InboxItem).c.done_at.is_(None)) \
     .values(done_at=bindparam("now"))
@@ -199,42 +160,27 @@ class Inbox:
                     for i in fresh]).on_conflict_do_nothing(index_elements=["id"]))
             return {i.id for i in fresh}
 
-    async def store_done(self, items: list[Item]) -> None:
-        """Store ``items`` as done, in one transaction (handled before they were stored, and
-        changed nothing); one stored meanwhile is marked done. Raises the driver's error
-        when the database is unreachable."""
-        if items:
-            now = utcnow()
-            async with self.db.sessions.begin() as session:
-                await session.execute(_INSERT_DONE[self.db.dialect], [
-                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now,
-                     "done_at": now} for i in items])
-
-    async def newest_id(self) -> int:
-        """The highest id stored (0 for an empty inbox): an id above it cannot be a repeat
-        of a stored item."""
-        async with self.db.sessions() as session:
-            return int(await session.scalar(select(func.max(InboxItem.id))) or 0)
-
-    async def undone_upto(self, lane: str, upto: int) -> list[Item]:
-        """The undone items of ``lane`` with an id up to ``upto``, oldest first."""
-        async with self.db.sessions() as session:
+    async def take_undone(self, *, received_before: datetime, taken_for: timedelta,
+                          skip: Iterable[int] = (), limit: int = 500) -> list[Item]:
+        """Take the undone items received before ``received_before`` that nobody has taken
+        (or whose taker let ``taken_for`` pass: it died), oldest first, leaving out the ids
+        in ``skip`` (being handled here): each is taken by one process for ``taken_for``
+        (PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so two processes never take the same)."""
+        now = utcnow()
+        table = table_of(InboxItem)
+        chosen = select(table.c.id).where(
+            table.c.done_at.is_(None), table.c.received_at < received_before,
+            or_(table.c.taken_until.is_(None), table.c.taken_until < now))
+        skip = list(skip)
+        if skip:
+            chosen = chosen.where(table.c.id.not_in(skip))
+        chosen = chosen.order_by(table.c.id).limit(limit).with_for_update(skip_locked=True)
+        async with self.db.sessions.begin() as session:
             rows = await session.execute(
-                select(InboxItem.id, InboxItem.lane, InboxItem.payload)
-                .where(InboxItem.lane == lane, InboxItem.done_at.is_(None),
-                       InboxItem.id <= upto).order_by(InboxItem.id))
-            return [Item(*row) for row in rows]
-
-    async def undone(self, *, received_before: datetime | None = None,
-                     limit: int = 500) -> list[Item]:
-        """Undone items (received before ``received_before`` when given), oldest first."""
-        stmt = select(InboxItem.id, InboxItem.lane, InboxItem.payload).where(
-            InboxItem.done_at.is_(None))
-        if received_before is not None:
-            stmt = stmt.where(InboxItem.received_at < received_before)
-        async with self.db.sessions() as session:
-            rows = await session.execute(stmt.order_by(InboxItem.id).limit(limit))
-            return [Item(*row) for row in rows]
+                update(table).where(table.c.id.in_(chosen.scalar_subquery()))
+                .values(taken_until=now + taken_for)
+                .returning(table.c.id, table.c.lane, table.c.payload))
+            return sorted((Item(*row) for row in rows), key=lambda item: item.id)
 
     async def done_since(self, received_after: datetime, received_before: datetime,
                          limit: int = 2000) -> list[Item]:
@@ -267,46 +213,3 @@ class Inbox:
             result = await session.execute(delete(InboxItem).where(
                 InboxItem.done_at.is_not(None), InboxItem.received_at < cutoff))
             return result.rowcount or 0
-
-    @asynccontextmanager
-    async def lane(self, key: str, upto: int | None = None) -> AsyncIterator[list[Item]]:
-        """Hold ``key``'s lane across processes while the body runs, and yield the lane's
-        undone items with an id up to ``upto`` (:meth:`undone_upto`; none when ``upto`` is
-        ``None``), read once the lane is held. PostgreSQL: a transaction advisory lock in a
-        transaction of its own connection, open while the body runs, so taking the lane,
-        reading its items and releasing it is one transaction (issue 10: a press's
-        transactions); it ends when the body ends or the process dies. SQLite: nothing is
-        held."""
-        if self.db.dialect != "postgresql":
-            yield [] if upto is None else await self.undone_upto(key, upto)
-            return
-        async with self.db.engine.connect() as conn:
-            clean = False
-            try:
-                await conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, "
-                                        "0))"), {"key": key})
-                items: list[Item] = []
-                if upto is not None:
-                    rows = await conn.execute(
-                        select(InboxItem.id, InboxItem.lane, InboxItem.payload)
-                        .where(InboxItem.lane == key, InboxItem.done_at.is_(None),
-                               InboxItem.id <= upto).order_by(InboxItem.id))
-                    items = [Item(*row) for row in rows]
-                yield items
-                await conn.commit()  # (read only: the commit releases the lock)
-                clean = True
-            finally:
-                if not clean:
-                    # Cancelled or failed anywhere (waiting for the lock, in the body, in the
-                    # commit): closing the server session ends the transaction and its lock
-                    # for sure, whatever state the connection is in.
-                    await _close(conn)
-
-
-async def _close(conn: Any) -> None:
-    """Invalidate ``conn`` (its server session ends, and with it its advisory locks),
-    whatever state it is in."""
-    try:
-        await conn.invalidate()
-    except Exception:  # noqa: BLE001 - a dead connection is what we want
-        pass

@@ -118,8 +118,38 @@ class ForumTopic(Base):
                                                  onupdate=utcnow)
 
 
-UNTOLD = "status IN ('running', 'finished') AND told_version < version"
-"""The games ``ix_games_untold`` holds: told less than their version."""
+class GameMessages(Base):
+    """What the group has been shown of a game: written only by its deliveries (under the
+    game's delivery lock, ``league.delivery``), never by a move.
+
+    ``told_version``: the version up to which the group has been told the moves (a move after
+    which the same player acts again is told with their next one, a report that could not be
+    sent with the next report: both from the log, so a restart loses neither); in a lobby,
+    the version its message was last drawn at (no row: never drawn). The lobby's, the
+    current table's and the last group reminder's message ids."""
+
+    __tablename__ = "game_messages"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True, autoincrement=False)
+    told_version: Mapped[int | None] = mapped_column(Integer)
+    lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class PrivateMessage(Base):
+    """A player's private message of a game: ``message_id`` shows hand ``hand``
+    (``engine.Game.hand_number``). Written only by the game's deliveries, like
+    :class:`GameMessages`."""
+
+    __tablename__ = "private_messages"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    hand: Mapped[int | None] = mapped_column(Integer)
 
 
 class Game(Base):
@@ -141,9 +171,11 @@ class Game(Base):
         Index("ix_games_due", "due_at",
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
               sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
-        # the games whose last change may not be shown (MatchService.behind)
-        Index("ix_games_untold", "id",
-              postgresql_where=text(UNTOLD), sqlite_where=text(UNTOLD)),
+        # the games whose end may not be shown (MatchService.behind; the open ones are
+        # found through uq_games_open_per_topic)
+        Index("ix_games_finished", "finished_at",
+              postgresql_where=text("status = 'finished'"),
+              sqlite_where=text("status = 'finished'")),
     )
 
     # Not a column (so not annotated): ``(the chat's language, {user id: (language, whether
@@ -161,19 +193,8 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     seed: Mapped[int] = mapped_column(BigInteger)
     creator_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
-    lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    # The group reminder of the turn at ``reminder_version``: if that turn times out and its
-    # report would be followed by a new hand's table, the report replaces the reminder (at
-    # most two new group messages a turn).
-    reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The turn whose group reminder the sweeper claimed (its message: ``GameMessages``).
     reminder_version: Mapped[int | None] = mapped_column(Integer)
-    # The version up to which the group has been told the moves. A move after which the same
-    # player acts again (Reverse and the like) is told with their next one, and a report that
-    # could not be sent with the next report: both from the log, so a restart loses neither.
-    # In a lobby: the version its message was last drawn at (unset: never drawn), so a
-    # sweep redraws a lobby change a kill left undrawn.
-    told_version: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -207,6 +228,21 @@ class Game(Base):
     players: Mapped[list[GamePlayer]] = relationship(
         back_populates="game", order_by="GamePlayer.id", cascade="all, delete-orphan")
 
+    # What the deliveries recorded (``GameMessages``), read in the game's own SELECT. Moves
+    # never write them: a move's transaction and a delivery's share no row.
+    told_version: Mapped[int | None] = column_property(
+        select(GameMessages.told_version).where(GameMessages.game_id == id)
+        .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
+    lobby_message_id: Mapped[int | None] = column_property(
+        select(GameMessages.lobby_message_id).where(GameMessages.game_id == id)
+        .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
+    table_message_id: Mapped[int | None] = column_property(
+        select(GameMessages.table_message_id).where(GameMessages.game_id == id)
+        .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
+    reminder_message_id: Mapped[int | None] = column_property(
+        select(GameMessages.reminder_message_id).where(GameMessages.game_id == id)
+        .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
+
     # The ORM checks the version on every UPDATE (WHERE version = the value read); the
     # service raises it only when players' buttons go stale (a move, a lobby change), so a
     # reminder or a pause does not invalidate the keyboards on screen.
@@ -216,7 +252,7 @@ class Game(Base):
 class GamePlayer(Base):
     """A seat in a game. ``seat`` is set at start (join order); ``playing`` (still in the
     game: ``Game.still_playing``) and ``placement`` mirror the engine state for queries;
-    ``private_message_id`` is the private view of hand ``private_hand``."""
+    ``private_message_id`` is the private view of hand ``private_hand`` (``PrivateMessage``)."""
 
     __tablename__ = "game_players"
     __table_args__ = (
@@ -235,8 +271,6 @@ class GamePlayer(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     playing: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     placement: Mapped[int | None] = mapped_column(Integer)
-    private_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    private_hand: Mapped[int | None] = mapped_column(Integer)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The private-chat message id of the last move this player typed that was applied: a
     # message delivered again (Telegram repeats updates whose offset was not confirmed) is
@@ -253,6 +287,17 @@ class GamePlayer(Base):
     reader_reachable: Mapped[bool | None] = column_property(
         select(User.can_message).where(User.id == user_id)
         .correlate_except(User).scalar_subquery(), expire_on_flush=False)
+
+    # The player's private message and its hand, as the deliveries recorded them
+    # (``PrivateMessage``), read likewise.
+    private_message_id: Mapped[int | None] = column_property(
+        select(PrivateMessage.message_id).where(PrivateMessage.game_id == game_id,
+                                                PrivateMessage.user_id == user_id)
+        .correlate_except(PrivateMessage).scalar_subquery(), expire_on_flush=False)
+    private_hand: Mapped[int | None] = column_property(
+        select(PrivateMessage.hand).where(PrivateMessage.game_id == game_id,
+                                          PrivateMessage.user_id == user_id)
+        .correlate_except(PrivateMessage).scalar_subquery(), expire_on_flush=False)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -352,6 +397,10 @@ class InboxItem(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Until when a replay (``telegram_app.intake``) has taken the undone item: another
+    # process's replay leaves it alone until then.
+    taken_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                         nullable=True)
 
 
 class NotifySubscription(Base):

@@ -63,7 +63,6 @@ class Moves:
             row.status = "running"
             row.started_at = self.ctx.clock()
             row.paused_left = None
-            row.told_version = row.version  # the group knows the lobby; the moves follow
             steps = [self.record(session, row, game, state, events, None, user_id, None)]
             steps += self.advance(session, row, game)
             await rate_if_finished(session, row, self.ctx.clock())

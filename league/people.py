@@ -59,7 +59,7 @@ class People:
 
     async def reachable(self, user_ids: list[int]) -> set[int]:
         """Those of ``user_ids`` whom private messages reach."""
-        async with self.ctx.db.session() as session:
+        async with self.ctx.db.sessions() as session:
             rows = await session.scalars(select(User.id).where(User.id.in_(user_ids),
                                                                User.can_message.is_(True)))
             return set(rows)

@@ -18,12 +18,6 @@ class GameReads:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def seen(self, game: GameSnapshot) -> GameSnapshot:
-        """``game`` (a snapshot from any transaction) with the deliveries' bookkeeping held
-        behind laid over (``league.behind``: this process's own message ids and
-        ``told_version``, maybe not yet in the database)."""
-        return game if self.ctx.behind is None else self.ctx.behind.overlay(game)
-
     async def open_game(self, chat_id: int, thread_id: int) -> GameSnapshot | None:
         """The lobby or running game of a chat's topic, if any."""
         async with self.ctx.db.sessions() as session:
@@ -31,10 +25,9 @@ class GameReads:
         return None if game_id is None else await self.get(game_id)
 
     async def get(self, game_id: int) -> GameSnapshot:
-        """A game by id; raises ``game_not_found`` (in a delivery: as its transaction sees
-        it, its own bookkeeping included)."""
-        async with self.ctx.db.session(deferred=True) as session:
-            return self.seen(snapshot(await load_game(session, game_id)))
+        """A game by id; raises ``game_not_found``."""
+        async with self.ctx.db.sessions() as session:
+            return snapshot(await load_game(session, game_id))
 
     async def running_games_of(self, user_id: int) -> list[GameSnapshot]:
         """Running games in which ``user_id`` is still playing (``Game.still_playing``)."""
@@ -43,7 +36,7 @@ class GameReads:
                 select(GameRow.id).join(GamePlayer)
                 .where(GamePlayer.user_id == user_id, GameRow.status == "running")
                 .order_by(GameRow.id))
-            games = [self.seen(snapshot(await load_game(session, game_id)))
+            games = [snapshot(await load_game(session, game_id))
                      for game_id in ids.all()]
         return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
                 and p.playing]
@@ -53,7 +46,7 @@ class GameReads:
         async with self.ctx.db.sessions() as session:
             ids = await session.scalars(select(GameRow.id).where(
                 GameRow.chat_id == chat_id, GameRow.status.in_(OPEN_STATUSES)))
-            return [self.seen(snapshot(await load_game(session, game_id)))
+            return [snapshot(await load_game(session, game_id))
                     for game_id in ids.all()]
 
     async def games_on_turn(self, user_id: int) -> list[GameSnapshot]:
@@ -65,7 +58,7 @@ class GameReads:
                 .where(GamePlayer.user_id == user_id, GameRow.status == "running")
                 .order_by(GameRow.id))
             for game_id in ids.all():
-                game = self.seen(snapshot(await load_game(session, game_id)))
+                game = snapshot(await load_game(session, game_id))
                 player = game.player(user_id)
                 if player is not None and self.ctx.game(game.kind).current_seat(
                         game.state or {}) == player.seat:
@@ -76,18 +69,15 @@ class GameReads:
                                       message_id: int) -> GameSnapshot | None:
         """The running game whose current private message to ``user_id`` is ``message_id``
         (what a reply in the private chat answers), or ``None``."""
-        held = None if self.ctx.behind is None else \
-            self.ctx.behind.game_of_private(user_id, message_id)
         async with self.ctx.db.sessions() as session:
-            game_id = held or await session.scalar(
+            game_id = await session.scalar(
                 select(GameRow.id).join(GamePlayer)
                 .where(GamePlayer.user_id == user_id, GameRow.status == "running",
                        GamePlayer.private_message_id == message_id).limit(1))
             if game_id is None:
                 return None
-            game = self.seen(snapshot(await load_game(session, game_id)))
+            game = snapshot(await load_game(session, game_id))
         player = game.player(user_id)
-        # (the database's message may have been replaced by one held behind since)
         return game if game.status == "running" and player is not None and \
             player.private_message_id == message_id else None
 

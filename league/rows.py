@@ -38,9 +38,6 @@ def is_language_code(code: object) -> bool:
         all(part.isascii() and part.isalnum() for part in code.replace("_", "-").split("-"))
 
 
-SENDING = 0
-"""The private message id of a player while their message is being sent (never a real id)."""
-
 MAX_GAME_ID = 2**31 - 1
 """Game ids are 32-bit integers in the database; a larger number (typed or forged) names no
 game, and must not reach the driver, which would refuse it."""

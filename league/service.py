@@ -19,7 +19,6 @@ from datetime import datetime
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from engine import GAMES, Game
-from league.bookkeeping import Bookkeeping
 from league.chats import Chats
 from league.context import Context, _new_seed
 from league.db import Database
@@ -61,7 +60,7 @@ class via(Generic[P, R]):  # noqa: N801  (used like a function, in the class bod
 
 
 class MatchService:
-    """Lobby, start, moves (with computer players' replies), sweeps, delivery bookkeeping,
+    """Lobby, start, moves (with computer players' replies), sweeps, deliveries,
     chats, people and league queries. Every committed start, move and timeout is reported
     to the :meth:`on_commit` listeners."""
 
@@ -74,7 +73,6 @@ class MatchService:
         self.chats = Chats(self.ctx)
         self.names = Names(self.ctx)
         self.reads = GameReads(self.ctx)
-        self.bookkeeping = Bookkeeping(self.ctx)
         self.lobby = LobbyService(self.ctx, self.reads)
         self.moves = Moves(self.ctx, self.reads, self.listeners)
         self.sweeper = Sweeper(self.ctx, self.moves, self.listeners)
@@ -127,7 +125,6 @@ class MatchService:
     # game reads
     open_game = via("reads", GameReads.open_game)
     get = via("reads", GameReads.get)
-    seen = via("reads", GameReads.seen)
     running_games_of = via("reads", GameReads.running_games_of)
     open_games_in = via("reads", GameReads.open_games_in)
     games_on_turn = via("reads", GameReads.games_on_turn)
@@ -158,20 +155,11 @@ class MatchService:
     resume = via("moves", Moves.resume)
     sweep = via("sweeper", Sweeper.sweep)
 
-    # delivery bookkeeping
-    set_messages = via("bookkeeping", Bookkeeping.set_messages)
-    set_reminder = via("bookkeeping", Bookkeeping.set_reminder)
-    untold = via("bookkeeping", Bookkeeping.untold)
-    claim_private = via("bookkeeping", Bookkeeping.claim_private)
-    set_private_message = via("bookkeeping", Bookkeeping.set_private_message)
-    raise_told = via("deliveries", Deliveries.raise_told)
+    # delivery: what the groups and players were shown
     delivering = via("deliveries", Deliveries.delivering)
-    release_stale_claims = via("deliveries", Deliveries.release_stale_claims)
+    reread = via("deliveries", Deliveries.reread)
+    untold = via("deliveries", Deliveries.untold)
     behind = via("deliveries", Deliveries.behind)
-    write_behind = via("deliveries", Deliveries.write_behind)
-    lead = via("deliveries", Deliveries.lead)
-    resign = via("deliveries", Deliveries.resign)
-    flush_behind = via("deliveries", Deliveries.flush)
 
     # league queries
     chat_zone = via("queries", LeagueQueries.chat_zone)

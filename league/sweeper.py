@@ -100,7 +100,7 @@ class Sweeper:
             row.remind_at = None
             row.due_at = row.deadline_at
             # claimed for this turn now; its message id follows once it is sent
-            row.reminder_version, row.reminder_message_id = row.version, None
+            row.reminder_version = row.version
             return "reminder", seat, removed, []
         try:  # worked out first: an engine error must not block the other games' sweep
             if player is None or seat is None:

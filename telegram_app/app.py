@@ -68,19 +68,12 @@ def build_application(settings: Settings, *, migrate: bool = True,
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
         intake = Intake(app, Inbox(db), concurrency=concurrency, grace=settings.inbox_grace,
-                        keep=timedelta(hours=settings.inbox_keep_hours),
-                        shared=bool(settings.telegram_webhook_url))
+                        keep=timedelta(hours=settings.inbox_keep_hours))
         app.bot_data[INTAKE] = intake
         processor.intake = intake
         if isinstance(app.bot, InboxBot):
-            app.bot.attach(intake)
+            app.bot.attach(intake.received)
         service = MatchService(db, clock=clock)
-        if not settings.telegram_webhook_url:
-            # Polling: Telegram hands a bot's updates to one process, so the process that
-            # leads (league.lease) delivers every game, writing its bookkeeping behind
-            # (league.behind; issue 10); it leads from the start if no other process does
-            service.write_behind()
-            await service.lead()
         messenger = Messenger(app.bot, service)
         app.bot_data[KEY] = BotServices(db, service, messenger,
                                          Presenter(messenger, service, intake.outage))
@@ -88,11 +81,6 @@ def build_application(settings: Settings, *, migrate: bool = True,
         await set_commands(app)
 
     async def post_shutdown(app: Application) -> None:
-        if KEY in app.bot_data:
-            try:
-                await app.bot_data[KEY].service.resign()  # (another process may lead now)
-            except Exception:  # noqa: BLE001 - the database is gone: closing frees the lease
-                log.warning("writing the deliveries' bookkeeping at the stop failed")
         await db.dispose()
         log.info("stopped")
 

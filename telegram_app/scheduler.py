@@ -153,10 +153,6 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     after a commit, a note that did not arrive, a private message never delivered)."""
     bot = services(context)
     try:
-        if not await bot.service.lead():
-            # Another polling process leads and sweeps (league.lease); this ticker is alive.
-            metrics.swept()
-            return
         results = await bot.service.sweep()
         behind = await bot.service.behind()
     except Exception as exc:  # a database outage must not kill the ticker; the next tick retries
@@ -190,9 +186,10 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         player = game.at_seat(result.seat)
         with for_chat(game):
             text = reminder_text(game, player, removal=result.removed)
-        sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
-        if sent is not None:
-            await bot.service.set_reminder(game.id, sent, game.version)
+        async with bot.presenter.delivering(game.id) as delivery:
+            sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+            if sent is not None:
+                delivery.set_messages(reminder=sent)
         if player.user_id is not None:
             with for_player(player):
                 text = reminder_text(game, player, removal=result.removed)

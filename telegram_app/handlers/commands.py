@@ -176,8 +176,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # their current views, or the welcome if they play nowhere.
         running = await bot.service.running_games_of(user.id)
         for current in running:
-            await bot.presenter.send_private(current, current.player(user.id),  # type: ignore[arg-type]
-                                             again=True)
+            await bot.presenter.send_private(current, current.player(user.id))  # type: ignore[arg-type]
         if not running:
             await reply(update, context, texts.welcome_text())
         return
@@ -188,7 +187,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await bot.presenter.show_lobby(game, context.bot.username)
     elif game.status == "running" and player.seat is not None and \
             ui_for(game).in_hand(game, player.seat):
-        await bot.presenter.send_private(game, player, again=True)
+        await bot.presenter.send_private(game, player)
     elif game.status == "running":
         await reply(update, context, with_place(game, _(
             "You are out of game #{id}; follow the rest in the group.").format(id=game.id)))

@@ -19,8 +19,7 @@ from telegram_app.presenter.reports import Reports
 DELIVERIES = 16
 """Games delivered at once by one process: each holds a database connection for its lock
 (PostgreSQL) while it sends, so this and the intake's 16 handlers stay below the connection
-pool's 40 (``league.db.Database``). 8 capped the bot near 30 presses a second once a press
-cost 15 ms of CPU (a delivery holds its slot for a Bot API round trip: 150 ms in the bench)."""
+pool's 40 (``league.db.Database``)."""
 log = logging.getLogger(__name__)
 
 
@@ -38,7 +37,6 @@ class Presenter(Reports):
         # the bot's one log of database outages (the intake's): a delivery that meets one
         # adds no traceback to its one warning
         self.outage = outage or OutageLog()
-        # game id -> (its lock: one delivery at a time, the number holding or waiting for it)
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
         # game id -> version -> committed change not delivered yet (see committed)
         self._pending: dict[int, dict[int, Outcome]] = {}
@@ -66,17 +64,9 @@ class Presenter(Reports):
         return bool(self._tasks)
 
     async def drain(self, timeout: float) -> None:  # noqa: ASYNC109
-        """Wait up to ``timeout`` seconds for the deliveries under way (a stop), then write
-        their bookkeeping held behind (``league.behind``)."""
+        """Wait up to ``timeout`` seconds for the deliveries under way (a stop)."""
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=timeout)
-        try:
-            await self.service.flush_behind()
-        except Exception as exc:  # noqa: BLE001 - a stop goes on; a sweep shows them again
-            if is_outage(exc):
-                self.outage.failed(exc)
-            else:
-                log.exception("writing the deliveries' bookkeeping at the stop failed")
 
     def represent(self, game_ids: list[int]) -> None:
         """Start delivering each of ``game_ids`` (the sweep's games not shown) that this
@@ -90,17 +80,12 @@ class Presenter(Reports):
         """Show what changed in the game since the group was last told: the changes this
         process committed (coalesced: each run of consecutive versions is one report), or,
         with none, what the log holds beyond ``told_version`` and any private message of
-        this hand that was never delivered (:meth:`_represent`). One delivery per game at a
-        time: a lock here, and the service's across processes. Errors are logged (a database
-        outage as the outage's one warning); what was not told is found again by a sweep."""
+        this hand that was never delivered (:meth:`_represent`). Errors are logged (a
+        database outage as the outage's one warning); what was not told is found again by a
+        sweep."""
         try:
-            async with self._lock(game_id), self._slots:
-                # The newest change noted: the game as its move's transaction left it, which
-                # the delivery then only checks (see MatchService.delivering)
-                noted = self._pending.get(game_id)
-                hint = noted[max(noted)].game if noted else None
-                async with self.service.delivering(game_id, hint) as delivery:
-                    await self._deliver(game_id, delivery)
+            async with self.delivering(game_id) as delivery:
+                await self._deliver(game_id, delivery)
         except Exception as exc:
             if is_outage(exc):  # shown again by a sweep once the database is back
                 self.outage.failed(exc)
@@ -108,16 +93,16 @@ class Presenter(Reports):
                 log.exception("showing game %s failed", game_id)
 
     async def _deliver(self, game_id: int, delivery: Delivery) -> None:
-        """The body of :meth:`deliver`, under the game's locks."""
+        """The body of :meth:`deliver`, under the game's delivery."""
         runs = _runs(self._pending.pop(game_id, {}))
         for n, outcome in enumerate(runs):
             if outcome.started:
-                await self.close_lobby(outcome.game)
-            # (a later run reads the game again: the first may have posted a table)
-            fresh = delivery.game if n == 0 else await self.service.get(game_id)
-            await self._moved(outcome, fresh, delivery)
+                await self._close_lobby(delivery.game)
+            if n > 0:  # (read again: the game may have moved on since the first read)
+                await self.service.reread(delivery)
+            await self._moved(outcome, delivery)
         if not runs:
-            await self._represent(delivery)
+            await self._represent(delivery, self.messenger.bot.username)
 
 
 def _runs(pending: dict[int, Outcome]) -> list[Outcome]:

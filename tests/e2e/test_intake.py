@@ -73,9 +73,8 @@ async def test_a_press_committed_just_before_a_kill_is_answered_after_the_restar
         pg_db, pg_url: str, tmp_path) -> None:
     """The bid commits (which marks its inbox item done), then the process is killed before
     its answerCallbackQuery reached Telegram: after the restart the press is answered (the
-    soak's unanswered presses), and the bid is applied once. (Its note may be told twice:
-    polling writes a delivery's bookkeeping behind, so a kill within ``league.behind``'s
-    FLUSH_AFTER of the send has it shown again; never more than once again.)"""
+    soak's unanswered presses), and the bid is applied once. (Its note may be told twice: a kill
+    between a send and its record shows it again; never more than once again.)"""
     async with FakeBotAPI() as api:
         bot, players = await spawn_with_game(api, pg_url, tmp_path / "bot.log", GROUP_A,
                                              "Killed")

@@ -7,10 +7,8 @@ from __future__ import annotations
 import logging
 
 import pytest
-from sqlalchemy import insert, text
 from sqlalchemy.engine import make_url
 
-from league.models import InboxItem, utcnow
 from tests.e2e.harness import (
     bot_table,
     hold,
@@ -95,43 +93,6 @@ async def test_an_outage_during_a_delivery_is_one_warning(pg_db, pg_url, caplog)
     finally:
         await proxy.stop()
     assert_one_outage_warning(caplog)
-
-
-async def test_an_outage_after_an_earlier_update_of_the_lane_answers_the_new_one(
-        pg_db, pg_url) -> None:
-    """An update finds an earlier one of its lane undone (a dead worker's) and handles that
-    first; the database goes away as that earlier one is marked done. The new update was
-    not handled: its sender is told so, rather than left waiting for an answer that never
-    comes (it is marked done once the database is back)."""
-    real = make_url(pg_url)
-    proxy = await TcpProxy(real.host or "127.0.0.1", real.port or 5432).start()
-    url = real.set(port=proxy.port).render_as_string(hide_password=False)
-    try:
-        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob"]) as (api, players, runner):
-            # Workers share the inbox (webhook mode): only there can another process leave
-            # an update undone in a lane while this one runs (polling has one taker).
-            runner.app.bot_data["intake"].shared = True
-            await players[0].send(GROUP, "/help")
-            await wait_for(lambda: bool(api.bot_messages(GROUP)))
-            await api.settle()
-            lane = f"c{GROUP}:0"
-            async with pg_db.engine.begin() as conn:  # the /help again, left undone
-                payload = (await conn.execute(text(
-                    "SELECT payload FROM inbox WHERE lane = :l ORDER BY id DESC LIMIT 1"),
-                    {"l": lane})).scalar_one()
-                payload = {**payload, "update_id": 0}
-                await conn.execute(insert(InboxItem).values(
-                    id=0, lane=lane, payload=payload, received_at=utcnow()))
-            held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP)
-            await players[1].send(GROUP, "/rules")
-            await wait_for(held.is_set)  # the earlier /help's answer
-            proxy.cut()
-            release.set()
-            await wait_for(lambda: bool(api.find_messages(GROUP, OUTAGE)), timeout=10)
-            proxy.restore()
-            await api.settle()
-    finally:
-        await proxy.stop()
 
 
 async def test_a_departure_during_an_outage_is_handled_once_it_is_over(

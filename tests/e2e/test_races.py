@@ -111,7 +111,7 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
         return outcome
 
     @asynccontextmanager
-    async def delivering(game_id: int, hint=None):
+    async def delivering(game_id: int):
         if state["armed"]:  # the bid is committed and not shown yet: the other press lands
             state["armed"], state["done"] = False, True
             now = await plain_get(game_id)
@@ -123,8 +123,8 @@ async def _a_move_lands_right_after_a_commit(slow_table) -> tuple[list[str], str
                                 Action("special", special="extra"))
             finally:
                 service.listeners.listeners = listeners
-        async with plain_delivering(game_id, hint) as delivery:  # (hint: the bid's game,
-            yield delivery                                        # older than the game now)
+        async with plain_delivering(game_id) as delivery:
+            yield delivery
 
     service.act, service.delivering = act, delivering
     await press(api, first, "1", GROUP)
@@ -169,11 +169,11 @@ async def test_stopping_while_a_sweep_sends_its_note_loses_nothing(slow_table) -
     await runner.start()
 
 
-async def test_two_bot_processes_lead_in_turn_and_tell_each_timeout_once(slow_table) -> None:
+async def test_two_bot_processes_sweeping_tell_each_timeout_once(slow_table) -> None:
     """Held up: a second Application (no polling, its JobQueue sweeping every 50 ms)
-    against the same database and Bot API. One process leads at a time (league.lease): the
-    first sweeps two turns, is stopped, and the second leads and sweeps the next two; each
-    reminder and timeout is told once."""
+    against the same database and Bot API. Both sweep the first two turns (each due game is
+    claimed by one, each delivery holds the game's lock), then the first is stopped and the
+    second sweeps the next two; each reminder and timeout is told once."""
     from telegram_app.app import build_application
 
     api, players, clock, runner = slow_table
@@ -198,7 +198,7 @@ async def test_two_bot_processes_lead_in_turn_and_tell_each_timeout_once(slow_ta
         game_id = (await runner.app.bot_data[KEY].service.open_game(GROUP, 0)).id
         for k in range(1, 5):
             if k == 3:
-                await runner.stop()  # (its lease is given up: the second leads at its tick)
+                await runner.stop()
             clock.advance(2701)  # the reminder
             await wait_for(lambda k=k: sent("it is your turn in game") >= k)
             clock.advance(900)  # the timeout

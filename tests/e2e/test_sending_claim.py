@@ -1,5 +1,5 @@
-"""A kill while a private message is being sent (claimed, ``private_message_id`` = 0) must
-not leave the player without their message for the rest of the round."""
+"""A kill while a private message is being sent (its id never recorded) must not leave the
+player without their message for the rest of the round."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ async def test_a_send_cut_short_by_a_kill_is_sent_again(pg_db, pg_url) -> None:
         await start_game(api, players, GROUP, "/newgame")
         first = await mover(api, players)
         await runner.stop()
-        # As a SIGKILL leaves it between claim_private and set_private_message: claimed for
-        # this round, its id never recorded (the message may never have reached Telegram).
+        # As a SIGKILL leaves it between the send and its record: its id never recorded
+        # (the message may never have reached Telegram).
         async with pg_db.engine.begin() as conn:
-            await conn.execute(text("UPDATE game_players SET private_message_id = 0 "
-                                    "WHERE user_id = :u"), {"u": first.id})
+            await conn.execute(text("DELETE FROM private_messages WHERE user_id = :u"),
+                               {"u": first.id})
             # and the restart comes later than any send could still be under way
             await conn.execute(text("UPDATE game_events "
                                     "SET created_at = created_at - interval '5 minutes'"))

@@ -366,7 +366,8 @@ async def test_a_reminder_sent_while_its_turn_goes_on_stays_the_turns(pg_db: Dat
     a = game.state["turn"]
     await service.act(game_id, game.at_seat(a).user_id, game.version,
                       Action("special", special="reverse"))
-    await service.set_reminder(game_id, 777, reminder.game.version)  # the send returns late
+    async with service.delivering(game_id) as delivery:  # the send returns late
+        delivery.set_messages(reminder=777)
     game = await service.get(game_id)
     assert game.state["turn"] == a
     assert game.reminder_version == game.version and game.reminder_message_id == 777

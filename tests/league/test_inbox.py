@@ -3,9 +3,10 @@ commit, a refreshed name or a rolled-back change does not, old done items are pr
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from league.inbox import CURRENT, Inbox, Item, Work
 from league.models import InboxItem, utcnow
@@ -21,12 +22,18 @@ async def _done(db, item_id: int) -> bool:
             InboxItem.id == item_id)) is not None
 
 
+async def _undone(inbox: Inbox) -> list[Item]:
+    return await inbox.take_undone(received_before=utcnow() + timedelta(seconds=1),
+                                   taken_for=timedelta(0))
+
+
 async def test_a_repeat_is_dropped(pg_db) -> None:
     inbox = Inbox(pg_db)
     assert await inbox.store([Item(5, "g1", {"a": 1}), Item(6, "g1", {"b": 2})]) == {5, 6}
     assert await inbox.store([Item(6, "g1", {"b": 2}), Item(7, "c1:0", {})]) == {7}
-    assert [i.id for i in await inbox.undone_upto("g1", 6)] == [5, 6]
-    assert [i.id for i in await inbox.undone_upto("g1", 5)] == [5]
+    later = utcnow() + timedelta(seconds=1)
+    assert [i.id for i in await inbox.take_undone(received_before=later,
+                                                  taken_for=timedelta(minutes=1))] == [5, 6, 7]
 
 
 async def test_a_change_marks_the_item_done_in_its_commit(pg_db) -> None:
@@ -44,7 +51,7 @@ async def test_a_change_marks_the_item_done_in_its_commit(pg_db) -> None:
         assert work.done and await _done(pg_db, 1)
     finally:
         CURRENT.reset(token)
-    assert [i.id for i in await inbox.undone()] == [2]
+    assert [i.id for i in await _undone(inbox)] == [2]
 
 
 async def test_a_refused_change_leaves_the_item_undone(pg_db) -> None:
@@ -69,7 +76,7 @@ async def test_old_done_items_are_pruned(pg_db) -> None:
     await inbox.store([Item(3, "a", {})])
     await inbox.mark_done([1, 3])
     assert await inbox.prune(timedelta(days=1)) == 1  # 2 is old but undone: kept
-    assert [i.id for i in await inbox.undone()] == [2]
+    assert [i.id for i in await _undone(inbox)] == [2]
 
 
 async def test_names_refreshed_on_sight_leave_the_item_undone(pg_db) -> None:
@@ -90,30 +97,25 @@ async def test_names_refreshed_on_sight_leave_the_item_undone(pg_db) -> None:
         CURRENT.reset(token)
 
 
-async def test_an_item_handled_before_it_was_stored_is_inserted_done_by_its_change(
+async def test_an_undone_item_is_taken_by_one_replay_until_its_taker_lets_it_go(
         pg_db) -> None:
-    """A deferred store (the polling intake's button presses): the commit of the change
-    inserts the item, done; a store that gave up waiting for that commit comes first
-    (undone) or after (a repeat), and either way the item ends done exactly once."""
-    inbox, service = Inbox(pg_db), MatchService(pg_db)
-    calls: list[int] = []
-    first = Item(20, "c-5:0", {"callback_query": {"id": "q"}})
-    token = CURRENT.set(work := Work(20, unstored=first, on_done=lambda: calls.append(20)))
-    try:
-        await service.touch_user(ANN)  # a name refreshed: nothing stored yet
-        assert not await inbox.undone() and not await _done(pg_db, 20)
-        await service.open_lobby(-5, "Group", 0, ANN, "coyote")
-    finally:
-        CURRENT.reset(token)
-    assert work.done and calls == [20] and await _done(pg_db, 20)
-    assert await inbox.store([first]) == set()  # stored already: a repeat
-    async with pg_db.sessions() as session:
-        payload = await session.scalar(select(InboxItem.payload).where(InboxItem.id == 20))
-    assert payload == first.payload
-
-    second = Item(21, "g1", {})
-    assert await inbox.store([second]) == {21}  # the store gave up waiting: undone
-    await inbox.store_done([second, Item(22, "g2", {})])  # changed nothing: done
-    assert await _done(pg_db, 21) and await _done(pg_db, 22)
-    assert await inbox.newest_id() == 22
-    assert not await inbox.undone()
+    """Two processes' replays never take the same item; one being handled here is left
+    out; an item whose taker died is taken again once its time has passed."""
+    inbox = Inbox(pg_db)
+    await inbox.store([Item(i, "g1", {}) for i in (31, 32, 33)])
+    later = utcnow() + timedelta(seconds=1)
+    minute = timedelta(minutes=1)
+    first, second = await asyncio.gather(
+        inbox.take_undone(received_before=later, taken_for=minute, skip=[33]),
+        inbox.take_undone(received_before=later, taken_for=minute, skip=[33]))
+    assert sorted(i.id for i in [*first, *second]) == [31, 32]
+    assert [i.id for i in await inbox.take_undone(received_before=later,
+                                                  taken_for=minute)] == [33]
+    assert not await inbox.take_undone(received_before=later, taken_for=minute)
+    await inbox.mark_done([31])
+    gone = await inbox.take_undone(received_before=later, taken_for=-minute)  # (none free)
+    assert not gone
+    async with pg_db.sessions.begin() as session:  # the takers died a while ago
+        await session.execute(update(InboxItem).values(taken_until=utcnow() - minute))
+    assert [i.id for i in await inbox.take_undone(received_before=later,
+                                                  taken_for=minute)] == [32, 33]

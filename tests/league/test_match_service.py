@@ -129,18 +129,27 @@ async def test_the_event_log_replays_to_the_stored_state(pg_db: Database) -> Non
     assert state == game.state and any(row.user_id is None for row in log[1:])  # AI moves too
 
 
-async def test_a_rounds_private_message_is_claimed_once(pg_db: Database) -> None:
-    """The deal and a refresh (or two processes) may both want to send it: one does."""
+async def test_a_delivery_records_what_it_sent_and_never_lowers_told(pg_db: Database) -> None:
+    """What a delivery records shows in its game at once and in every read after it; the
+    told version only grows."""
     service = MatchService(pg_db, new_seed=lambda: 3)
     game_id = await _running(service)
     user = _user_at(await service.get(game_id), 0)
-    claims = await asyncio.gather(*(service.claim_private(game_id, user, 1) for _ in range(3)))
-    assert sorted(claims) == [False, False, True]
-    await service.set_private_message(game_id, user, None, 1)  # the send failed
-    assert await service.claim_private(game_id, user, 1)
-    await service.set_private_message(game_id, user, 555, 1)  # sent
-    assert not await service.claim_private(game_id, user, 1)
-    assert await service.claim_private(game_id, user, 2)  # the next round's
+    async with service.delivering(game_id) as delivery:
+        delivery.set_private(user, 555, 1)
+        delivery.set_messages(table=77)
+        delivery.told(3)
+        seen = delivery.game
+        assert seen.player(user).private_message_id == 555 and seen.table_message_id == 77
+    game = await service.get(game_id)
+    player = game.player(user)
+    assert (player.private_message_id, player.private_hand) == (555, 1)
+    assert (game.table_message_id, game.told_version) == (77, 3)
+    async with service.delivering(game_id) as delivery:
+        delivery.told(2)
+        delivery.set_private(user, 556, 2)
+    game = await service.get(game_id)
+    assert game.told_version == 3 and game.player(user).private_message_id == 556
 
 
 async def test_a_typed_bid_is_applied_once_and_only_in_its_round(pg_db: Database) -> None:
@@ -150,7 +159,8 @@ async def test_a_typed_bid_is_applied_once_and_only_in_its_round(pg_db: Database
     game_id = await _running(service)
     game = await service.get(game_id)
     first = _user_at(game, game.state["turn"])
-    await service.set_private_message(game_id, first, 50, game.state["round"])
+    async with service.delivering(game_id) as delivery:
+        delivery.set_private(first, 50, game.state["round"])
     with pytest.raises(ServiceError, match="typed_too_early"):
         await service.act(game_id, first, game.version, Action("bid", 3), typed=40)
     await service.act(game_id, first, game.version, Action("bid", 3), typed=60)

@@ -1,0 +1,170 @@
+"""Lanes: updates handled concurrently, one at a time per lane, each once."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application, BaseUpdateProcessor
+
+from league.inbox import CURRENT, Inbox, Work
+from league.models import utcnow
+from telegram_app import metrics
+from telegram_app.callbacks import parse
+from telegram_app.handlers.common import thread_of
+from telegram_app.outage import OutageLog, answer_outage, is_outage
+
+log = logging.getLogger(__name__)
+KEY = "intake"  # bot_data key of the Intake
+
+
+def lane_of(update: Update) -> str:
+    """The lane of an update (at most 64 characters): ``g<id>`` for a button that names a
+    game, else ``c<chat id>:<topic>`` in a group, ``u<user id>`` in a private chat (or when
+    there is no chat at all), ``-`` for an update with neither."""
+    query = update.callback_query
+    if query is not None:
+        data = parse(query.data)
+        if data is not None and data.game_id > 0:
+            return f"g{data.game_id}"
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None and chat.type != "private":
+        return f"c{chat.id}:{thread_of(update.effective_message)}"
+    if user is not None:
+        return f"u{user.id}"
+    return f"c{chat.id}:0" if chat is not None else "-"
+
+
+def kind_of(update: Update) -> str:
+    """What an update is, for the metrics."""
+    if update.callback_query is not None:
+        return "press"
+    message = update.message
+    if message is not None and message.text is not None:
+        return "command" if message.text.startswith("/") else "text"
+    return "other"
+
+
+class Intake:
+    """The receive and dispatch side of one bot process (see the package's docstring):
+    :attr:`received` (what was stored), :meth:`handle` (the lanes) and :attr:`replay` (what
+    a dead process left). ``concurrency``: updates handled at once (lanes beyond it wait for
+    a slot); ``grace``: seconds an undone item may wait before a replay takes it over;
+    ``keep``: how long done items stay before they are pruned."""
+
+    def __init__(self, app: Application, inbox: Inbox, *, concurrency: int = 16,
+                 grace: float = 10.0, keep: timedelta = timedelta(days=1)) -> None:
+        from telegram_app.intake.receiving import Received
+        from telegram_app.intake.replay import Replay
+
+        self.app = app
+        self.inbox = inbox
+        self.outage = OutageLog()
+        self.received = Received(inbox, self.outage)
+        self.replay = Replay(self, grace=grace, keep=keep)
+        self.handling: set[int] = set()   # ids being handled here
+        self.abandoned: set[int] = set()  # answered with the outage note: done once it ends
+        self.born = utcnow()  # items received before this are no one's here (a restart's)
+        self._slots = asyncio.Semaphore(concurrency)
+        self._locks: dict[str, list[Any]] = {}  # lane -> [lock, users]
+
+    @property
+    def pending(self) -> set[int]:
+        """Ids received or taken here and not yet handled, or being handled."""
+        return set(self.received.fresh) | self.handling
+
+    async def receive(self, updates: Any, raw: Any = None) -> int:
+        """:meth:`Received.receive` (the webhook's way in)."""
+        return await self.received.receive(updates, raw)
+
+    @asynccontextmanager
+    async def _lane(self, lane: str) -> AsyncIterator[None]:
+        entry = self._locks.setdefault(lane, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[lane]
+
+    async def handle(self, update: Update, coroutine: Awaitable[Any] | None) -> None:
+        """Handle ``update`` (``coroutine``: PTB's handling of it) in its lane, once: an
+        update this process did not store as new (a repeat Telegram delivered again) is
+        dropped, one received during an outage is answered "nothing was changed"."""
+        uid = update.update_id
+        work = self.received.fresh.pop(uid, None)
+        self.handling.add(uid)
+        try:
+            if work is None:
+                metrics.DROPPED.labels("repeat").inc()
+                return
+            if work is False:
+                metrics.DROPPED.labels("outage").inc()
+                await answer_outage(update)
+                return
+            # (the lane before a slot: a busy lane must not hold a slot another lane could use)
+            async with self._lane(lane_of(update)), self._slots:
+                running, coroutine = coroutine, None
+                await self._run(uid, update, running)
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            self.outage.failed(exc)
+            self.abandoned.add(uid)
+        finally:
+            if coroutine is not None and hasattr(coroutine, "close"):
+                coroutine.close()  # never awaited: a repeat, or answered with the outage note
+            self.handling.discard(uid)
+            self.received.started_at.pop(uid, None)
+
+    async def _run(self, uid: int, update: Update, coroutine: Awaitable[Any] | None) -> None:
+        work = Work(uid)
+        token = CURRENT.set(work)
+        try:
+            if coroutine is not None:
+                await coroutine
+        finally:
+            CURRENT.reset(token)
+        kind = kind_of(update)
+        metrics.UPDATES.labels(kind).inc()
+        begun = self.received.started_at.get(uid)
+        if kind == "press" and begun is not None:
+            metrics.PRESS_SECONDS.observe(time.monotonic() - begun)
+        if work.failed:
+            self.abandoned.add(uid)
+        elif not work.done:
+            await self.inbox.mark_done([uid])
+
+
+class LaneProcessor(BaseUpdateProcessor):
+    """PTB's update processor for :class:`Intake`: every update goes to
+    :meth:`Intake.handle` once :attr:`intake` is set (before: one at a time, as PTB does).
+    PTB's own limit (``max_concurrent_updates``) is set high, because an update that waits
+    for its lane must not take a slot from another lane; the intake's ``concurrency`` is the
+    real limit."""
+
+    def __init__(self) -> None:
+        super().__init__(max_concurrent_updates=4096)
+        self.intake: Intake | None = None
+        self._before = asyncio.Lock()
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if self.intake is not None and isinstance(update, Update):
+            await self.intake.handle(update, coroutine)
+            return
+        async with self._before:
+            await coroutine
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass

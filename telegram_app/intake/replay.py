@@ -1,0 +1,111 @@
+"""Replay: the updates a dead process left undone are taken over, and the presses a kill left
+unanswered are answered after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from league.models import utcnow
+from telegram_app.outage import is_outage
+
+if TYPE_CHECKING:
+    from telegram_app.intake.lanes import Intake
+
+log = logging.getLogger(__name__)
+ANSWER_WINDOW = 60.0
+"""Seconds after its arrival that a button press is still answered after a restart. Telegram's
+own limit is undocumented (reports say some seconds to a minute); an answer it refuses as too
+old is dropped."""
+TAKEN_FOR = timedelta(minutes=1)
+"""How long an undone item a replay took is left to it (another process's replay takes it
+over after that: the taker died)."""
+
+
+class Replay:
+    """The ``inbox`` job's work for one :class:`~telegram_app.intake.Intake`."""
+
+    def __init__(self, intake: Intake, *, grace: float, keep: timedelta) -> None:
+        self.intake = intake
+        self.grace = grace
+        self.keep = keep
+        self.runs = 0
+
+    async def run(self, *, grace: float | None = None) -> int:
+        """Queue the undone items received more than ``grace`` seconds ago (default: the
+        intake's) that no process handles, taking them in the inbox; returns how many were
+        queued. The first run after a start also answers the presses a kill left unanswered
+        (:meth:`answer_owed`); every run marks done what was answered with the outage note
+        (its sender was told nothing changed), and now and then prunes old done items."""
+        intake = self.intake
+        grace = self.grace if grace is None else grace
+        if self.runs == 0:
+            answered = await self.answer_owed()
+            if answered:
+                log.info("answered %d button presses a killed process had not answered",
+                         answered)
+        if intake.abandoned:
+            done = set(intake.abandoned)
+            await intake.inbox.mark_done(done)
+            intake.abandoned -= done
+        items = await intake.inbox.take_undone(
+            received_before=utcnow() - timedelta(seconds=grace), taken_for=TAKEN_FOR,
+            skip=intake.pending)
+        intake.outage.ok()
+        for item in items:
+            intake.received.fresh[item.id] = True
+            await intake.app.update_queue.put(Update.de_json(item.payload, intake.app.bot))
+        self.runs += 1
+        if self.runs % 100 == 1:
+            pruned = await intake.inbox.prune(self.keep)
+            if pruned:
+                log.info("pruned %d handled updates from the inbox", pruned)
+        return len(items)
+
+    async def answer_owed(self) -> int:
+        """Answer (with nothing: the spinner stops) the button presses received before this
+        process started, within :data:`ANSWER_WINDOW`, whose item is done: a press whose
+        change committed (which marks its item done) just before the process was killed
+        never got its ``answerCallbackQuery``. Which of them the dead process did answer is
+        not recorded, so each is answered again; Telegram refuses a second answer, which is
+        dropped. Returns how many were accepted."""
+        born = self.intake.born
+        items = await self.intake.inbox.done_since(
+            born - timedelta(seconds=ANSWER_WINDOW), born)
+        queries = [query["id"] for item in items
+                   if isinstance(query := item.payload.get("callback_query"), dict)
+                   and query.get("id")]
+        bot = self.intake.app.bot
+
+        async def answer(query_id: str) -> bool:
+            try:
+                return bool(await bot.answer_callback_query(query_id))
+            except TelegramError as exc:  # answered already, or too old: nothing to do
+                log.debug("press %s: %s", query_id, exc)
+                return False
+
+        return sum(await asyncio.gather(*(answer(q) for q in queries)))
+
+
+async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """JobQueue callback: :meth:`Replay.run` (the first run after a start takes every undone
+    item nobody has taken at once: nobody else here handles them yet)."""
+    from telegram_app.intake.lanes import KEY
+
+    intake: Intake | None = context.application.bot_data.get(KEY)
+    if intake is None:
+        return
+    try:
+        queued = await intake.replay.run(grace=0 if intake.replay.runs == 0 else None)
+        if queued:
+            log.info("queued %d received but unhandled updates", queued)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        intake.outage.failed(exc)
