@@ -1,10 +1,11 @@
 """Bot API calls that expect to fail sometimes.
 
 Every call here catches Telegram's errors: a user who never started the bot or blocked it
-(403, remembered so we stop trying), a group that became a supergroup (the games move to the new
-id and the call is retried there once), "message is not modified" (harmless), a deleted or too
-old message, flood control left over after the rate limiter's retries, and network faults. A
-failed call is logged and reported as ``None``/``False``; it never raises into a handler.
+(403, remembered so we stop trying), a group that became a supergroup (the games move to the
+new id, a send is retried there once, and sends queued for the group go there), "message is
+not modified" (harmless), a deleted or too old message, flood control left over after the
+rate limiter's retries, and network faults. A failed call is logged and reported as
+``None``/``False``; it never raises into a handler.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from league.service import MatchService
+from telegram_app.ratelimit import ChatRateLimiter
 
 log = logging.getLogger(__name__)
 SHOWN_CACHE = 20_000
@@ -64,8 +66,15 @@ class Messenger:
         """The id ``chat_id`` has now, if this process saw the group become a supergroup."""
         return self._moved.get(chat_id, chat_id)
 
-    async def _migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+    async def migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Group ``old_chat_id`` became supergroup ``new_chat_id`` (Telegram refused a call
+        for it with ``ChatMigrated``): its games move, and the sends still queued for the
+        group in the rate limiter go to the supergroup when their turn comes (each would
+        otherwise be refused and sent again)."""
         self._moved[old_chat_id] = new_chat_id
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatRateLimiter):
+            limiter.migrated(old_chat_id, new_chat_id)
         try:
             await self.service.migrate_chat(old_chat_id, new_chat_id)
         except Exception:  # the send goes on to the new id; the next report retries the move
@@ -128,7 +137,8 @@ class Messenger:
         request, a blocked or removed bot, a timeout)."""
         for _attempt in range(2):
             try:
-                def send(chat_id: int = chat_id) -> Awaitable[dict]:
+                def send(chat_id: int = chat_id, reply_to: int | None = reply_to
+                         ) -> Awaitable[dict]:
                     return self._call("sendMessage", chat_id=chat_id, text=text,
                                       reply_markup=markup, message_thread_id=thread_id or None,
                                       reply_parameters=None if reply_to is None else
@@ -137,11 +147,12 @@ class Messenger:
 
                 sent = await self._retrying(send, repeatable=False)
                 message_id = int(sent["message_id"])
-                self._remember(chat_id, message_id, _content(text, markup))
+                # (the rate limiter sends to the supergroup what was queued for its group)
+                self._remember(int(sent["chat"]["id"]), message_id, _content(text, markup))
                 return message_id
             except ChatMigrated as exc:
-                await self._migrated(chat_id, exc.new_chat_id)
-                chat_id = exc.new_chat_id
+                await self.migrated(chat_id, exc.new_chat_id)
+                chat_id, reply_to = exc.new_chat_id, None  # (a message id of the group)
             except Forbidden as exc:
                 if chat_id > 0:
                     await self.service.set_can_message(chat_id, False)
@@ -194,7 +205,7 @@ class Messenger:
             log.info("editMessageText %s/%s failed: %s", chat_id, message_id, exc.message)
             return "gone"
         except ChatMigrated as exc:
-            await self._migrated(chat_id, exc.new_chat_id)
+            await self.migrated(chat_id, exc.new_chat_id)
             return "gone"
         except Forbidden as exc:
             if chat_id > 0:

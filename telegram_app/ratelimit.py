@@ -7,7 +7,8 @@ counted only for requests that carry a ``chat_id``: answering a callback query i
 a 429 pauses only the chat it came for. A budget is a sliding window, not a token bucket: a
 bucket (``aiolimiter``, as PTB's) lets a full bucket through and then refills, so one minute
 held up to 39 messages to a group, and Telegram answered the excess with 429s that stalled
-the group.
+the group. A group that became a supergroup (as the messenger learned it) gets the sends
+still waiting for it at the supergroup's id.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._group_rate = int(group_max_rate)
         self._groups: OrderedDict[int | str, _Window] = OrderedDict()
         self._paused: dict[int | str, float] = {}  # chat -> loop time its pause ends
+        self._moved: dict[int | str, int] = {}  # group -> the supergroup it became
         self._max_retries = max_retries
         self.waits = 0.0
         """Seconds requests spent waiting for a budget or a pause, in total (for metrics)."""
@@ -72,6 +74,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     async def shutdown(self) -> None:
         """Nothing to release."""
 
+    def migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Group ``old_chat_id`` became supergroup ``new_chat_id``: a send to the group
+        (waiting, or still to come) goes to the supergroup when its turn comes, without a
+        reply (its message id is the group's). An edit is left to fail: it names a message
+        of the group, and the supergroup's ids start again."""
+        self._moved[old_chat_id] = new_chat_id
+
     def _group(self, chat: int | str) -> _Window:
         window = self._groups.get(chat)
         if window is None:
@@ -81,10 +90,16 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._groups.move_to_end(chat)
         return window
 
-    async def _wait_turn(self, chat: int | str | None) -> None:
+    async def _wait_turn(self, chat: int | str | None, endpoint: str,
+                         data: dict[str, Any]) -> int | str | None:
+        """Wait for the chat's turn; the chat the request goes to (see :meth:`migrated`)."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        if chat is not None:
+        sends = endpoint.startswith("send")
+        while chat is not None:
+            if sends and chat in self._moved:
+                chat = data["chat_id"] = self._moved[chat]
+                data.pop("reply_parameters", None)
             # (a loop: another 429 for the chat may extend its pause meanwhile)
             while (until := self._paused.get(chat, 0.0)) > loop.time():  # noqa: ASYNC110
                 await asyncio.sleep(until - loop.time())
@@ -95,10 +110,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 for window in windows:
                     await turns.enter_async_context(window.turn)
                     await window.room()
-                now = loop.time()  # (counted in both only now: the call starts now)
-                for window in windows:
-                    window.starts.append(now)
+                if not (sends and chat in self._moved):  # (else it moved while it waited)
+                    now = loop.time()  # (counted in both only now: the call starts now)
+                    for window in windows:
+                        window.starts.append(now)
+                    break
         self.waits += loop.time() - start
+        return chat
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],
                               args: Any, kwargs: dict[str, Any], endpoint: str,
@@ -110,7 +128,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             chat = int(chat)  # type: ignore[arg-type]
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
-            await self._wait_turn(chat)
+            chat = await self._wait_turn(chat, endpoint, data)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:

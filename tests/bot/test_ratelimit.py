@@ -1,5 +1,6 @@
-"""The per-chat rate limiter: a 429 for one chat pauses only that chat, and no minute
-(second) holds more than a group's (the bot's) budget."""
+"""The per-chat rate limiter: a 429 for one chat pauses only that chat, no minute (second)
+holds more than a group's (the bot's) budget, and a group's queued sends follow it to the
+supergroup it became."""
 
 from __future__ import annotations
 
@@ -137,3 +138,40 @@ def test_no_second_holds_more_than_the_overall_budget() -> None:
     assert len(times) == 70 and most_in_any_window(times, 1) == 30
     assert max(times) == 2
 
+
+def test_sends_queued_for_a_group_that_became_a_supergroup_go_there() -> None:
+    """The messenger learned that group -5 became supergroup -1005 while three requests
+    waited for the group's next minute: at their turn its sends go to the supergroup,
+    without their reply (it names a message of the group); the edit still names the group
+    (its message id means nothing in the supergroup: it fails, and is not repeated); a send
+    made after the news goes at once, not after the dead group's minute. In the supergroup
+    they count against its own budget."""
+    old, new = -5, -1005
+    calls: list[tuple[float, str, int, bool]] = []
+
+    async def main() -> None:
+        limiter = ChatRateLimiter(group_max_rate=2)
+        loop = asyncio.get_running_loop()
+
+        async def call(endpoint: str, data: dict[str, Any]) -> bool:
+            calls.append((loop.time(), endpoint, data["chat_id"], "reply_parameters" in data))
+            return True
+
+        def request(endpoint: str, **params: Any) -> asyncio.Future[Any]:
+            data = {"chat_id": old, **params}
+            return asyncio.ensure_future(
+                limiter.process_request(call, (endpoint, data), {}, endpoint, data, None))
+
+        sent = [request("sendMessage"), request("sendMessage")]  # the group's minute
+        queued = [request("sendMessage", reply_parameters={"message_id": 7}),
+                  request("editMessageText", message_id=3), request("sendPhoto")]
+        await asyncio.sleep(1)
+        limiter.migrated(old, new)
+        await asyncio.gather(*sent, *queued, request("sendMessage", text="late"))
+
+    on_virtual_time(main())
+    assert sorted(calls) == [(0, "sendMessage", old, False), (0, "sendMessage", old, False),
+                             (1, "sendMessage", new, False),
+                             (60, "editMessageText", old, False),
+                             (60, "sendMessage", new, False),
+                             (61, "sendPhoto", new, False)]  # (the supergroup's budget)
