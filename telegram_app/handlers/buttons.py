@@ -48,7 +48,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         handler = HANDLERS.get(data.verb, _game_press)
         await handler(query, data, game, bot, context)
     except ServiceError as exc:
-        await _answer(query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
+        await _answer(bot, query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
                                         if data is not None else None), alert=True)
         if exc.code in ("stale", "not_running", "not_in_lobby") and data is not None and \
                 query.message:
@@ -83,7 +83,7 @@ async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -
         if exc.code in ("stale", "not_running", "not_a_player", "bad_button", "bad_action"):
             return False  # the usual path's checks, in its order (a non-player first)
         raise
-    await _answer(query)
+    await _answer(bot, query)
     return True
 
 
@@ -96,8 +96,16 @@ def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> Non
         raise ServiceError("bad_button")
 
 
-async def _answer(query: CallbackQuery, text: str | None = None, *, alert: bool = False,
-                  url: str | None = None) -> None:
+async def _answer(bot: BotServices, query: CallbackQuery, text: str | None = None, *,
+                  alert: bool = False, url: str | None = None) -> None:
+    """Answer the press beside the handler: the handler, and the concurrency slot it holds,
+    end right after its commit or refusal, not a Bot API round trip later (the presenter's
+    tasks are waited for at a stop)."""
+    bot.presenter.spawn(_send_answer(query, text, alert, url))
+
+
+async def _send_answer(query: CallbackQuery, text: str | None, alert: bool,
+                       url: str | None) -> None:
     try:
         await query.answer(text, show_alert=alert, url=url)
     except TelegramError as exc:  # too old, or answered already: nothing left to do
@@ -109,12 +117,12 @@ async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
                 context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.join(game.id, user_ref(query.from_user))
     if await bot.service.reachable([query.from_user.id]):
-        await _answer(query, _("You joined game #{id}.").format(id=game.id))
+        await _answer(bot, query, _("You joined game #{id}.").format(id=game.id))
     elif context.bot.username:
         # Opens the private chat: pressing Start there lets the bot send the cards.
-        await _answer(query, url=deep_link(context.bot.username, game.id))
+        await _answer(bot, query, url=deep_link(context.bot.username, game.id))
     else:
-        await _answer(query, _("You joined. Start a private chat with me to see the cards."),
+        await _answer(bot, query, _("You joined. Start a private chat with me to see the cards."),
                       alert=True)
     await bot.presenter.show_lobby(game, context.bot.username)
 
@@ -122,7 +130,7 @@ async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
 async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.leave(game.id, query.from_user.id)
-    await _answer(query, _("You left game #{id}.").format(id=game.id))
+    await _answer(bot, query, _("You left game #{id}.").format(id=game.id))
     if game.status == "cancelled":
         await bot.presenter.close_lobby(game)
     else:
@@ -143,14 +151,14 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
             raise ServiceError("bad_option" if game.status == "lobby" else "not_in_lobby")
         key, value = chosen
         game = await bot.service.set_option(game.id, user, key, value)
-    await _answer(query)
+    await _answer(bot, query)
     await bot.presenter.show_lobby(game, context.bot.username)
 
 
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
     await bot.service.start(game.id, query.from_user.id)  # the presenter shows the deal
-    await _answer(query)
+    await _answer(bot, query)
 
 
 async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -160,7 +168,7 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:
         raise ServiceError("not_a_player")
-    await _answer(query, ui_for(game).peek_alert(game, player.seat), alert=True)
+    await _answer(bot, query, ui_for(game).peek_alert(game, player.seat), alert=True)
 
 
 # --- a game's own verbs ------------------------------------------------------------------
@@ -185,7 +193,7 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
         raise ServiceError("bad_button") from None
     if isinstance(result, Action):
         await bot.service.act(game.id, query.from_user.id, data.version or 0, result)
-        await _answer(query)
+        await _answer(bot, query)
         return
     if message is None or seat is None:
         raise ServiceError("stale")
@@ -194,7 +202,7 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
         markup = table_keyboard(game, result)
     else:
         markup = private_keyboard(game, seat, result)
-    await _answer(query)
+    await _answer(bot, query)
     await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)
 
 
@@ -207,7 +215,7 @@ async def _ai_level(query: CallbackQuery, data: Callback, game: GameSnapshot,
         raise ServiceError("bad_option" if game.status == "lobby" else "not_in_lobby")
     game = await bot.service.set_ai_level(game.id, query.from_user.id, index, levels[level],
                                           version=seen)
-    await _answer(query)
+    await _answer(bot, query)
     await bot.presenter.show_lobby(game, context.bot.username)
 
 
@@ -217,8 +225,8 @@ async def _notify(query: CallbackQuery, data: Callback, game: GameSnapshot,
     await notify.subscribe_answer(
         bot, game.chat_id, query.message.chat.title if query.message else None,
         user_ref(query.from_user), context.bot.username,
-        lambda text, url: _answer(query, text, alert=True) if url is None
-        else _answer(query, url=url))
+        lambda text, url: _answer(bot, query, text, alert=True) if url is None
+        else _answer(bot, query, url=url))
 
 
 async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
@@ -237,12 +245,12 @@ async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
         raise ServiceError("try_again")
     if context.bot.username and not await bot.service.reachable([query.from_user.id]):
         # As ✋ Join: open the private chat, where Start lets the bot send the cards.
-        await _answer(query, url=deep_link(context.bot.username, lobby.id))
+        await _answer(bot, query, url=deep_link(context.bot.username, lobby.id))
     elif opened:
-        await _answer(query, _("Rematch! Game #{id} is open: the others join with 🔁 "
+        await _answer(bot, query, _("Rematch! Game #{id} is open: the others join with 🔁 "
                                "Rematch or ✋ Join.").format(id=lobby.id))
     else:
-        await _answer(query, _("You joined game #{id}.").format(id=lobby.id))
+        await _answer(bot, query, _("You joined game #{id}.").format(id=lobby.id))
     await bot.presenter.show_lobby(lobby, context.bot.username)
     if opened:
         await notify.alert_subscribers(bot, lobby, context.bot.username)

@@ -1,7 +1,8 @@
-"""Concurrent updates with order per lane: two presses of one game that arrive together are
-applied in order of arrival (the second refused as out of date) while a press in another
-group is not held up by them; a repeated update is handled once; a press whose move committed
-just before a kill is answered after the restart."""
+"""Concurrent updates with order per lane: a press of one game waits for the one before it,
+while a press in another group is not held up; two presses of one bid that arrive together
+are applied in order of arrival (the second refused as out of date); a repeated update is
+handled once; a press whose move committed just before a kill is answered after the
+restart."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from tests.e2e.harness import (
     hold,
     mover,
     private_turn_message,
-    start_game,
     wait_for,
 )
 from tests.e2e.processes import kill, spawn, spawn_with_game
@@ -36,25 +36,33 @@ async def test_one_lane_waits_another_does_not(pg_db, pg_url: str) -> None:
         runner = BotRunner(api, pg_url)
         await runner.start()
         try:
-            await start_game(api, team_a, GROUP_A)
-            await start_game(api, team_b, GROUP_B)
-            first_a, first_b = await mover(api, team_a), await mover(api, team_b)
-            msg_a = private_turn_message(api, first_a)
-            msg_b = private_turn_message(api, first_b)
-            bid_a = next(d for _, d in api.buttons(msg_a) if d and d.startswith("b:"))
-            bid_b = next(d for _, d in api.buttons(msg_b) if d and d.startswith("b:"))
-            # The first press of game A is held inside its handler (at its answer).
-            held, release = hold(api, "answerCallbackQuery",
-                                 lambda p: p.get("callback_query_id") == first_q[0])
-            first_q = [await first_a.press(msg_a, bid_a)]
-            second_q = await first_a.press(msg_a, bid_a)  # the same button again, at once
+            lobby_a, lobby_b = await _lobby(api, team_a[0], GROUP_A), \
+                await _lobby(api, team_b[0], GROUP_B)
+            # Bob's join is held inside its handler (at the lobby's redraw).
+            held, release = hold(api, "editMessageText", lambda p: p.get("chat_id") == GROUP_A)
+            bob_q = await team_a[1].press(lobby_a, "✋ Join")
             await asyncio.wait_for(held.wait(), 30)
-            other_q = await first_b.press(msg_b, bid_b)
-            other = await api.wait_answer(other_q, timeout=30)  # while A's lane is held
-            assert not other.get("show_alert"), other
-            assert api.callback_answer(second_q) is None  # waits behind the first press
+            cat_q = await team_a[2].press(lobby_a, "✋ Join")  # the same lane, at once
+            eve_q = await team_b[1].press(lobby_b, "✋ Join")
+            eve = await api.wait_answer(eve_q, timeout=30)  # while A's lane is held
+            assert not eve.get("show_alert"), eve
+            assert api.callback_answer(cat_q) is None  # waits behind Bob's join
             release.set()
-            first = await api.wait_answer(first_q[0], timeout=30)
+            for query in (bob_q, cat_q):
+                answer = await api.wait_answer(query, timeout=30)
+                assert not answer.get("show_alert"), answer
+            await api.settle()
+            assert "Cat" in (api.get_message(GROUP_A, lobby_a.message_id).text or "")
+
+            # Two presses of one bid at once: applied in order, the second out of date.
+            await team_a[0].press_and_settle(api.get_message(GROUP_A, lobby_a.message_id),
+                                             "▶️ Start")
+            first_a = await mover(api, team_a)
+            msg_a = private_turn_message(api, first_a)
+            bid_a = next(d for _, d in api.buttons(msg_a) if d and d.startswith("b:"))
+            first_q = await first_a.press(msg_a, bid_a)
+            second_q = await first_a.press(msg_a, bid_a)
+            first = await api.wait_answer(first_q, timeout=30)
             second = await api.wait_answer(second_q, timeout=30)
             assert not first.get("show_alert"), first
             assert second.get("show_alert") and "out of date" in second.get("text", ""), second
@@ -66,6 +74,13 @@ async def test_one_lane_waits_another_does_not(pg_db, pg_url: str) -> None:
             assert undone == 0
         finally:
             await runner.stop()
+
+
+async def _lobby(api: FakeBotAPI, host, group: int):
+    await host.send(group, "/newgame")
+    await wait_for(lambda: bool(api.find_messages(group, "new game #")))
+    await api.settle(quiet=0.05)
+    return api.find_messages(group, "new game #")[-1]
 
 
 @pytest.mark.timeout(240)
@@ -125,7 +140,7 @@ def _awaits(task: asyncio.Task, qualname: str) -> bool:
 
 async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
     """The task handling a press is cancelled while it holds its lane (in-process lock,
-    concurrency slot, PostgreSQL advisory lock): the next press of that game is handled."""
+    concurrency slot): the next press of that game is handled."""
     async with FakeBotAPI() as api:
         api.add_group(GROUP_A, "A", admins=[1])
         team = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
@@ -134,12 +149,10 @@ async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
         runner = BotRunner(api, pg_url)
         await runner.start()
         try:
-            await start_game(api, team, GROUP_A)
-            user = await mover(api, team)
-            message = private_turn_message(api, user)
-            bid = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
-            held, release = hold(api, "answerCallbackQuery", lambda p: True)
-            await user.press(message, bid)
+            lobby = await _lobby(api, team[0], GROUP_A)
+            # Bob's join is held inside its handler (at the lobby's redraw).
+            held, release = hold(api, "editMessageText", lambda p: p.get("chat_id") == GROUP_A)
+            await team[1].press(lobby, "✋ Join")
             await asyncio.wait_for(held.wait(), 30)
             handling = [t for t in asyncio.all_tasks() if _awaits(t, "Intake.handle")]
             assert len(handling) == 1
@@ -147,7 +160,7 @@ async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
                 task.cancel()
             release.set()
             await wait_for(lambda: all(t.done() for t in handling))
-            again = await user.press(api.get_message(user.id, message.message_id), bid)
+            again = await team[2].press(api.get_message(GROUP_A, lobby.message_id), "✋ Join")
             answer = await api.wait_answer(again, timeout=30)  # the lane is free
             assert answer is not None
             await api.settle()
