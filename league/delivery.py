@@ -49,6 +49,9 @@ FINISHED_WINDOW = timedelta(days=1)
 """A finished game whose end was not told is shown again within this long of its end."""
 
 
+_FIELDS = {"chat_id": "messages_chat_id"}  # (a GameMessages column -> its snapshot field)
+
+
 class Delivery:
     """One delivery of a game: ``game`` as read under its lock (with what this delivery
     recorded laid over it: :meth:`seen`), and the records it writes when it ends."""
@@ -73,7 +76,7 @@ class Delivery:
                     private_hand=self.private[p.user_id][1])
             if p.user_id in self.private else p for p in game.players)
         return replace(game, players=players, told_version=self.told_version(game),
-                       **self.messages)
+                       **{_FIELDS.get(k, k): v for k, v in self.messages.items()})
 
     def told(self, version: int) -> None:
         """The group has been shown the game up to ``version``."""
@@ -87,10 +90,11 @@ class Delivery:
             max(self.told_upto, game.told_version)
 
     def set_messages(self, *, lobby: int | None = None, table: int | None = None,
-                     reminder: int | None = None) -> None:
-        """The group's lobby, current table or last reminder message is now this one."""
+                     reminder: int | None = None, chat: int | None = None) -> None:
+        """The group's lobby, current table or last reminder message is now this one, posted
+        in ``chat``."""
         for column, value in (("lobby_message_id", lobby), ("table_message_id", table),
-                              ("reminder_message_id", reminder)):
+                              ("reminder_message_id", reminder), ("chat_id", chat)):
             if value is not None:
                 self.messages[column] = value
 

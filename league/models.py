@@ -126,7 +126,9 @@ class GameMessages(Base):
     which the same player acts again is told with their next one, a report that could not be
     sent with the next report: both from the log, so a restart loses neither); in a lobby,
     the version its message was last drawn at (no row: never drawn). The lobby's, the
-    current table's and the last group reminder's message ids."""
+    current table's and the last group reminder's message ids, and the chat they were posted
+    in (``chat_id``: a group that became a supergroup has a new id, and its old messages are
+    not the supergroup's)."""
 
     __tablename__ = "game_messages"
 
@@ -136,6 +138,7 @@ class GameMessages(Base):
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    chat_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class PrivateMessage(Base):
@@ -241,6 +244,9 @@ class Game(Base):
         .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
     reminder_message_id: Mapped[int | None] = column_property(
         select(GameMessages.reminder_message_id).where(GameMessages.game_id == id)
+        .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
+    messages_chat_id: Mapped[int | None] = column_property(
+        select(GameMessages.chat_id).where(GameMessages.game_id == id)
         .correlate_except(GameMessages).scalar_subquery(), expire_on_flush=False)
 
     # The ORM checks the version on every UPDATE (WHERE version = the value read); the

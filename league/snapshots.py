@@ -79,6 +79,9 @@ class GameSnapshot:
     deadline_at: datetime | None = None
     paused: bool = False
     reminder_message_id: int | None = None
+    messages_chat_id: int | None = None
+    """The chat the lobby and table messages were posted in (another than ``chat_id`` once
+    the group became a supergroup)."""
     reminder_version: int | None = None
     chat_title: str | None = None
     """The group's title as last seen (``None``: never seen)."""
@@ -125,6 +128,7 @@ def snapshot(game: Game) -> GameSnapshot:
         deadline_at=aware(game.deadline_at) if game.deadline_at else None,
         paused=game.paused_left is not None,
         reminder_message_id=game.reminder_message_id, reminder_version=game.reminder_version,
+        messages_chat_id=game.messages_chat_id,
         chat_title=game.chat_title, topic_name=game.topic_name if game.thread_id else None,
         language=chat_language,
         told_version=game.told_version, hand=game.hand,

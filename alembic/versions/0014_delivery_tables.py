@@ -1,6 +1,6 @@
 """What the deliveries record moves out of ``games`` and ``game_players`` into tables only
 the deliveries write: ``game_messages`` (``told_version``, the lobby's, table's and
-reminder's message ids) and ``private_messages`` (each player's private message and its
+reminder's message ids, and the chat they are in) and ``private_messages`` (each player's private message and its
 hand), so that a move's transaction and a delivery's never touch the same rows. Every
 running game keeps its messages (the rows are copied). The inbox gets ``taken_until`` (an
 undone item a replay has taken).
@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column('lobby_message_id', sa.BigInteger(), nullable=True),
         sa.Column('table_message_id', sa.BigInteger(), nullable=True),
         sa.Column('reminder_message_id', sa.BigInteger(), nullable=True),
+        sa.Column('chat_id', sa.BigInteger(), nullable=True),
         sa.ForeignKeyConstraint(['game_id'], ['games.id'], ondelete='CASCADE',
                                 name=op.f('fk_game_messages_game_id_games')),
         sa.PrimaryKeyConstraint('game_id', name=op.f('pk_game_messages')))
@@ -46,8 +47,8 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('game_id', 'user_id', name=op.f('pk_private_messages')))
     op.execute(
         "INSERT INTO game_messages (game_id, told_version, lobby_message_id, table_message_id, "
-        "reminder_message_id) SELECT id, told_version, lobby_message_id, table_message_id, "
-        "reminder_message_id FROM games WHERE told_version IS NOT NULL "
+        "reminder_message_id, chat_id) SELECT id, told_version, lobby_message_id, "
+        "table_message_id, reminder_message_id, chat_id FROM games WHERE told_version IS NOT NULL "
         "OR lobby_message_id IS NOT NULL OR table_message_id IS NOT NULL "
         "OR reminder_message_id IS NOT NULL")
     # (a claim of a send a process never finished, 0, is no message: sent again)

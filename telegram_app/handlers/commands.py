@@ -242,7 +242,8 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if message is None or not message.migrate_to_chat_id:
         return
     bot = services(context)
-    await bot.service.migrate_chat(message.chat.id, message.migrate_to_chat_id)
+    # (the games move, and sends queued for the group go to the supergroup)
+    await bot.messenger.migrated(message.chat.id, message.migrate_to_chat_id)
     # Buttons in the old group's history no longer match the game's chat: post afresh.
     for game in await bot.service.open_games_in(message.migrate_to_chat_id):
         await bot.presenter.reshow(game, context.bot.username)

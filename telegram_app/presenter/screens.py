@@ -67,7 +67,8 @@ class Screens:
             sent = await self.messenger.send_result(game.chat_id, text,
                                                     thread_id=game.thread_id, markup=markup)
             if isinstance(sent, int):
-                delivery.set_messages(lobby=sent)
+                delivery.set_messages(lobby=sent,
+                                      chat=self.messenger.current_chat(game.chat_id))
             shown = sent != "lost"
         else:
             shown = await self.messenger.edit_result(game.chat_id, game.lobby_message_id,
@@ -183,9 +184,12 @@ class Screens:
                 await self.messenger.edit_markup(chat_id, message_id, None)
 
     async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
-        """Post the lobby or the table again (after a migration, or when it went missing)."""
+        """After the group became a supergroup: post the lobby or the table again there
+        (its buttons in the old group's history no longer match the game's chat), unless it
+        was posted there already (a send queued for the group when it migrated)."""
         async with self.delivering(game.id) as delivery:
-            await self._reshow(delivery, bot_username)
+            if delivery.game.messages_chat_id != delivery.game.chat_id:
+                await self._reshow(delivery, bot_username)
 
     async def _reshow(self, delivery: Delivery, bot_username: str | None) -> None:
         if delivery.game.status == "lobby":
@@ -242,7 +246,8 @@ class Screens:
                                                     thread_id=game.thread_id,
                                                     markup=table_keyboard(game))
         if isinstance(table_id, int):
-            delivery.set_messages(table=table_id)
+            delivery.set_messages(table=table_id,
+                                  chat=self.messenger.current_chat(game.chat_id))
         return table_id != "lost"
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,

@@ -51,10 +51,6 @@ class HeldSleeps:
         await self.release.wait()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the migrate update's handler posts every open game's table again "
-    "(commands.migrated -> Presenter.reshow), and the queued table reaches the supergroup "
-    "too: the rate limiter and the messenger cannot tell that one stands for the other"))
 async def test_a_table_queued_when_the_group_migrates_is_posted_once(
         pg_db, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The start's table waits for the group's next minute; meanwhile the group becomes a
