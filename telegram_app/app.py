@@ -27,13 +27,13 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
-from telegram.request import HTTPXRequest
 
 from league.db import Database, upgrade
 from league.inbox import CURRENT, Inbox
 from league.models import utcnow
 from league.service import MatchService
 from telegram_app import miniapp, startup
+from telegram_app.aiohttp_request import AiohttpRequest
 from telegram_app.context import KEY, BotServices
 from telegram_app.handlers import admin, buttons, commands, language, league, members, notify
 from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
@@ -86,8 +86,8 @@ def build_application(settings: Settings, *, migrate: bool = True,
 
     bot = InboxBot(token=settings.telegram_bot_token.get_secret_value(),
                    base_url=settings.telegram_base_url, rate_limiter=limiter,
-                   request=HTTPXRequest(connection_pool_size=256),
-                   get_updates_request=HTTPXRequest())
+                   request=AiohttpRequest(connection_pool_size=256),
+                   get_updates_request=AiohttpRequest(connection_pool_size=1))
     app = (
         ApplicationBuilder()
         .bot(bot)

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Literal, TypeVar
 
+import aiohttp
 import httpx
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
@@ -241,7 +242,8 @@ def _passing(exc: NetworkError, repeatable: bool) -> bool:
     if cause is None:  # Telegram answered with a 5xx
         return True
     # (a connection that was never made carried nothing: the send did not arrive)
-    return repeatable or isinstance(cause, (httpx.ConnectError, httpx.ConnectTimeout))
+    return repeatable or isinstance(cause, (aiohttp.ClientConnectorError, httpx.ConnectError,
+                                            httpx.ConnectTimeout))
 
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:
