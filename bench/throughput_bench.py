@@ -68,7 +68,8 @@ from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 ROOT = Path(__file__).resolve().parents[1]
 RATE_LIMITED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage",
                 "sendphoto", "senddocument"}
-GROWING = ("games", "game_players", "game_events", "rating_events", "inbox")
+GROWING = ("games", "game_players", "game_events", "rating_events", "inbox", "game_messages",
+           "private_messages")
 POLL = 0.01
 BOT_LOG = os.environ.get("BENCH_BOT_LOG", "/tmp/throughput_bench_bot.log")
 """The bot processes' log (stderr), appended to."""
@@ -160,14 +161,16 @@ def _seed(url: str, finished: int) -> None:
                      "(-999000001, 'Seed', now(), '{}')")
         conn.execute(
             "INSERT INTO games (chat_id, thread_id, kind, options, status, version, seed, "
-            "creator_id, told_version, created_at, started_at, finished_at) "
-            "SELECT -999000001, 0, 'coyote', '{}', 'finished', 40, g, 999000001, 40, "
+            "creator_id, created_at, started_at, finished_at) "
+            "SELECT -999000001, 0, 'coyote', '{}', 'finished', 40, g, 999000001, "
             "now() - interval '30 days', now() - interval '30 days', "
             "now() - interval '30 days' FROM generate_series(1, %s) g", (finished,))
         conn.execute(
             "INSERT INTO game_players (game_id, user_id, name, is_ai, seat, playing, placement, "
             "timeouts_in_row, joined_at) SELECT id, NULL, 'p' || s, true, s, false, s + 1, 0, "
             "created_at FROM games, generate_series(0, 3) s")
+        conn.execute("INSERT INTO game_messages (game_id, told_version, table_message_id, "
+                     "chat_id) SELECT id, 40, id, chat_id FROM games")
         conn.execute(
             "INSERT INTO game_events (game_id, seq, events, version, created_at) "
             "SELECT id, 1, '[]', 40, created_at FROM games")
@@ -193,12 +196,14 @@ async def _spawn(api: FakeBotAPI, url: str, limits: bool, concurrency: int | Non
         sys.executable, "-m", "bench.bot_process", cwd=ROOT, env=env, stdout=log, stderr=log)
 
 
-async def _until(condition, timeout: float = 120) -> bool:  # noqa: ASYNC109
+async def _until(api: FakeBotAPI, condition, timeout: float = 120) -> bool:  # noqa: ASYNC109
+    """Wait for ``condition``, looked at again whenever the fake's state may have changed
+    (a request started or ended): no polling, whose CPU the bot would share."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             return False
-        await asyncio.sleep(POLL)
+        await api.next_activity(POLL)
     return True
 
 
@@ -233,7 +238,7 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
     while not stop.is_set():
         lobbies = len(api.find_messages(group, "new game #"))
         await players[0].send(group, "/newgame")
-        if not await _until(lambda n=lobbies: len(api.find_messages(group, "new game #")) > n):
+        if not await _until(api, lambda n=lobbies: len(api.find_messages(group, "new game #")) > n):
             return
         lobby = api.find_messages(group, "new game #")[-1]
         found_id = re.search(r"new game #(\d+)", lobby.text or "")
@@ -251,7 +256,8 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
                 and len(api.find_messages(group, "is over!")) > overs
 
         while not stop.is_set():
-            if not await _until(lambda v=pressed, g=game: _keyboard(api, players, v, g) or over()):
+            if not await _until(api, lambda v=pressed, g=game:
+                                _keyboard(api, players, v, g) or over()):
                 return
             found = _keyboard(api, players, pressed, game)
             if found is None:
@@ -270,7 +276,8 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
                 tally.presses += 1
                 # (press enqueues its update at once, awaiting nothing: the newest id is its)
                 tally.pressed.append((query, api._next_update_id - 1, start))
-            if not await _until(lambda v=pressed, g=game: _keyboard(api, players, v, g) or over()):
+            if not await _until(api, lambda v=pressed, g=game:
+                                _keyboard(api, players, v, g) or over()):
                 return
             if tally.measuring:
                 tally.latencies.append(time.monotonic() - start)
@@ -334,14 +341,14 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
         bot = await _spawn(api, url, setting.limits, concurrency, hooks)
         stop = asyncio.Event()
         try:
-            await _until(lambda: bool(api.calls("getUpdates")), 60)
+            await _until(api, lambda: bool(api.calls("getUpdates")), 60)
             for _, players, _, _ in groups:
                 for user in players:
                     await user.start_bot()
             tasks = [asyncio.create_task(_group(api, group, players, think, tally, stop))
                      for group, players, think, tally in groups]
             # warm up: every group plays (the bot's first start migrates the schema)
-            await _until(lambda: len(normal.playing) + len(busy.playing) == len(groups), 180)
+            await _until(api, lambda: len(normal.playing) + len(busy.playing) == len(groups), 180)
             await asyncio.sleep(2 + setting.think)
             load_before = os.getloadavg()[0]
             bot.send_signal(signal.SIGUSR1)  # the transaction count (and profile) start here
@@ -359,7 +366,7 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             stop.set()
             await asyncio.wait(tasks, timeout=30)
             # (the window's last presses are answered after it)
-            await _until(lambda: all(api.callback_answer(q) is not None
+            await _until(api, lambda: all(api.callback_answer(q) is not None
                                      for t in (normal, busy) for q, _, _ in t.pressed), 10)
         finally:
             if bot.returncode is None:

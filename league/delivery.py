@@ -25,14 +25,22 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, text, update
+from sqlalchemy import and_, case, func, or_, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from league.context import Context
 from league.models import Game as GameRow
-from league.models import GameEvent, GameMessages, GamePlayer, PrivateMessage, User, utcnow
+from league.models import (
+    GameEvent,
+    GameMessages,
+    GamePlayer,
+    PrivateMessage,
+    User,
+    table_of,
+    utcnow,
+)
 from league.reads import GameReads
 from league.rows import load_game
 from league.snapshots import GameSnapshot, snapshot
@@ -108,17 +116,17 @@ class Delivery:
         insert = pg_insert if session.get_bind().dialect.name == "postgresql" \
             else sqlite_insert
         if self.messages or self.told_upto is not None:
-            await session.execute(insert(GameMessages).values(game_id=game_id)
-                                  .on_conflict_do_nothing(index_elements=["game_id"]))
-            if self.messages:
-                await session.execute(update(GameMessages).where(
-                    GameMessages.game_id == game_id).values(**self.messages))
-            if self.told_upto is not None:
-                await session.execute(update(GameMessages).where(
-                    GameMessages.game_id == game_id,
-                    or_(GameMessages.told_version.is_(None),
-                        GameMessages.told_version < self.told_upto))
-                    .values(told_version=self.told_upto))
+            table = table_of(GameMessages)
+            stmt = insert(table).values(game_id=game_id, told_version=self.told_upto,
+                                        **self.messages)
+            changed: dict[str, Any] = {k: stmt.excluded[k] for k in self.messages}
+            if self.told_upto is not None:  # (never lowered)
+                told = table.c.told_version
+                changed["told_version"] = case(
+                    (or_(told.is_(None), told < stmt.excluded.told_version),
+                     stmt.excluded.told_version), else_=told)
+            await session.execute(stmt.on_conflict_do_update(index_elements=["game_id"],
+                                                             set_=changed))
         if self.private:
             stmt = insert(PrivateMessage).values([
                 {"game_id": game_id, "user_id": user, "message_id": message, "hand": hand}

@@ -9,6 +9,7 @@ queue and the query/sync helpers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter
@@ -119,6 +120,7 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         self._closing = False
         self._inflight = 0
         self._last_activity = time.monotonic()
+        self._activity = asyncio.Event()
         # In-process bots register a check here that is true while they still hold fetched
         # updates: a handler busy with the database makes no request, so quiet alone is not
         # enough to know the bot is done.
@@ -232,6 +234,14 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
 
     def _touch(self) -> None:
         self._last_activity = time.monotonic()
+        activity, self._activity = self._activity, asyncio.Event()
+        activity.set()
+
+    async def next_activity(self, timeout: float) -> None:  # noqa: ASYNC109
+        """Wait until a request starts or ends (or ``timeout`` seconds pass): for a caller
+        that waits for a state of the fake without polling it."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._activity.wait(), timeout)
 
     # ------------------------------------------------------------------ error injection
     def fail_next(
