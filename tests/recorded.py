@@ -56,7 +56,8 @@ ERROR_CODES = ("game_not_found", "game_open", "not_in_lobby", "not_running", "al
                "nothing_to_change", "must_answer_change", "coin_used", "one_coin_per_turn",
                "coins_two_players", "guess_not_allowed", "no_card_to_draw", "must_bid",
                "own_bid", "bid_too_high", "not_your_turn", "bid_too_low", "no_bid_to_call",
-               "game_over", "bad_action", "bad_button")
+               "game_over", "bad_action", "bad_button", "game_members_only",
+               "league_members_only", "profile_not_shared")
 
 
 def options_of(edition: str) -> dict:

@@ -1,6 +1,10 @@
 """The Mini App's game endpoints: the table a user may see, their legal moves, a move (through
 the same :meth:`MatchService.act` and version check as a button press) and an event stream
-that tells the page when the game changed."""
+that tells the page when the game changed.
+
+A game's endpoints are for its players and the members of its chat, known as for the chat's
+league pages (:func:`league.access.may_see_game`: anyone who sat in one of its games); others
+get 403 ``game_members_only``, an unknown game 404."""
 
 from __future__ import annotations
 
@@ -40,6 +44,18 @@ def game_id_of(request: Request) -> int:
     return id_of(request.path_params["game_id"])
 
 
+async def visible_game_id(request: Request, bot: BotServices, user: WebAppUser) -> int:
+    """The request's game id, once ``user`` may see that game (see the module docstring);
+    raises ``game_not_found`` or ``game_members_only``."""
+    game_id = game_id_of(request)
+    allowed = await access.may_see_game(bot.db, game_id, user.id)
+    if allowed is None:
+        raise ServiceError("game_not_found")
+    if not allowed:
+        raise ServiceError("game_members_only")
+    return game_id
+
+
 async def recent_lines(bot: BotServices, game: GameSnapshot) -> list[str]:
     """The last moves as short plain lines (the game's adapter words them), newest last."""
     adapter = table.TABLES.get(game.kind)
@@ -55,13 +71,13 @@ async def _page(bot: BotServices, game: GameSnapshot, user: WebAppUser) -> dict[
 
 async def get_table(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET: the game as this user may see it (their seat's view, else the public table)."""
-    game = await bot.service.get(game_id_of(request))
+    game = await bot.service.get(await visible_game_id(request, bot, user))
     return JSONResponse(await _page(bot, game, user))
 
 
 async def get_moves(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET: ``{"version", "controls"}``: the user's legal moves now (empty off-turn)."""
-    game = await bot.service.get(game_id_of(request))
+    game = await bot.service.get(await visible_game_id(request, bot, user))
     return JSONResponse({"version": game.version, "controls": table.controls(game, user.id)})
 
 
@@ -69,6 +85,7 @@ async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Res
     """POST ``{"version": int, "action": {...}}``: the move, if the game is still at
     ``version``. 409 ``stale`` ("the game moved on") with the table as it is now; a refused
     move gets its rule's polite text and changes nothing."""
+    game_id = await visible_game_id(request, bot, user)  # first: a stale answer holds the table
     raw = b""
     async for chunk in request.stream():
         raw += chunk
@@ -82,7 +99,6 @@ async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Res
             raise TypeError(version)
     except (ValueError, KeyError, TypeError, RuleError):
         return refusal("bad_action", 400)
-    game_id = game_id_of(request)
     try:
         outcome = await bot.service.act(game_id, user.id, version, action)
     except ServiceError as exc:
@@ -101,9 +117,7 @@ async def events(request: Request, bot: BotServices, user: WebAppUser) -> Respon
     """GET: a ``text/event-stream`` of ``data: {"version": n}``, once at the start and then
     whenever the game's version changes (any move, by button, page or timeout), within
     :data:`POLL` s. Read by the page with ``fetch`` (so the header carries ``initData``)."""
-    game_id = game_id_of(request)
-    if await access.version_of(bot.db, game_id) is None:
-        raise ServiceError("game_not_found")
+    game_id = await visible_game_id(request, bot, user)
 
     async def stream() -> AsyncIterator[str]:
         loop = asyncio.get_running_loop()

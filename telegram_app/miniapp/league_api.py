@@ -39,7 +39,7 @@ def _chat_id(request: Request) -> int:
 
 async def _member(bot: BotServices, chat_id: int, user: WebAppUser) -> None:
     if not await access.played_in(bot.db, chat_id, user.id):
-        raise ServiceError("not_allowed")
+        raise ServiceError("league_members_only")
 
 
 def kinds() -> list[str]:
@@ -116,10 +116,10 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     kind = _kind(request)
     if target != user.id:
         if chat_id is None:
-            raise ServiceError("not_allowed")
-        await _member(bot, chat_id, user)
+            raise ServiceError("profile_not_shared")
+        await _member(bot, chat_id, user)  # (first: whom the chat holds is its own business)
         if not await access.played_in(bot.db, chat_id, target):
-            raise ServiceError("not_allowed")
+            raise ServiceError("profile_not_shared")
     elif chat_id is not None and not await access.played_in(bot.db, chat_id, user.id):
         chat_id = None
     card = await bot.service.rating_card(target, chat_id, kind=kind)

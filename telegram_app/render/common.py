@@ -89,6 +89,11 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
         "stale": _("That button is out of date — the game has moved on."),
         "already_handled": _("That was done already."),
         "not_allowed": _("Only the host or a chat admin can do that."),
+        "game_members_only": _("This game's table is for the players of its group."),
+        "league_members_only": _("This group's league is for those who have played a game "
+                                 "in it."),
+        "profile_not_shared": _("You can see another player's profile in a group you have "
+                                "both played in."),
         "cancel_running": _("Once a game is running, only a chat admin can cancel it, so that "
                             "it still counts for the league. To quit, send /leave."),
         "not_your_turn": _("It is not your turn."),

@@ -174,3 +174,16 @@ async def test_from_the_lobby_to_the_table_and_home(mini, browser, tmp_path) -> 
     home, home_errors = await open_page(browser, mini, players[1], "")
     await home.wait_for_selector(".seat.you")  # one running game: its table at once
     assert errors == [] and home_errors == []
+
+
+async def test_an_outsider_reads_why(mini, browser, tmp_path) -> None:
+    """Someone who never sat in a game of the chat opens a game's link: the page says whose
+    table it is, in place of the table."""
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    stranger = api.add_user(99, "Dee")
+    page, errors = await open_page(browser, mini, stranger, "g1")
+    await page.wait_for_selector("p.error >> text=for the players of its group")
+    assert await page.locator(".seat").count() == 0
+    await page.screenshot(path=tmp_path / "outsider.png")
+    assert [e for e in errors if "403" not in e] == []

@@ -15,6 +15,7 @@ import random
 import time
 
 from engine.koira.cards import sorted_hand
+from league.snapshots import UserRef
 from tests.miniapp.koira import (
     KOIRA,
     drive,
@@ -45,6 +46,10 @@ async def test_each_player_gets_only_their_own_hand(mini) -> None:
         # (the computer player may have led already, from its hand or the stock)
         assert [s["count"] for s in page["seats"]] == [len(h) for h in game.state["hands"]]
         assert page["koira"]["stock"] == len(game.state["stock"]) >= 39
+    assert (await client.get(f"game/{game.id}", 99)).status_code == 403  # not of the chat
+    # Once they sat in a game of the chat (a lobby in another topic), the public table.
+    await service_of(runner).open_lobby(GROUP, "Mini league", 5, UserRef(99, "Dee"),
+                                        kind="koira")
     outsider = await client.get(f"game/{game.id}", 99)
     assert outsider.json()["you"] is None and outsider.json()["koira"]["hand"] is None
     assert outsider.json()["controls"] == []

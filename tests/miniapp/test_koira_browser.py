@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Action
+from league.snapshots import UserRef
 from telegram_app.miniapp.koira_table import label
 from tests.miniapp.browser import chromium, phone
 from tests.miniapp.koira import (
@@ -207,6 +208,9 @@ async def test_a_stale_koira_page_says_the_game_moved_on(mini, browser, tmp_path
 async def test_the_public_table_and_a_spanish_player(mini, browser, tmp_path) -> None:
     api, players, runner, client = mini
     game = await koira_game(runner, GROUP)
+    # 99 sat in a game of the chat (a lobby in another topic): a member, with no seat here
+    await service_of(runner).open_lobby(GROUP, "Mini league", 5, UserRef(99, "Dee"),
+                                        kind="koira")
     page, errors, tables = await open_page(browser, mini, 99, f"g{game.id}")
     await page.wait_for_selector(".kseat")
     assert await page.locator(".kseat").count() == 4

@@ -53,6 +53,12 @@ function failed(error) {
   toast(error instanceof ApiError ? error.message : (t.error || String(error)));
 }
 
+// A page the user may not see says why in its place (a toast would leave it empty).
+function failedPage(error) {
+  if (error instanceof ApiError && error.status === 403) return show(h("p.error", {}, error.message));
+  return failed(error);
+}
+
 async function drawGame() {
   const page = await get(`game/${state.gameId}`);
   if (state.view !== "table") return;
@@ -122,7 +128,7 @@ async function go(view) {
       if (!state.chatId) { state.chatId = data.chat_id; drawTabs(); }
       show(drawReplay(data, t));
     }
-  } catch (error) { failed(error); }
+  } catch (error) { failedPage(error); }
 }
 
 function home() {
