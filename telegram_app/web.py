@@ -10,18 +10,23 @@ no 200; a repeat is dropped by the inbox. While the database cannot be reached, 
 whose sender can be told "nothing was changed" (a press, a command) gets its 200 and that
 answer; one with nobody to tell (a departure from the group, a migration) gets 503, so
 Telegram delivers it again until it can be stored.
+
+A body longer than :data:`WEBHOOK_MAX_BODY` gets 413 (:class:`~telegram_app.webguard.BodyLimit`:
+no more is read). A body that is no update (not JSON, not an object, no integer
+``update_id`` in the database's range, fields PTB cannot read) is logged as one warning and
+answered 200, neither stored nor handled: Telegram would deliver it again forever otherwise.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 from collections.abc import Sequence
 
 from sqlalchemy import func, select, text
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -32,11 +37,41 @@ from league.models import OPEN_STATUSES, Game
 from telegram_app import metrics
 from telegram_app.context import KEY as SERVICES
 from telegram_app.intake import KEY as INTAKE
-from telegram_app.intake import Intake
+from telegram_app.intake import Intake, lane_of
+from telegram_app.webguard import INT_LIMIT, BodyLimit, load_json
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 HEALTH_TIMEOUT = 3.0  # seconds /healthz waits for the database
+WEBHOOK_MAX_BODY = 1024 * 1024
+"""Bytes a webhook request may carry: Telegram's largest updates (a message of 4,096
+characters with its entities, a reply to another and a keyboard) are a few tens of KiB."""
+
+
+class NotAnUpdate(ValueError):
+    """A webhook body that is not a Telegram update (its ``args[0]`` says why)."""
+
+
+def update_of(body: bytes, bot: object) -> tuple[Update, dict[str, object]]:
+    """The update in a webhook body, with its JSON; raises :class:`NotAnUpdate`."""
+    try:
+        raw = load_json(body)
+    except ValueError as exc:  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
+        raise NotAnUpdate(f"not JSON ({exc})") from None
+    if not isinstance(raw, dict):
+        raise NotAnUpdate(f"a JSON {type(raw).__name__}, not an object")
+    update_id = raw.get("update_id")
+    if not isinstance(update_id, int) or isinstance(update_id, bool) or \
+            not 0 <= update_id < INT_LIMIT:
+        raise NotAnUpdate("no update_id that is a 64-bit number")
+    try:
+        # PTB reads what it knows and raises whatever a field of the wrong shape makes it
+        # raise (TypeError, KeyError, AttributeError …); the lane reads the ids it routes by.
+        update = Update.de_json(raw, bot)  # type: ignore[arg-type]
+        lane_of(update)
+    except Exception as exc:
+        raise NotAnUpdate(f"unreadable ({type(exc).__name__})") from None
+    return update, raw
 
 
 def routes(app: Application, *, webhook_path: str | None, secret: str | None
@@ -52,12 +87,12 @@ def routes(app: Application, *, webhook_path: str | None, secret: str | None
         if intake is None or not app.running:
             return Response(status_code=503)  # Telegram retries later
         try:
-            raw = json.loads(await request.body())
-            update = Update.de_json(raw, app.bot)
-        except (ValueError, TypeError, KeyError):
-            return Response(status_code=400)
-        if update is None:
-            return Response(status_code=400)
+            update, raw = update_of(await request.body(), app.bot)
+        except NotAnUpdate as exc:
+            # Telegram sends only updates: this is no request to retry (a 200, or Telegram
+            # delivers it again and again) and nothing to handle.
+            log.warning("webhook: ignored a body that is no update: %s", exc)
+            return Response(status_code=200)
         if not await intake.receive([update], [raw]):
             # Not stored (an outage) and nobody to tell "nothing was changed": Telegram
             # delivers it again later, until it is stored.
@@ -100,7 +135,8 @@ def routes(app: Application, *, webhook_path: str | None, secret: str | None
     found: list[BaseRoute] = [Route("/healthz", healthz, methods=["GET"]),
                               Route("/metrics", metrics_page, methods=["GET"])]
     if webhook_path:
-        found.insert(0, Route(webhook_path, webhook, methods=["POST"]))
+        found.insert(0, Route(webhook_path, webhook, methods=["POST"], middleware=[
+            Middleware(BodyLimit, limit=WEBHOOK_MAX_BODY)]))
     return found
 
 

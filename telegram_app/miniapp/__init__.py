@@ -3,21 +3,28 @@
 :func:`routes` gives a Starlette ``Mount`` to include in the bot's web app (the webhook's,
 ``/healthz``'s): the page and its static files, and a JSON API authenticated by Telegram's
 ``initData`` (:mod:`.initdata`, :mod:`.auth`). The page draws what the API sends (tables,
-legal moves, league figures); no rule lives in JavaScript."""
+legal moves, league figures); no rule lives in JavaScript.
+
+A request body longer than :data:`MAX_BODY` gets 413 unread (:mod:`telegram_app.webguard`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from telegram.ext import Application
 
+from telegram_app.webguard import BodyLimit
+
 STATIC = Path(__file__).resolve().parent / "static"
 PREFIX = "/app"
 """Where :func:`routes` mounts the Mini App; ``MINIAPP_URL`` points at ``<origin>/app/``."""
+MAX_BODY = 64 * 1024
+"""Bytes a Mini App request may carry (a move is a few dozen; see ``game_api.MAX_BODY``)."""
 
 
 def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
@@ -53,4 +60,4 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
         Route("/", index),
         Mount("/api", routes=api),
         Mount("/static", StaticFiles(directory=STATIC)),
-    ])]
+    ], middleware=[Middleware(BodyLimit, limit=MAX_BODY)])]

@@ -27,6 +27,7 @@ from telegram_app.miniapp import table
 from telegram_app.miniapp.auth import refusal
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import id_of
+from telegram_app.webguard import load_json
 
 log = logging.getLogger(__name__)
 POLL = 0.1
@@ -92,7 +93,7 @@ async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Res
         if len(raw) > MAX_BODY:
             return refusal("bad_action", 413)
     try:
-        body = json.loads(raw)
+        body = load_json(raw)
         version = body["version"]
         action = Action.from_json(body["action"])
         if not isinstance(version, int) or isinstance(version, bool):
