@@ -1,7 +1,8 @@
 """What the bot's web app (:mod:`telegram_app.web`, the Mini App) does with a request before
-any handler trusts it: a body size limit that reads no more than the limit (:class:`BodyLimit`,
-plain ASGI middleware: it holds for any route it wraps) and JSON parsed with limits
-(:func:`load_json`)."""
+any handler trusts it: a body size limit that reads no more than the limit (:class:`BodyLimit`),
+JSON parsed with limits (:func:`load_json`), and headers added to every response
+(:class:`AddHeaders`). The two middlewares are plain ASGI: they hold for any route they
+wrap, whatever its handler does."""
 
 from __future__ import annotations
 
@@ -80,6 +81,29 @@ async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = JSONResponse({"error": "too_large"}, status_code=413,
                             headers={"Connection": "close"})
     await response(scope, receive, send)
+
+
+class AddHeaders:
+    """Adds ``headers`` to every HTTP response that does not set them itself."""
+
+    def __init__(self, app: ASGIApp, headers: dict[str, str]) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1"))
+                        for k, v in headers.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", ())}
+                message["headers"] = [*message.get("headers", ()),
+                                      *((k, v) for k, v in self.headers if k not in present)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def _refuse_constant(name: str) -> Any:

@@ -5,7 +5,8 @@
 ``initData`` (:mod:`.initdata`, :mod:`.auth`). The page draws what the API sends (tables,
 legal moves, league figures); no rule lives in JavaScript.
 
-A request body longer than :data:`MAX_BODY` gets 413 unread (:mod:`telegram_app.webguard`)."""
+Every response under the mount carries :data:`SECURITY_HEADERS`, and a request body longer
+than :data:`MAX_BODY` gets 413 unread (:mod:`telegram_app.webguard`)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,34 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from telegram.ext import Application
 
-from telegram_app.webguard import BodyLimit
+from telegram_app.webguard import AddHeaders, BodyLimit
 
 STATIC = Path(__file__).resolve().parent / "static"
 PREFIX = "/app"
 """Where :func:`routes` mounts the Mini App; ``MINIAPP_URL`` points at ``<origin>/app/``."""
 MAX_BODY = 64 * 1024
 """Bytes a Mini App request may carry (a move is a few dozen; see ``game_api.MAX_BODY``)."""
+TELEGRAM_WEB_CLIENTS = ("https://web.telegram.org", "https://webk.telegram.org",
+                        "https://webz.telegram.org")
+"""Telegram's official web clients, which show a Mini App in an iframe (the apps for phones
+and computers open it in a web view of its own, which no frame policy concerns)."""
+CONTENT_SECURITY_POLICY = "; ".join([
+    # The page loads only its own modules and stylesheet (it reads Telegram's launch
+    # parameters itself: no telegram-web-app.js) and talks only to its own API.
+    "default-src 'none'", "script-src 'self'", "style-src 'self'",
+    "img-src 'self' data:",  # (the empty data: favicon)
+    "connect-src 'self'", "base-uri 'none'", "form-action 'none'",
+    "frame-ancestors " + " ".join(TELEGRAM_WEB_CLIENTS),
+])
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    # (launch parameters travel in the fragment, which no Referer carries; nothing else to
+    # tell another site either)
+    "Referrer-Policy": "no-referrer",
+}
+"""Headers of every Mini App response. The frame policy is CSP's ``frame-ancestors`` alone:
+``X-Frame-Options`` cannot name several origins, and browsers that know CSP ignore it."""
 
 
 def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
@@ -60,4 +82,5 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
         Route("/", index),
         Mount("/api", routes=api),
         Mount("/static", StaticFiles(directory=STATIC)),
-    ], middleware=[Middleware(BodyLimit, limit=MAX_BODY)])]
+    ], middleware=[Middleware(AddHeaders, headers=SECURITY_HEADERS),
+                   Middleware(BodyLimit, limit=MAX_BODY)])]

@@ -187,3 +187,16 @@ async def test_an_outsider_reads_why(mini, browser, tmp_path) -> None:
     assert await page.locator(".seat").count() == 0
     await page.screenshot(path=tmp_path / "outsider.png")
     assert [e for e in errors if "403" not in e] == []
+
+
+async def test_no_other_site_frames_the_page(mini, browser) -> None:
+    """The page's Content-Security-Policy lets only Telegram's web clients frame it (the
+    other tests load it under that policy and see no violation in the console)."""
+    api, players, runner, client = mini
+    framer = await phone(browser)
+    console: list[str] = []
+    framer.on("console", lambda msg: console.append(msg.text))
+    await framer.set_content(f'<iframe src="{client.base}" width="300" height="300">'
+                             "</iframe>")
+    await wait_for(lambda: any("frame-ancestors" in m for m in console), timeout=15)
+    assert await framer.frames[-1].locator("#main").count() == 0  # nothing of it shown

@@ -1,6 +1,7 @@
 """The Mini App's API against what a hostile client sends (the real bot, the fake Bot API,
 PostgreSQL): a move body that is no move is 400 (never a 500 and a traceback); a body over
-the limit is 413, answered before the rest of it is read."""
+the limit is 413, answered before the rest of it is read. Every response carries the page's
+security headers (a frame policy that lets only Telegram's web clients frame it)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,21 @@ async def test_a_body_over_the_limit_is_413_unread(mini) -> None:
                                     headers=client.auth(ann.id))
     assert response.status_code == 413
     assert pulled <= MAX_BODY + 2 * len(chunk), pulled
+
+
+async def test_every_response_carries_the_security_headers(mini) -> None:
+    api, players, runner, client = mini
+    for path, user in (("", None), ("static/app.js", None), ("api/me", 1), ("api/me", None),
+                       ("api/nowhere", 1)):
+        response = await client.http.get(client.base + path,
+                                          headers=client.auth(user) if user else {})
+        headers = response.headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        assert headers["referrer-policy"] == "no-referrer", path
+        policy = dict(part.strip().split(" ", 1) for part in
+                      headers["content-security-policy"].split(";"))
+        assert policy["frame-ancestors"].split() == [
+            "https://web.telegram.org", "https://webk.telegram.org",
+            "https://webz.telegram.org"], path
+        assert policy["script-src"] == "'self'" and policy["default-src"] == "'none'"
+
