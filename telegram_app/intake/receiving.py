@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -14,13 +15,34 @@ from telegram.ext import ExtBot
 
 from league.inbox import Inbox, Item
 from telegram_app import metrics
+from telegram_app.i18n import use_language
 from telegram_app.intake.lanes import lane_of
 from telegram_app.outage import OutageLog, answerable, is_outage
+from telegram_app.render.common import error_text
 
 log = logging.getLogger(__name__)
 HOLD_PAUSE = 1.0
 """Seconds ``getUpdates`` waits before it returns when it held updates back (an outage):
 Telegram answers the next call with them at once, and the poll must not spin."""
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""Characters no database text or JSON can hold (PostgreSQL refuses U+0000 and unpaired
+surrogates): an update carrying one is invalid input (forged callback data), not an outage."""
+
+
+def unstorable(payload: Any) -> bool:
+    """Whether any string (key or value) in ``payload`` holds an :data:`UNSTORABLE` character."""
+    pending = [payload]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if UNSTORABLE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+    return False
 
 
 class Received:
@@ -43,13 +65,17 @@ class Received:
         text) count, to be answered "nothing was changed"; the first with nobody to answer
         (a departure from a group, a migration) and all after it do not, so Telegram
         delivers them again until they are stored. A payload a reachable database refuses is
-        logged and counted (held back, it would stall the bot for good). Never raises."""
+        logged and counted (held back, it would stall the bot for good). An update holding
+        text no database can store (:func:`unstorable`) is not stored: one warning, and a
+        press gets the "not valid" alert (:meth:`refuse`). Never raises."""
         if not updates:
             return 0
         now = time.monotonic()
         payloads = raw if raw is not None else [u.to_dict() for u in updates]
+        refused = {u.update_id for u, p in zip(updates, payloads, strict=True)
+                   if unstorable(p)}
         items = [Item(u.update_id, lane_of(u), p)
-                 for u, p in zip(updates, payloads, strict=True)]
+                 for u, p in zip(updates, payloads, strict=True) if u.update_id not in refused]
         try:
             new = await self.inbox.store(items)
         except Exception as exc:
@@ -58,18 +84,40 @@ class Received:
                 log.exception("storing %d updates failed", len(items))
             else:
                 self.outage.failed(exc)
-                confirmed = next((n for n, u in enumerate(updates) if not answerable(u)),
+                confirmed = next((n for n, u in enumerate(updates)
+                                  if not answerable(u) and u.update_id not in refused),
                                  len(updates))
             for update in updates[:confirmed]:
-                if answerable(update):
+                if update.update_id in refused:
+                    await self.refuse(update)
+                elif answerable(update):
                     self.fresh[update.update_id] = False
             return confirmed
         self.outage.ok()
+        for update in updates:
+            if update.update_id in refused:
+                await self.refuse(update)
         for update in updates:
             if update.update_id in new:
                 self.fresh[update.update_id] = True
                 self.started_at[update.update_id] = now
         return len(updates)
+
+    @staticmethod
+    async def refuse(update: Update) -> None:
+        """Drop an update that cannot be stored: one warning (its id only: the text may be
+        anything); a press is answered "That button is not valid." in its presser's
+        language. It is never handled (it is not :attr:`fresh`)."""
+        log.warning("update %d refused: it holds a character no database can store (U+0000 "
+                    "or an unpaired surrogate)", update.update_id)
+        query = update.callback_query
+        if query is None:
+            return
+        try:
+            with use_language(query.from_user.language_code if query.from_user else None):
+                await query.answer(error_text("bad_button"), show_alert=True)
+        except TelegramError as exc:
+            log.info("could not answer a refused press: %s", exc)
 
 
 class InboxBot(ExtBot):
