@@ -276,6 +276,7 @@ async def phase_kills(api: FakeBotAPI, url: str, log: Path, figures: Figures,
     await bot.stop()
 
 
+SOAK_SECRET = "soak-webhook-secret-0123456789"  # (the settings want 16 characters or more)
 FORGED_VERBS = list("jlsaropbcmkxqgz") + ["", "zz", "b", "💥"]
 # Junk, not moves: no /leave (a player's real way out of a game), and the numbers (which a
 # player's private chat takes as a typed bid) are sent only by strangers (see phase_fuzz).
@@ -290,11 +291,11 @@ async def phase_fuzz(api: FakeBotAPI, url: str, log: Path, figures: Figures,
                      rng: random.Random, minutes: float) -> None:
     port = free_port()
     hook = f"http://127.0.0.1:{port}/hook"
-    bot = Bot(api, url, log, TELEGRAM_WEBHOOK_URL=hook, TELEGRAM_WEBHOOK_SECRET="soak-secret",
+    bot = Bot(api, url, log, TELEGRAM_WEBHOOK_URL=hook, TELEGRAM_WEBHOOK_SECRET=SOAK_SECRET,
               WEB_LISTEN_PORT=str(port))
     await bot.start()
     await wait_for(lambda: api.webhook_url == hook, timeout=120)
-    api.deliver_by_webhook([hook], "soak-secret")
+    api.deliver_by_webhook([hook], SOAK_SECRET)
     tables = groups_of(api, 2, 2000, -2_000_100)
     strangers = [api.add_user(3000 + i, f"Stranger{i}") for i in range(5)]
     for _, users in tables:

@@ -7,6 +7,10 @@ import re
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+WEBHOOK_SECRET = r"[A-Za-z0-9_-]{16,256}"
+"""A webhook secret token: Telegram's alphabet and maximum, and long enough not to be
+guessed (anyone who knows it can post updates as Telegram)."""
+
 
 class Settings(BaseSettings):
     """The bot's settings.
@@ -23,7 +27,8 @@ class Settings(BaseSettings):
     - ``TELEGRAM_WEBHOOK_URL``: set, the bot runs in webhook mode (Telegram POSTs updates to
       this public HTTPS URL; its path is the path served) instead of polling;
       ``TELEGRAM_WEBHOOK_SECRET`` (required with it): the secret token Telegram sends in
-      ``X-Telegram-Bot-Api-Secret-Token`` (1–256 characters ``A-Za-z0-9_-``).
+      ``X-Telegram-Bot-Api-Secret-Token``: 16–256 characters ``A-Za-z0-9_-`` (Telegram
+      allows 1–256; a short one could be guessed), e.g. ``openssl rand -hex 32``.
     - ``WEB_LISTEN_HOST`` / ``WEB_LISTEN_PORT``: where the web app (webhook, ``/healthz``,
       ``/metrics``) listens; in polling mode it is served only when ``WEB_LISTEN_PORT`` is set.
     - ``UPDATE_CONCURRENCY``: updates handled at once (one per lane; default 16 on PostgreSQL,
@@ -60,9 +65,11 @@ class Settings(BaseSettings):
         if self.telegram_webhook_url and self.telegram_webhook_secret is None:
             raise ValueError("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
         secret = self.telegram_webhook_secret
-        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}",
-                                                   secret.get_secret_value()):
-            raise ValueError("TELEGRAM_WEBHOOK_SECRET: 1-256 characters A-Z, a-z, 0-9, _ or -")
+        if secret is not None and not re.fullmatch(WEBHOOK_SECRET, secret.get_secret_value()):
+            # (the message names the rule, never the value: it is logged)
+            raise ValueError(
+                "TELEGRAM_WEBHOOK_SECRET must be 16 to 256 characters, each a letter A-Z or "
+                "a-z, a digit, _ or - (for example the output of: openssl rand -hex 32)")
         return self
 
     @property

@@ -40,8 +40,8 @@ it, whatever handlers are added later)."""
 
 class Redact(logging.Filter):
     """Replaces each secret (and its URL-quoted form) by :data:`MASK` in a record's message,
-    traceback and stack. Secrets shorter than 8 characters are ignored (they would mask
-    ordinary words)."""
+    traceback and stack, whatever its length: a short secret masks ordinary words too, but
+    a secret left in the log is worse (the settings refuse a short webhook secret)."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
@@ -53,7 +53,7 @@ class Redact(logging.Filter):
         """Mask these secrets as well."""
         for secret in secrets:
             for form in (secret, quote(secret, safe=""), quote(secret)):
-                if len(form) >= 8 and form not in self.secrets:
+                if form and form not in self.secrets:  # ("" would match everywhere)
                     self.secrets.append(form)
         self.secrets.sort(key=len, reverse=True)  # a longer form first: no half-masked token
         self._pattern = re.compile("|".join(map(re.escape, self.secrets)), re.IGNORECASE) \

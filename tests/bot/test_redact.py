@@ -33,11 +33,21 @@ def test_message_arguments_quoted_forms_and_tracebacks_are_masked() -> None:
     assert "was rejected" in text and TOKEN not in text and MASK in text
 
 
-def test_short_secrets_and_clean_lines_are_left_alone() -> None:
-    redact = Redact(["abc"])
-    record = _record("abc %s", 1)
+def test_a_secret_of_any_length_is_masked() -> None:
+    """A short secret masks ordinary words too; a secret in the log would be worse."""
+    redact = Redact(["abc", "x/y"])
+    for message, masked in (("abc %s", f"{MASK} 1"), ("path x/y and x%2Fy", f"path {MASK} "
+                                                      f"and {MASK}")):
+        record = _record(message, 1) if "%s" in message else _record(message)
+        redact.filter(record)
+        assert record.getMessage() == masked
+
+
+def test_clean_lines_are_left_alone() -> None:
+    redact = Redact(["abc", ""])
+    record = _record("nothing secret %s", 1)
     redact.filter(record)
-    assert record.getMessage() == "abc 1"
+    assert record.getMessage() == "nothing secret 1" and record.args is None
 
 
 def test_a_secret_is_masked_in_any_letter_case() -> None:

@@ -18,7 +18,7 @@ from league.db import Database
 from tests.e2e.processes import free_port, kill, spawn
 from tests.fakebot import FakeBotAPI
 
-SECRET = "s3cret-token_1"
+SECRET = "s3cret-token_1-0123456789"
 MODES = ("polling", "polling with web app", "webhook")
 
 

@@ -19,7 +19,7 @@ from tests.e2e.tcp_proxy import TcpProxy
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100701
-SECRET = "s3cret-token_1"
+SECRET = "s3cret-token_1-0123456789"
 OUTAGE = "I can't reach my records right now; nothing was changed"
 
 

@@ -17,7 +17,7 @@ from tests.e2e.processes import free_port, kill, spawn, spawn_with_game
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100555
-SECRET = "workers-secret"
+SECRET = "workers-secret-0123456789"
 
 
 async def _undone(db) -> int:
