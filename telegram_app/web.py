@@ -12,9 +12,10 @@ answer; one with nobody to tell (a departure from the group, a migration) gets 5
 Telegram delivers it again until it can be stored.
 
 A body longer than :data:`WEBHOOK_MAX_BODY` gets 413 (:class:`~telegram_app.webguard.BodyLimit`:
-no more is read). A body that is no update (not JSON, not an object, no integer
-``update_id`` in the database's range, fields PTB cannot read) is logged as one warning and
-answered 200, neither stored nor handled: Telegram would deliver it again forever otherwise.
+no more is read). A body that is no update (:mod:`telegram_app.update_check`: not strict
+JSON, not an object, no integer ``update_id`` in the database's range, a field the bot reads
+of the wrong type) is logged as one warning and answered 200, neither stored nor handled:
+Telegram would deliver it again forever otherwise.
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from telegram import Update
 from telegram.ext import Application
 
 from league.models import OPEN_STATUSES, Game
 from telegram_app import metrics
 from telegram_app.context import KEY as SERVICES
 from telegram_app.intake import KEY as INTAKE
-from telegram_app.intake import Intake, lane_of
-from telegram_app.webguard import INT_LIMIT, BodyLimit, load_json
+from telegram_app.intake import Intake
+from telegram_app.update_check import NotAnUpdate, update_of
+from telegram_app.webguard import BodyLimit
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -46,32 +47,6 @@ HEALTH_TIMEOUT = 3.0  # seconds /healthz waits for the database
 WEBHOOK_MAX_BODY = 1024 * 1024
 """Bytes a webhook request may carry: Telegram's largest updates (a message of 4,096
 characters with its entities, a reply to another and a keyboard) are a few tens of KiB."""
-
-
-class NotAnUpdate(ValueError):
-    """A webhook body that is not a Telegram update (its ``args[0]`` says why)."""
-
-
-def update_of(body: bytes, bot: object) -> tuple[Update, dict[str, object]]:
-    """The update in a webhook body, with its JSON; raises :class:`NotAnUpdate`."""
-    try:
-        raw = load_json(body)
-    except ValueError as exc:  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
-        raise NotAnUpdate(f"not JSON ({exc})") from None
-    if not isinstance(raw, dict):
-        raise NotAnUpdate(f"a JSON {type(raw).__name__}, not an object")
-    update_id = raw.get("update_id")
-    if not isinstance(update_id, int) or isinstance(update_id, bool) or \
-            not 0 <= update_id < INT_LIMIT:
-        raise NotAnUpdate("no update_id that is a 64-bit number")
-    try:
-        # PTB reads what it knows and raises whatever a field of the wrong shape makes it
-        # raise (TypeError, KeyError, AttributeError …); the lane reads the ids it routes by.
-        update = Update.de_json(raw, bot)  # type: ignore[arg-type]
-        lane_of(update)
-    except Exception as exc:
-        raise NotAnUpdate(f"unreadable ({type(exc).__name__})") from None
-    return update, raw
 
 
 def routes(app: Application, *, webhook_path: str | None, secret: str | None

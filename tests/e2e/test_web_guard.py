@@ -65,6 +65,24 @@ NO_UPDATES: list[bytes] = [
     b'{"update_id":NaN}', b'{"update_id":1,"x":Infinity}', b'{"update_id":1,"x":1e999}',
     b"[" * 3000, b'{"update_id":1,"x":' + b"[" * 3000 + b"]" * 3000 + b"}",
     b'{"update_id":1,"x":' + b"[" * 100 + b"]" * 100 + b"}",
+    # PTB reads these without a complaint; the bot's handlers and the database would not
+    *(json.dumps(_private_text(800_000 + i, 1, "/help") | change).encode() for i, change in
+      enumerate([{"message": {**_private_text(0, 1, "x")["message"], field: value}}
+                 for field, value in (("text", {"a": 1}), ("chat", {"id": [1], "type": "x"}),
+                                      ("from", {"id": "1", "is_bot": False,
+                                                "first_name": "A"}),
+                                      ("entities", [{"type": "bot_command", "offset": "0",
+                                                     "length": 5}]),
+                                      ("message_thread_id", "7"),
+                                      ("new_chat_members", [{"id": 2, "is_bot": False,
+                                                             "first_name": 5}]))])),
+    json.dumps({"update_id": 800_100, "chat_member": {
+        "chat": {"id": -1, "type": "supergroup", "title": "G"}, "date": 0,
+        "from": {"id": 1, "is_bot": False, "first_name": "A"},
+        "old_chat_member": {"status": "member", "user": {"id": 2, "is_bot": False,
+                                                         "first_name": "B"}},
+        "new_chat_member": {"status": 5, "user": {"id": 2, "is_bot": False,
+                                                  "first_name": "B"}}}}).encode(),
 ]
 
 
