@@ -103,9 +103,10 @@ def validate(init_data: str | None, bot_token: str, now: datetime) -> WebAppUser
     try:
         user = json.loads(fields["user"])
         user_id = user["id"]
-    except (KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError, RecursionError):
         raise InitDataError("no_user") from None
-    if not isinstance(user_id, int) or isinstance(user_id, bool) or user_id <= 0:
+    if not isinstance(user_id, int) or isinstance(user_id, bool) or \
+            not 0 < user_id < 2**63:  # (ids are 64-bit in the database)
         raise InitDataError("no_user")
 
     def text(key: str) -> str | None:

@@ -76,6 +76,11 @@ def test_missing_user_is_refused() -> None:
     assert code_of(sign(no_user, TOKEN)) == "no_user"
     assert code_of(sign(fields(user="not json"), TOKEN)) == "no_user"
     assert code_of(sign(fields(user=json.dumps({"id": "42"})), TOKEN)) == "no_user"
+    # (signed, so only Telegram could send them: still no 500 from the database)
+    assert code_of(sign(fields(user=json.dumps({"id": 2**63})), TOKEN)) == "no_user"
+    assert code_of(sign(fields(user="[" * 3000 + "]" * 3000), TOKEN)) in ("no_user",
+                                                                         "malformed")
+    assert code_of(sign(fields(user="[" * 1500), TOKEN)) == "no_user"
 
 
 def test_missing_hash_and_junk_are_refused() -> None:
