@@ -171,6 +171,8 @@ def _seed(url: str, finished: int) -> None:
             "created_at FROM games, generate_series(0, 3) s")
         conn.execute("INSERT INTO game_messages (game_id, told_version, table_message_id, "
                      "chat_id) SELECT id, 40, id, chat_id FROM games")
+        conn.execute("INSERT INTO private_messages (game_id, user_id, message_id, hand) "
+                     "SELECT id, 999000001, id, 1 FROM games")
         conn.execute(
             "INSERT INTO game_events (game_id, seq, events, version, created_at) "
             "SELECT id, 1, '[]', 40, created_at FROM games")

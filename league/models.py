@@ -393,7 +393,7 @@ class InboxItem(Base):
 
     __tablename__ = "inbox"
     __table_args__ = (
-        Index("ix_inbox_undone", "lane", "id", postgresql_where=text("done_at IS NULL"),
+        Index("ix_inbox_undone", "id", postgresql_where=text("done_at IS NULL"),
               sqlite_where=text("done_at IS NULL")),
         Index("ix_inbox_received", "received_at"),
     )

@@ -22,6 +22,7 @@ depends_on: str | Sequence[str] | None = None
 
 UNTOLD = "status IN ('running', 'finished') AND told_version < version"
 FINISHED = "status = 'finished'"
+UNDONE = "done_at IS NULL"
 
 
 def upgrade() -> None:
@@ -73,10 +74,19 @@ def upgrade() -> None:
     with op.batch_alter_table('inbox', schema=None) as batch_op:
         batch_op.add_column(sa.Column('taken_until', sa.DateTime(timezone=True),
                                       nullable=True))
+        # (undone items are read in id order, no longer by lane)
+        batch_op.drop_index('ix_inbox_undone', postgresql_where=sa.text(UNDONE),
+                            sqlite_where=sa.text(UNDONE))
+        batch_op.create_index('ix_inbox_undone', ['id'], unique=False,
+                              postgresql_where=sa.text(UNDONE), sqlite_where=sa.text(UNDONE))
 
 
 def downgrade() -> None:
     with op.batch_alter_table('inbox', schema=None) as batch_op:
+        batch_op.drop_index('ix_inbox_undone', postgresql_where=sa.text(UNDONE),
+                            sqlite_where=sa.text(UNDONE))
+        batch_op.create_index('ix_inbox_undone', ['lane', 'id'], unique=False,
+                              postgresql_where=sa.text(UNDONE), sqlite_where=sa.text(UNDONE))
         batch_op.drop_column('taken_until')
     with op.batch_alter_table('game_players', schema=None) as batch_op:
         batch_op.add_column(sa.Column('private_message_id', sa.BigInteger(), nullable=True))
