@@ -23,11 +23,7 @@ DEFAULT_URL = "sqlite+aiosqlite:///coyote-league.sqlite3"
 
 
 def async_url(url: str | None) -> str:
-    """Normalise a database URL to an async driver.
-
-    ``None``/empty gives the embedded SQLite default; ``postgresql://`` and ``postgres://`` get
-    psycopg 3 (``postgresql+psycopg://``); ``sqlite://`` gets aiosqlite.
-    """
+    """The URL with an async driver (psycopg 3, aiosqlite); ``None``: the SQLite default."""
     if not url:
         return DEFAULT_URL
     parsed = make_url(url.replace("postgres://", "postgresql://", 1))
@@ -47,8 +43,7 @@ def sync_url(url: str | None) -> str:
 
 
 def upgrade(url: str | None, revision: str = "head") -> None:
-    """Bring the schema at ``url`` to ``revision`` (blocking; run it outside the event loop or in
-    a thread, because Alembic's environment opens its own synchronous connection)."""
+    """Bring the schema to ``revision`` (blocking: run it outside the loop or in a thread)."""
     from alembic import command
     from alembic.config import Config
 
@@ -59,18 +54,13 @@ def upgrade(url: str | None, revision: str = "head") -> None:
 
 
 class Database:
-    """An async engine and its session factory. ``url`` as accepted by :func:`async_url`.
-    A session's commit that changes something marks the inbox item being handled done
-    (:mod:`league.inbox`)."""
+    """An async engine and its session factory (whose commits mark inbox items done)."""
 
-    def __init__(self, url: str | None = None, *, echo: bool = False,
-                 pool_size: int = 20) -> None:
+    def __init__(self, url: str | None = None, *, echo: bool = False, pool_size: int = 20) -> None:
         self.url = async_url(url)
-        # The pool is sized for the deliveries and handlers at once (a delivery holds a
-        # connection for its lock while it sends): a connection beyond pool_size is opened
-        # and closed for each use, which under load cost more CPU than the statements (a
-        # profile at 75 presses a second: 2,000 connects in 15 s with a pool of 10). LIFO, so
-        # that quiet times reuse the same few connections.
+        # Sized for handlers and deliveries (which hold one while sending): overflow ones are
+        # opened per use, costlier than the statements (pool of 10: 2,000 connects in 15 s).
+        # LIFO: quiet times reuse the same few.
         self.engine: AsyncEngine = create_async_engine(self.url, echo=echo,
                                                        pool_size=pool_size,
                                                        max_overflow=pool_size,
@@ -86,26 +76,17 @@ class Database:
 
     @property
     def dialect(self) -> str:
-        """``"postgresql"`` or ``"sqlite"``."""
         return self.engine.dialect.name
 
     async def dispose(self) -> None:
-        """Close every pooled connection."""
         await self.engine.dispose()
 
 
-PING_AFTER = 1.0
-"""Seconds a pooled connection may have been idle before it is checked with a round trip
-when taken (:func:`_ping_idle_connections`)."""
+PING_AFTER = 1.0  # seconds idle after which a pooled connection is pinged when taken
 
 
 def _ping_idle_connections(engine: AsyncEngine) -> None:
-    """Check a connection taken from the pool after :data:`PING_AFTER` seconds idle, and
-    replace it if it is dead (SQLAlchemy's pessimistic disconnect handling: a
-    ``DisconnectionError`` in a ``checkout`` listener makes the pool connect anew). This is
-    ``pool_pre_ping`` for the connections an outage could have killed unnoticed: one used a
-    moment ago is alive or was invalidated with the whole pool when its failure was seen
-    (SQLAlchemy does that on a disconnect), so a busy bot makes no round trip per checkout."""
+    """``pool_pre_ping`` for idle connections only: one just used is alive (or invalidated)."""
     sync = engine.sync_engine
 
     def checkin(_dbapi: Any, record: Any) -> None:

@@ -1,14 +1,4 @@
-"""The inbox: requests from the platform, stored before the platform is told they arrived, and
-marked done in the same transaction as the change they caused.
-
-The bot (``telegram_app.intake``) stores each update with :meth:`Inbox.store`, then handles it
-while :data:`CURRENT` names it. Every transaction of the league that commits a change (any
-table but ``users``, whose rows are only names refreshed on sight) then also sets the item's
-``done_at``, in that commit (:func:`install`): a crash before the commit leaves the item undone,
-so it is handled again after a restart; a crash after it leaves it done, so it is never applied
-twice. A request that changed nothing is marked done once handled (:meth:`Inbox.mark_done`).
-An undone item left by a dead process is taken over by a replay (:meth:`Inbox.take_undone`).
-"""
+"""The inbox: updates stored on arrival, each marked done in the commit of its change."""
 
 from __future__ import annotations
 
@@ -18,17 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (
-    Delete,
-    Insert,
-    Update,
-    bindparam,
-    delete,
-    event,
-    or_,
-    select,
-    update,
-)
+from sqlalchemy import Delete, Insert, Update, bindparam, delete, event, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import ORMExecuteState, Session
@@ -38,12 +18,8 @@ from league.models import InboxItem, User, table_of, utcnow
 
 @dataclass
 class Work:
-    """The inbox item being handled in this context: its ``id``; ``done`` once a commit (or
-    :meth:`Inbox.mark_done`) marked it; ``failed``: the handler met an outage (left undone);
-    ``several``: the request asks for several changes, each its own transaction (a departure
-    from a group with two games), so no commit marks it done; the caller marks it once the
-    handler returned, and a crash in between has the request handled again (its handler
-    must then skip what is done already)."""
+    """The item being handled. ``several``: changes in several transactions (leaving two
+    games), marked after its handler, which must skip what a crashed earlier run did."""
 
     id: int
     done: bool = False
@@ -51,15 +27,11 @@ class Work:
     several: bool = False
 
 
-CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work",
-                                                                      default=None)
-"""The inbox item the running code works for (``None``: a timer job, a test, a script)."""
+# The item the running code works for (None: a timer job, a test, a script).
+CURRENT: contextvars.ContextVar[Work | None] = contextvars.ContextVar("inbox_work", default=None)
 
-_NOT_A_CHANGE = frozenset({User.__tablename__, InboxItem.__tablename__})
-NAMES_ONLY = "inbox_names_only"
-"""``session.info`` key: set it in a transaction that only stores names seen on an update
-(a player's name in their seats, a group's title, a topic's name), which is not the change
-the update asked for either, so its commit leaves the item undone."""
+_NOT_A_CHANGE = frozenset({User.__tablename__, InboxItem.__tablename__})  # users: names seen
+NAMES_ONLY = "inbox_names_only"  # session.info: a transaction storing only names seen
 
 
 class LeagueSession(Session):
@@ -77,8 +49,9 @@ def install() -> None:
     event.listen(LeagueSession, "after_rollback", _after_rollback)
 
 
-def _changes(objects: Iterable[Any]) -> bool:
-    return any(getattr(o, "__tablename__", None) not in _NOT_A_CHANGE for o in objects)
+def _changes(session: Session) -> bool:
+    return any(getattr(o, "__tablename__", None) not in _NOT_A_CHANGE
+               for o in (*session.new, *session.dirty, *session.deleted))
 
 
 def _on_execute(state: ORMExecuteState) -> None:
@@ -89,7 +62,7 @@ def _on_execute(state: ORMExecuteState) -> None:
 
 
 def _after_flush(session: Session, _context: Any) -> None:
-    if _changes([*session.new, *session.dirty, *session.deleted]):
+    if _changes(session):
         session.info["changed"] = True
 
 
@@ -97,8 +70,7 @@ def _before_commit(session: Session) -> None:
     work = CURRENT.get()
     if work is None or work.done or work.several or session.info.get(NAMES_ONLY):
         return
-    if session.info.get("changed") or _changes([*session.new, *session.dirty,
-                                                *session.deleted]):
+    if session.info.get("changed") or _changes(session):
         session.execute(_MARK_DONE, {"item": work.id, "now": utcnow()})
         session.info["marks"] = work
 
@@ -123,49 +95,38 @@ def _after_rollback(session: Session) -> None:
 
 @dataclass(frozen=True)
 class Item:
-    """An inbox row, detached: ``id``, ``lane``, ``payload`` (the raw JSON)."""
-
     id: int
     lane: str
     payload: dict[str, Any]
 
 
 class Inbox:
-    """The inbox of ``db`` (a :class:`league.db.Database`)."""
-
     def __init__(self, db: Any) -> None:
         self.db = db
 
     async def store(self, items: list[Item], now: datetime | None = None) -> set[int]:
-        """Store ``items`` in one transaction; returns the ids that were new (a repeat of a
-        stored id is dropped). Raises the driver's error when the database is unreachable
-        (then nothing was stored)."""
+        """Store ``items`` in one transaction; returns the ids that were new."""
         if not items:
             return set()
         now = now or utcnow()
         ids = [i.id for i in items]
-        insert = pg_insert if self.db.dialect == "postgresql" else sqlite_insert
+        rows = [{"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
+                for i in items]
         async with self.db.sessions.begin() as session:
             if self.db.dialect == "postgresql":  # one statement: what it inserted is new
                 table = table_of(InboxItem)  # (Core: no ORM bulk-insert work)
-                stmt = insert(table).values([
-                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
-                    for i in items]).on_conflict_do_nothing(index_elements=["id"])
+                stmt = pg_insert(table).values(rows).on_conflict_do_nothing(index_elements=["id"])
                 return set(await session.scalars(stmt.returning(table.c.id)))
             known = set(await session.scalars(select(InboxItem.id).where(InboxItem.id.in_(ids))))
-            fresh = [i for i in items if i.id not in known]
+            fresh = [row for row in rows if row["id"] not in known]
             if fresh:
-                await session.execute(insert(InboxItem).values([
-                    {"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
-                    for i in fresh]).on_conflict_do_nothing(index_elements=["id"]))
-            return {i.id for i in fresh}
+                await session.execute(sqlite_insert(InboxItem).values(fresh)
+                                      .on_conflict_do_nothing(index_elements=["id"]))
+            return set(ids) - known
 
     async def take_undone(self, *, received_before: datetime, taken_for: timedelta,
                           skip: Iterable[int] = (), limit: int = 500) -> list[Item]:
-        """Take the undone items received before ``received_before`` that nobody has taken
-        (or whose taker let ``taken_for`` pass: it died), oldest first, leaving out the ids
-        in ``skip`` (being handled here): each is taken by one process for ``taken_for``
-        (PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so two processes never take the same)."""
+        """Take for ``taken_for`` the undone items nobody holds (``SKIP LOCKED``), oldest first."""
         now = utcnow()
         table = table_of(InboxItem)
         chosen = select(table.c.id).where(
@@ -184,9 +145,6 @@ class Inbox:
 
     async def done_since(self, received_after: datetime, received_before: datetime,
                          limit: int = 2000) -> list[Item]:
-        """Done items received between the two moments, oldest first (at most ``limit``):
-        after a restart, the requests whose sender may still be owed an answer (their change
-        committed, then the process died before it answered)."""
         async with self.db.sessions() as session:
             rows = await session.execute(
                 select(InboxItem.id, InboxItem.lane, InboxItem.payload)
@@ -206,8 +164,7 @@ class Inbox:
                                   .values(done_at=utcnow()))
 
     async def prune(self, older_than: timedelta, now: datetime | None = None) -> int:
-        """Delete done items received more than ``older_than`` ago; returns how many. Undone
-        items are kept whatever their age (they are work)."""
+        """Delete done items older than ``older_than`` (undone ones are work: kept)."""
         cutoff = (now or utcnow()) - older_than
         async with self.db.sessions.begin() as session:
             result = await session.execute(delete(InboxItem).where(

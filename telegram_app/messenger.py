@@ -1,12 +1,4 @@
-"""Bot API calls that expect to fail sometimes.
-
-Every call here catches Telegram's errors: a user who never started the bot or blocked it
-(403, remembered so we stop trying), a group that became a supergroup (the games move to the
-new id, a send is retried there once, and sends queued for the group go there), "message is
-not modified" (harmless), a deleted or too old message, flood control left over after the
-rate limiter's retries, and network faults. A failed call is logged and reported as
-``None``/``False``; it never raises into a handler.
-"""
+"""Bot API calls that tolerate Telegram's failures: logged and reported, never raised."""
 
 from __future__ import annotations
 
@@ -16,6 +8,7 @@ import logging
 import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Literal, TypeVar
 
 import aiohttp
@@ -42,23 +35,17 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # (Messenger._call uses do_api_request for these on purpose; PTB asks for the named methods)
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.(sendMessage|editMessageText)'",
                         category=PTBUserWarning)
-RETRY_DELAY = 0.3
-"""Seconds before the one more try of a call that failed for a passing reason (a 5xx answer,
-or no connection). Short, and only once: PTB handles updates one after the other, so a
-handler that waits holds up every chat."""
+RETRY_DELAY = 0.3  # before the one retry after a passing fault: short, as a handler waits
 EditResult = Literal["ok", "gone", "failed"]
 SendFailure = Literal["lost", "refused"]
 T = TypeVar("T")
 
 
 class Messenger:
-    """Sends and edits HTML messages for the bot, tolerating Telegram's failures."""
-
     def __init__(self, bot: Bot, service: MatchService) -> None:
         self.bot = bot
         self.service = service
-        # What each message shows, as far as this process knows: an edit to the same content
-        # is not sent (Telegram would refuse it, and it costs a request against flood limits).
+        # What each message shows: an unchanged edit is not sent (refused; costs flood budget)
         self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._moved: dict[int, int] = {}  # group id -> supergroup id, as Telegram told us
 
@@ -67,10 +54,7 @@ class Messenger:
         return self._moved.get(chat_id, chat_id)
 
     async def migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Group ``old_chat_id`` became supergroup ``new_chat_id`` (Telegram refused a call
-        for it with ``ChatMigrated``): its games move, and the sends still queued for the
-        group in the rate limiter go to the supergroup when their turn comes (each would
-        otherwise be refused and sent again)."""
+        """Group ``old_chat_id`` became ``new_chat_id``: its games and queued sends move."""
         self._moved[old_chat_id] = new_chat_id
         limiter = getattr(self.bot, "rate_limiter", None)
         if isinstance(limiter, ChatRateLimiter):
@@ -87,9 +71,7 @@ class Messenger:
             self._shown.popitem(last=False)
 
     async def _retrying(self, call: Callable[[], Awaitable[T]], *, repeatable: bool) -> T:
-        """``call()``, tried once more after a passing fault. ``repeatable``: doing it twice
-        is harmless (an edit); otherwise (a send) only faults after which the request cannot
-        have been carried out are retried: no connection, or a 5xx answer."""
+        """``call()``, once more after a passing fault (a send: only if it cannot have arrived)."""
         try:
             return await call()
         except NetworkError as exc:
@@ -100,18 +82,13 @@ class Messenger:
         return await call()
 
     def _call(self, endpoint: str, **params: object) -> Awaitable[dict]:
-        """A text message's ``sendMessage`` or ``editMessageText`` (HTML, no link preview)
-        through PTB's ``Bot.do_api_request``: the same request, rate limiter and errors as
-        ``send_message`` / ``edit_message_text``, but the answer is left as Telegram's JSON,
-        not made into a ``Message`` nobody reads (about 0.25 ms of CPU a call; issue 10).
-        ``None`` parameters are left out."""
+        """``sendMessage``/``editMessageText``, answer left JSON (a ``Message`` costs 0.25 ms)."""
         kwargs = {k: v for k, v in params.items() if v is not None}
         return self.bot.do_api_request(endpoint, api_kwargs={
             **kwargs, "parse_mode": ParseMode.HTML, "link_preview_options": NO_PREVIEW})
 
     async def member_status(self, chat_id: int, user_id: int) -> str | None:
-        """A chat member's status (``"creator"``, ``"administrator"``, ``"member"`` …), or
-        ``None`` if Telegram could not tell (after the retries of a passing fault)."""
+        """A chat member's status (``"creator"``, ``"member"`` …), or ``None`` on failure."""
         try:
             member = await self._retrying(lambda: self.bot.get_chat_member(chat_id, user_id),
                                           repeatable=True)
@@ -123,7 +100,6 @@ class Messenger:
     async def send(self, chat_id: int, text: str, *, thread_id: int = 0,
                    markup: InlineKeyboardMarkup | None = None,
                    reply_to: int | None = None) -> int | None:
-        """Send a message; return its id, or ``None`` if it could not be sent."""
         result = await self.send_result(chat_id, text, thread_id=thread_id, markup=markup,
                                         reply_to=reply_to)
         return result if isinstance(result, int) else None
@@ -131,21 +107,14 @@ class Messenger:
     async def send_result(self, chat_id: int, text: str, *, thread_id: int = 0,
                           markup: InlineKeyboardMarkup | None = None,
                           reply_to: int | None = None) -> int | SendFailure:
-        """Send a message: its id, ``"lost"`` (it did not arrive, for a passing reason: a
-        5xx answer or no connection after the retry, or flood control; worth telling again
-        later) or ``"refused"`` (Telegram will not take it, or it may have arrived: a bad
-        request, a blocked or removed bot, a timeout)."""
+        """Its id, ``"lost"`` (surely not arrived) or ``"refused"`` (for good, or may have)."""
         for _attempt in range(2):
             try:
-                def send(chat_id: int = chat_id, reply_to: int | None = reply_to
-                         ) -> Awaitable[dict]:
-                    return self._call("sendMessage", chat_id=chat_id, text=text,
-                                      reply_markup=markup, message_thread_id=thread_id or None,
-                                      reply_parameters=None if reply_to is None else
-                                      ReplyParameters(message_id=reply_to,
-                                                      allow_sending_without_reply=True))
-
-                sent = await self._retrying(send, repeatable=False)
+                reply = None if reply_to is None else ReplyParameters(
+                    message_id=reply_to, allow_sending_without_reply=True)
+                sent = await self._retrying(partial(
+                    self._call, "sendMessage", chat_id=chat_id, text=text, reply_markup=markup,
+                    message_thread_id=thread_id or None, reply_parameters=reply), repeatable=False)
                 message_id = int(sent["message_id"])
                 # (the rate limiter sends to the supergroup what was queued for its group)
                 self._remember(int(sent["chat"]["id"]), message_id, _content(text, markup))
@@ -167,7 +136,6 @@ class Messenger:
 
     async def send_photo(self, chat_id: int, png: bytes, caption: str, *,
                          thread_id: int = 0) -> int | None:
-        """Send a PNG with an HTML caption; the message id, or ``None`` on failure."""
         try:
             message = await self._retrying(lambda: self.bot.send_photo(
                 chat_id, png, caption=caption, parse_mode=ParseMode.HTML,
@@ -184,10 +152,7 @@ class Messenger:
 
     async def edit_result(self, chat_id: int, message_id: int | None, text: str, *,
                           markup: InlineKeyboardMarkup | None = None) -> EditResult:
-        """Edit a message in place: ``"ok"`` (it shows ``text`` now, or already did),
-        ``"gone"`` (no such message to edit: never sent, deleted, too old, a migrated group,
-        a blocked bot) or ``"failed"`` (Telegram had a passing fault; the message is still
-        there as it was)."""
+        """``"ok"`` (it shows ``text``), ``"gone"`` (nothing to edit) or ``"failed"``."""
         if message_id is None:
             return "gone"
         content = _content(text, markup)
@@ -234,16 +199,14 @@ class Messenger:
 
 
 def _passing(exc: NetworkError, repeatable: bool) -> bool:
-    # BadRequest is a NetworkError too, but final. A timeout costs seconds already, and a
-    # send that timed out may have arrived: neither is tried again.
+    # (BadRequest is a NetworkError, but final; a timed-out send may have arrived)
     if isinstance(exc, (BadRequest, TimedOut)):
         return False
     cause = exc.__cause__
     if cause is None:  # Telegram answered with a 5xx
         return True
-    # (a connection that was never made carried nothing: the send did not arrive)
     return repeatable or isinstance(cause, (aiohttp.ClientConnectorError, httpx.ConnectError,
-                                            httpx.ConnectTimeout))
+                                            httpx.ConnectTimeout))  # (never connected: not sent)
 
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:

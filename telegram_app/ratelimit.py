@@ -1,15 +1,5 @@
-"""Telegram's flood limits, per chat: one group's flood control never stalls the others.
-
-PTB's ``AIORateLimiter`` pauses every request of the bot while any one of them waits out a
-``RetryAfter`` (its ``_retry_after_event``), so one busy group slowed every game. This
-limiter keeps Telegram's budgets (30 requests a second overall, 20 a minute per group,
-counted only for requests that carry a ``chat_id``: answering a callback query is free) and
-a 429 pauses only the chat it came for. A budget is a sliding window, not a token bucket: a
-bucket (``aiolimiter``, as PTB's) lets a full bucket through and then refills, so one minute
-held up to 39 messages to a group, and Telegram answered the excess with 429s that stalled
-the group. A group that became a supergroup (as the messenger learned it) gets the sends
-still waiting for it at the supergroup's id.
-"""
+"""Telegram's flood limits as sliding windows (a token bucket, as PTB's, let 39 messages into
+one group's minute: 429s); a 429 pauses only its chat, not the whole bot as PTB's does."""
 
 from __future__ import annotations
 
@@ -26,16 +16,13 @@ from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
-KEPT_CHATS = 10_000
-"""Per-group windows kept (least recently used dropped first: an idle group's is empty)."""
+KEPT_CHATS = 10_000  # group windows kept (least recently used dropped: an idle one is empty)
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
 
 
 class _Window:
-    """At most ``limit`` calls in any ``period`` seconds: the start times of the last
-    ``limit`` calls; a call waits (in order of arrival) until the oldest of them is
-    ``period`` old."""
+    """At most ``limit`` calls in any ``period`` seconds."""
 
     def __init__(self, limit: int, period: float) -> None:
         self.starts: deque[float] = deque(maxlen=limit)
@@ -51,11 +38,7 @@ class _Window:
 
 
 class ChatRateLimiter(BaseRateLimiter[int]):
-    """``overall_max_rate`` requests a second for the bot, ``group_max_rate`` a minute per
-    group or channel (negative or ``@name`` chat ids), in any second or minute; a
-    ``RetryAfter`` pauses that chat for the time Telegram asked, then the request is tried
-    again, up to ``max_retries`` times (``rate_limit_args`` of a call overrides it); after
-    that the error is raised."""
+    """A ``RetryAfter`` pauses its chat, then the request is retried up to ``max_retries``."""
 
     def __init__(self, overall_max_rate: float = 30, group_max_rate: float = 20,
                  max_retries: int = 3) -> None:
@@ -65,8 +48,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._paused: dict[int | str, float] = {}  # chat -> loop time its pause ends
         self._moved: dict[int | str, int] = {}  # group -> the supergroup it became
         self._max_retries = max_retries
-        self.waits = 0.0
-        """Seconds requests spent waiting for a budget or a pause, in total (for metrics)."""
+        self.waits = 0.0  # seconds spent waiting for a budget or a pause (metrics)
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -75,10 +57,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Nothing to release."""
 
     def migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        """Group ``old_chat_id`` became supergroup ``new_chat_id``: a send to the group
-        (waiting, or still to come) goes to the supergroup when its turn comes, without a
-        reply (its message id is the group's). An edit is left to fail: it names a message
-        of the group, and the supergroup's ids start again."""
+        """Sends to the group go to the supergroup (without a reply); edits are left to fail."""
         self._moved[old_chat_id] = new_chat_id
 
     def _group(self, chat: int | str) -> _Window:
@@ -92,7 +71,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     async def _wait_turn(self, chat: int | str | None, endpoint: str,
                          data: dict[str, Any]) -> int | str | None:
-        """Wait for the chat's turn; the chat the request goes to (see :meth:`migrated`)."""
+        """Wait for the chat's turn; returns the chat it goes to (:meth:`migrated`)."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         sends = endpoint.startswith("send")
@@ -104,8 +83,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             while (until := self._paused.get(chat, 0.0)) > loop.time():  # noqa: ASYNC110
                 await asyncio.sleep(until - loop.time())
             self._paused.pop(chat, None)
-            windows = [w for w in (self._group(chat) if _is_group(chat) and self._group_rate
-                                   else None, self._overall) if w is not None]
+            group = isinstance(chat, str) or chat < 0  # (or a channel)
+            windows = [w for w in (self._group(chat) if group and self._group_rate else None,
+                                   self._overall) if w is not None]
             async with contextlib.AsyncExitStack() as turns:
                 for window in windows:
                     await turns.enter_async_context(window.turn)
@@ -121,8 +101,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],
                               args: Any, kwargs: dict[str, Any], endpoint: str,
                               data: dict[str, Any], rate_limit_args: int | None) -> Result:
-        """Wait for the chat's budget (and the bot's), then make the request; a
-        ``RetryAfter`` pauses the chat and retries (see the class)."""
         chat: int | str | None = data.get("chat_id")
         with contextlib.suppress(ValueError, TypeError):
             chat = int(chat)  # type: ignore[arg-type]
@@ -146,7 +124,3 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 else:
                     await asyncio.sleep(seconds + 0.1)
         raise AssertionError("unreachable")  # the loop returns or raises
-
-
-def _is_group(chat: int | str) -> bool:
-    return isinstance(chat, str) or chat < 0

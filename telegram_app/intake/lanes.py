@@ -25,9 +25,7 @@ KEY = "intake"  # bot_data key of the Intake
 
 
 def lane_of(update: Update) -> str:
-    """The lane of an update (at most 64 characters): ``g<id>`` for a button that names a
-    game, else ``c<chat id>:<topic>`` in a group, ``u<user id>`` in a private chat (or when
-    there is no chat at all), ``-`` for an update with neither."""
+    """``g<game>`` for a button, ``c<chat>:<topic>`` in a group, ``u<user>``, or ``-``."""
     query = update.callback_query
     if query is not None:
         data = parse(query.data)
@@ -42,7 +40,6 @@ def lane_of(update: Update) -> str:
 
 
 def kind_of(update: Update) -> str:
-    """What an update is, for the metrics."""
     if update.callback_query is not None:
         return "press"
     message = update.message
@@ -52,11 +49,7 @@ def kind_of(update: Update) -> str:
 
 
 class Intake:
-    """The receive and dispatch side of one bot process (see the package's docstring):
-    :attr:`received` (what was stored), :meth:`handle` (the lanes) and :attr:`replay` (what
-    a dead process left). ``concurrency``: updates handled at once (lanes beyond it wait for
-    a slot); ``grace``: seconds an undone item may wait before a replay takes it over;
-    ``keep``: how long done items stay before they are pruned."""
+    """One process's intake; ``grace``: seconds before a replay takes an undone item."""
 
     def __init__(self, app: Application, inbox: Inbox, *, concurrency: int = 16,
                  grace: float = 10.0, keep: timedelta = timedelta(days=1)) -> None:
@@ -76,7 +69,7 @@ class Intake:
 
     @property
     def pending(self) -> set[int]:
-        """Ids received or taken here and not yet handled, or being handled."""
+        """Ids received or taken here and not yet handled (or being handled)."""
         return set(self.received.fresh) | self.handling
 
     async def receive(self, updates: Any, raw: Any = None) -> int:
@@ -96,9 +89,7 @@ class Intake:
                 del self._locks[lane]
 
     async def handle(self, update: Update, coroutine: Awaitable[Any] | None) -> None:
-        """Handle ``update`` (``coroutine``: PTB's handling of it) in its lane, once: an
-        update this process did not store as new (a repeat Telegram delivered again) is
-        dropped, one received during an outage is answered "nothing was changed"."""
+        """Run ``coroutine`` (PTB's handling) in its lane if this process stored it as new."""
         uid = update.update_id
         work = self.received.fresh.pop(uid, None)
         self.handling.add(uid)
@@ -110,10 +101,24 @@ class Intake:
                 metrics.DROPPED.labels("outage").inc()
                 await answer_outage(update)
                 return
-            # (the lane before a slot: a busy lane must not hold a slot another lane could use)
+            # (the lane first: a busy lane must not hold a slot another lane could use)
             async with self._lane(lane_of(update)), self._slots:
-                running, coroutine = coroutine, None
-                await self._run(uid, update, running)
+                running, coroutine, item = coroutine, None, Work(uid)
+                token = CURRENT.set(item)
+                try:
+                    if running is not None:
+                        await running
+                finally:
+                    CURRENT.reset(token)
+                kind = kind_of(update)
+                metrics.UPDATES.labels(kind).inc()
+                begun = self.received.started_at.get(uid)
+                if kind == "press" and begun is not None:
+                    metrics.PRESS_SECONDS.observe(time.monotonic() - begun)
+                if item.failed:
+                    self.abandoned.add(uid)
+                elif not item.done:
+                    await self.inbox.mark_done([uid])
         except Exception as exc:
             if not is_outage(exc):
                 raise
@@ -125,31 +130,9 @@ class Intake:
             self.handling.discard(uid)
             self.received.started_at.pop(uid, None)
 
-    async def _run(self, uid: int, update: Update, coroutine: Awaitable[Any] | None) -> None:
-        work = Work(uid)
-        token = CURRENT.set(work)
-        try:
-            if coroutine is not None:
-                await coroutine
-        finally:
-            CURRENT.reset(token)
-        kind = kind_of(update)
-        metrics.UPDATES.labels(kind).inc()
-        begun = self.received.started_at.get(uid)
-        if kind == "press" and begun is not None:
-            metrics.PRESS_SECONDS.observe(time.monotonic() - begun)
-        if work.failed:
-            self.abandoned.add(uid)
-        elif not work.done:
-            await self.inbox.mark_done([uid])
-
 
 class LaneProcessor(BaseUpdateProcessor):
-    """PTB's update processor for :class:`Intake`: every update goes to
-    :meth:`Intake.handle` once :attr:`intake` is set (before: one at a time, as PTB does).
-    PTB's own limit (``max_concurrent_updates``) is set high, because an update that waits
-    for its lane must not take a slot from another lane; the intake's ``concurrency`` is the
-    real limit."""
+    """Hands updates to :attr:`intake` once set; the intake's limit, not PTB's, rules."""
 
     def __init__(self) -> None:
         super().__init__(max_concurrent_updates=4096)

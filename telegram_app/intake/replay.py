@@ -1,5 +1,4 @@
-"""Replay: the updates a dead process left undone are taken over, and the presses a kill left
-unanswered are answered after a restart."""
+"""Replay: what a dead process left undone is taken over; presses a kill left unanswered too."""
 
 from __future__ import annotations
 
@@ -19,13 +18,8 @@ if TYPE_CHECKING:
     from telegram_app.intake.lanes import Intake
 
 log = logging.getLogger(__name__)
-ANSWER_WINDOW = 60.0
-"""Seconds after its arrival that a button press is still answered after a restart. Telegram's
-own limit is undocumented (reports say some seconds to a minute); an answer it refuses as too
-old is dropped."""
-TAKEN_FOR = timedelta(minutes=1)
-"""How long an undone item a replay took is left to it (another process's replay takes it
-over after that: the taker died)."""
+ANSWER_WINDOW = 60.0  # seconds a press is answered after a restart (Telegram's: undocumented)
+TAKEN_FOR = timedelta(minutes=1)  # a taken item is another replay's after this (taker died)
 
 
 class Replay:
@@ -38,18 +32,11 @@ class Replay:
         self.runs = 0
 
     async def run(self, *, grace: float | None = None) -> int:
-        """Queue the undone items received more than ``grace`` seconds ago (default: the
-        intake's) that no process handles, taking them in the inbox; returns how many were
-        queued. The first run after a start also answers the presses a kill left unanswered
-        (:meth:`answer_owed`); every run marks done what was answered with the outage note
-        (its sender was told nothing changed), and now and then prunes old done items."""
+        """Queue the undone items older than ``grace`` seconds nobody handles; how many."""
         intake = self.intake
         grace = self.grace if grace is None else grace
-        if self.runs == 0:
-            answered = await self.answer_owed()
-            if answered:
-                log.info("answered %d button presses a killed process had not answered",
-                         answered)
+        if self.runs == 0 and (answered := await self.answer_owed()):
+            log.info("answered %d button presses a killed process had not answered", answered)
         if intake.abandoned:
             done = set(intake.abandoned)
             await intake.inbox.mark_done(done)
@@ -69,15 +56,10 @@ class Replay:
         return len(items)
 
     async def answer_owed(self) -> int:
-        """Answer (with nothing: the spinner stops) the button presses received before this
-        process started, within :data:`ANSWER_WINDOW`, whose item is done: a press whose
-        change committed (which marks its item done) just before the process was killed
-        never got its ``answerCallbackQuery``. Which of them the dead process did answer is
-        not recorded, so each is answered again; Telegram refuses a second answer, which is
-        dropped. Returns how many were accepted."""
+        """Answer the presses done just before this process started (a kill after a commit
+        leaves them unanswered; a second answer is refused); how many Telegram took."""
         born = self.intake.born
-        items = await self.intake.inbox.done_since(
-            born - timedelta(seconds=ANSWER_WINDOW), born)
+        items = await self.intake.inbox.done_since(born - timedelta(seconds=ANSWER_WINDOW), born)
         queries = [query["id"] for item in items
                    if isinstance(query := item.payload.get("callback_query"), dict)
                    and query.get("id")]
@@ -94,16 +76,14 @@ class Replay:
 
 
 async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """JobQueue callback: :meth:`Replay.run` (the first run after a start takes every undone
-    item nobody has taken at once: nobody else here handles them yet)."""
+    """JobQueue callback: :meth:`Replay.run` (no grace at first: nothing is handled yet)."""
     from telegram_app.intake.lanes import KEY
 
     intake: Intake | None = context.application.bot_data.get(KEY)
     if intake is None:
         return
     try:
-        queued = await intake.replay.run(grace=0 if intake.replay.runs == 0 else None)
-        if queued:
+        if queued := await intake.replay.run(grace=0 if intake.replay.runs == 0 else None):
             log.info("queued %d received but unhandled updates", queued)
     except Exception as exc:
         if not is_outage(exc):

@@ -1,16 +1,11 @@
-"""The game's messages as they are now: the lobby, the table and the players' private
-messages, posted, edited in place, redrawn after a press on an old picture, and closed.
-
-Per hand (``GameUI``: Coyote's round, Koira's phase) each player has one private message,
-edited in place; the group has one table message at a time (a new one when the game's report
-asks for it). What each message says is the game's UI's.
-"""
+"""A game's lobby, table and private messages, drawn as the game is now."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from engine import GAMES
 from league.delivery import Delivery
@@ -23,52 +18,38 @@ from telegram_app.render.common import fit_lines
 
 
 class Screens:
-    """Draws one game's messages; the delivery (:class:`telegram_app.presenter.Presenter`)
-    decides when. Every entry point holds the game's delivery (:meth:`delivering`), so two
-    draws of one game never interleave, and each draws the game as read under it."""
+    """Draws a game's messages; each public method holds the game's delivery."""
 
     messenger: Messenger
     service: MatchService
-    # game id -> (its lock: one delivery at a time, the number holding or waiting for it)
-    _locks: dict[int, tuple[asyncio.Lock, int]]
+    _locks: dict[int, list[Any]]  # game -> [lock, holders and waiters]
     _slots: asyncio.Semaphore
 
     @asynccontextmanager
     async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
-        """Hold the game's delivery: this process's lock, a slot (a delivery holds a
-        database connection), and the league's (``MatchService.delivering``: the lock across
-        processes, the game read under it, and what was sent recorded at the end)."""
-        async with self._lock(game_id), self._slots, \
-                self.service.delivering(game_id) as delivery:
+        """The game's lock here, a slot (a database connection), the league's delivery."""
+        async with self._lock(game_id), self._slots, self.service.delivering(game_id) as delivery:
             yield delivery
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None, *,
                          new: bool = False) -> None:
-        """Post the lobby (first time, or ``new``: again) or edit it in place, as it is now
-        (``game`` only names it). A lobby that is no longer one is left to its start's or
-        cancel's own messages. See :meth:`_draw_lobby`."""
+        """Post the lobby (again if ``new``) or edit it, while it is one."""
         async with self.delivering(game.id) as delivery:
             if delivery.game.status == "lobby":
                 await self._draw_lobby(delivery, bot_username, new=new)
 
     async def _draw_lobby(self, delivery: Delivery, bot_username: str | None, *,
                           new: bool = False) -> None:
-        """Draw the lobby (posted when it has no message or ``new``, else edited), then
-        record that the group has been shown it at its version (``told_version``), unless
-        Telegram had a passing fault: a lobby change a kill (or that fault) left undrawn is
-        then drawn by a sweep (``Deliveries.behind``, :meth:`Reports._represent`). A message
-        Telegram refuses or that is gone counts as shown: it would be refused again
-        (``/newgame`` posts a lobby that went missing)."""
         game = delivery.game
         reachable = await self._reachable([p for p in game.players if p.user_id])
         text = ui_for(game).lobby_text(game, reachable)
         markup = lobby_keyboard(game, bot_username)
+        # Not told after a passing fault (a sweep redraws it); a refusal would only repeat.
         if new or game.lobby_message_id is None:
             sent = await self.messenger.send_result(game.chat_id, text,
                                                     thread_id=game.thread_id, markup=markup)
             if isinstance(sent, int):
-                delivery.set_messages(lobby=sent,
-                                      chat=self.messenger.current_chat(game.chat_id))
+                delivery.set_messages(lobby=sent, chat=self.messenger.current_chat(game.chat_id))
             shown = sent != "lost"
         else:
             shown = await self.messenger.edit_result(game.chat_id, game.lobby_message_id,
@@ -100,42 +81,26 @@ class Screens:
                 for p in game.seated if p.user_id is not None and p.private_message_id))
 
     @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[asyncio.Lock]:
-        """Hold the game's lock (in this process); it is forgotten once nobody holds or
-        waits for it."""
-        turn, users = self._locks.get(game_id, (asyncio.Lock(), 0))
-        self._locks[game_id] = (turn, users + 1)
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        entry = self._locks.setdefault(game_id, [asyncio.Lock(), 0])
+        entry[1] += 1
         try:
-            async with turn:
-                yield turn
+            async with entry[0]:
+                yield
         finally:
-            turn, users = self._locks[game_id]
-            if users == 1:
+            entry[1] -= 1
+            if entry[1] == 0:
                 del self._locks[game_id]
-            else:
-                self._locks[game_id] = (turn, users - 1)
 
     async def refresh(self, game: GameSnapshot) -> None:
-        """Draw every private message as the game is now (read under its delivery, after
-        any report of it being shown): see :meth:`_refresh`."""
+        """Draw every private message as the game is now."""
         async with self.delivering(game.id) as delivery:
             if delivery.game.status == "running":
                 await self._refresh(delivery)
 
     async def _refresh(self, delivery: Delivery, seats: set[int] | None = None) -> None:
-        """Draw the private messages of ``seats`` (default: every seat) as the delivery's
-        game is now; a table never sent is posted, and so is a private message of this hand
-        that never arrived; a passing failure is left for the next delivery (the old message
-        keeps working: its presses are redrawn). The table is not edited here: it shows the
-        game under the report that opened it, and is edited only when a report asks for it
-        (``Report.edit_table``).
-
-        The player to act is always drawn (their keyboard). After a move ``seats`` holds
-        what the game's UI asks for (``GameUI.redraw_seats``; Coyote: only a player a special
-        was aimed at, whom Draw 1 gave a card): the others' private messages, the mover's
-        included, are drawn again at their turn or with the next hand (the mover's old
-        keyboard answers "out of date" and is redrawn if pressed), so a Coyote bid costs its
-        group note and one private edit."""
+        """Draw ``seats``' private messages (default: all) and the player to act's; post any
+        missing (the others wait: a press on an old keyboard redraws it)."""
         game = delivery.game
         if game.table_message_id is None:
             await self._post_table(delivery)
@@ -154,9 +119,7 @@ class Screens:
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
-        """Draw one of the game's messages as it is now (after a press on an old picture).
-        A message the game no longer tracks (an old table or private message whose
-        closing edit failed, a send that timed out but arrived) loses its dead keyboard."""
+        """Draw a message of the game as it is now (a press on an old picture)."""
         async with self.delivering(game.id) as delivery:
             game = delivery.game
             in_group = chat_id == game.chat_id
@@ -173,20 +136,16 @@ class Screens:
             elif game.status == "running" and (player := game.player(chat_id)) is not None \
                     and player.private_message_id == message_id:
                 await self._edit_private(game, player)
-            elif chat_id > 0 and game.status == "cancelled":
-                await self.messenger.edit(chat_id, message_id,
-                                          ui_for(game).private_cancelled_text(
-                                              game, reader=game.player(chat_id)))
             elif chat_id > 0 and game.status != "running":
-                await self.messenger.edit(chat_id, message_id, ui_for(game).private_closed_text(
-                    game, hand_number(game), reader=game.player(chat_id)))
-            else:
+                ui, reader = ui_for(game), game.player(chat_id)
+                await self.messenger.edit(chat_id, message_id, ui.private_cancelled_text(
+                    game, reader=reader) if game.status == "cancelled" else
+                    ui.private_closed_text(game, hand_number(game), reader=reader))
+            else:  # (a message the game no longer tracks: its dead keyboard goes)
                 await self.messenger.edit_markup(chat_id, message_id, None)
 
     async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
-        """After the group became a supergroup: post the lobby or the table again there
-        (its buttons in the old group's history no longer match the game's chat), unless it
-        was posted there already (a send queued for the group when it migrated)."""
+        """Post the lobby or table in the supergroup the group became (unless already)."""
         async with self.delivering(game.id) as delivery:
             if delivery.game.messages_chat_id != delivery.game.chat_id:
                 await self._reshow(delivery, bot_username)
@@ -198,9 +157,7 @@ class Screens:
             await self._post_table(delivery)
 
     async def still_shown(self, game: GameSnapshot, bot_username: str | None) -> bool:
-        """Whether the open game's lobby or table message still exists in the group (asked
-        of Telegram by re-setting its keyboard, as the game is now: an admin may have
-        deleted it). If it does not, it is posted again and the answer is ``False``."""
+        """Whether the lobby or table still exists (an admin may delete it); else repost."""
         async with self.delivering(game.id) as delivery:
             game = delivery.game
             if game.status == "lobby":
@@ -216,29 +173,23 @@ class Screens:
             return True
 
     async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
-        """Send a player this hand's private message again (they asked for it with /start)."""
+        """Send a player this hand's private message again (``/start``)."""
         async with self.delivering(game.id) as delivery:
             current = delivery.game.player(player.user_id) if player.user_id else None
             if delivery.game.status == "running" and current is not None:
                 await self._send_private(delivery, current)
 
     async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> None:
-        """Send a player this hand's private message and record its id."""
         game = delivery.game
         if player.user_id is None or player.seat is None or not _in_hand(game, player):
             return
-        hand = hand_number(game)
         message_id = await self.messenger.send(
             player.user_id, ui_for(game).private_text(game, player.seat),
             markup=private_keyboard(game, player.seat))
         if message_id is not None:
-            delivery.set_private(player.user_id, message_id, hand)
+            delivery.set_private(player.user_id, message_id, hand_number(game))
 
-    async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None
-                          ) -> bool:
-        """Post the table (a new message: it mentions who opens it), headed
-        by ``report_lines`` (the report that opened it). Whether the report is told
-        (see :meth:`Reports._tell`)."""
+    async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None) -> bool:
         game = delivery.game
         table = ui_for(game).table_text(game, mention=True)
         text = fit_lines([*report_lines, "", table]) if report_lines else table
@@ -246,17 +197,12 @@ class Screens:
                                                     thread_id=game.thread_id,
                                                     markup=table_keyboard(game))
         if isinstance(table_id, int):
-            delivery.set_messages(table=table_id,
-                                  chat=self.messenger.current_chat(game.chat_id))
+            delivery.set_messages(table=table_id, chat=self.messenger.current_chat(game.chat_id))
         return table_id != "lost"
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,
                          seats: set[int] | None = None) -> bool:
-        """Post the new table (headed by ``report_lines``) and the players' private
-        messages of the hand: a new hand's are sent; in the same hand (Koira's next trick)
-        those already sent are edited for ``seats`` and the player to act (``None``: every
-        seat; after a move, ``GameUI.redraw_seats``: the others' hands did not change).
-        Whether the report is told."""
+        """Post the new table and the hand's private messages; whether the report is told."""
         game = delivery.game
         hand = hand_number(game)
         humans = [p for p in game.seated if p.user_id is not None]
@@ -272,20 +218,14 @@ class Screens:
         return bool(told[0])
 
     async def _reachable(self, players: list[PlayerInfo]) -> set[int]:
-        """The user ids of ``players`` whom private messages reach: as read with the game
-        (``PlayerInfo.reachable``), asked of the league only for a snapshot made without it."""
         if all(p.reachable is not None for p in players):
             return {p.user_id for p in players if p.reachable and p.user_id is not None}
         return await self.service.reachable([p.user_id for p in players if p.user_id])
 
     async def _close_hand(self, game: GameSnapshot, hand: int,
                           seats: set[int] | None = None) -> None:
-        """Close hand ``hand``'s private messages of ``seats`` (default: all; after a
-        move none: the new hand's private messages follow at once). The old table is
-        left as it is (it shows that hand under the report that opened it; the new
-        table follows), unless the game is over: then its 👀 goes and every private message
-        is closed (once a game), an earlier hand's too: a player knocked out gets no message
-        of the later hands, and the one they last had may still say it is their turn."""
+        """Close ``hand``'s private messages of ``seats`` (default: all); at the end every
+        one, an earlier hand's too (a knocked-out player's may still say it is their turn)."""
         over = is_over(game)
         if over:
             seats = None
@@ -307,8 +247,6 @@ class Screens:
                                   markup=private_keyboard(game, player.seat))
 
     async def _edit_table(self, game: GameSnapshot) -> None:
-        """Edit the table message in place to the game as it is now (a game whose report
-        asks for it: ``Report.edit_table``)."""
         if game.table_message_id is not None:
             await self.messenger.edit(game.chat_id, game.table_message_id,
                                       ui_for(game).table_text(game),
@@ -316,8 +254,5 @@ class Screens:
 
 
 def _in_hand(game: GameSnapshot, player: PlayerInfo) -> bool:
-    if not game.state or player.seat is None:
-        return False
-    return ui_for(game).in_hand(game, player.seat)
-
-
+    seat = player.seat
+    return bool(game.state) and seat is not None and ui_for(game).in_hand(game, seat)
