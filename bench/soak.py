@@ -17,7 +17,8 @@ same bid's line in two group notes, or twice in one: a kill between a note's sen
 record that it was told shows it again), inconsistencies in the database, and the bot's log
 lines at ERROR. "Stuck" counts games that did not end in time, and stalls (no new keyboard
 for ``STALL`` s, after which a player presses the same keyboard again); a game whose last move
-was never shown is re-presented by the sweep (issue 11).
+was never shown is re-presented by the sweep (a kill between a move's commit and its
+messages must not leave a game stuck).
 
 Usage: ``.venv/bin/python -m bench.soak [--seed N] [--minutes M] [--phases kills,fuzz,outage]
 [--think LOW-HIGH]``; ``--think 1.5-3``: the kill phase's players think 1.5 to 3 s before

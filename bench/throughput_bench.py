@@ -1,4 +1,4 @@
-"""Throughput of the whole bot as an operator sees it (issue 10): the real bot process
+"""Throughput of the whole bot as an operator sees it: the real bot process
 (``python -m bench.bot_process``, i.e. ``python -m telegram_app``) against PostgreSQL with
 100,000 finished games and the fake Bot API (``tests/fakebot``) adding a delay to every call;
 four scripted human players per group press as soon as their keyboard appears.

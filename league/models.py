@@ -289,7 +289,7 @@ class GamePlayer(Base):
         select(func.coalesce(User.chosen_language, User.language)).where(User.id == user_id)
         .correlate_except(User).scalar_subquery(), expire_on_flush=False)
     # Whether private messages reach the player (``User.can_message``), read likewise: a new
-    # hand's private messages go to those (issue 10: no query of its own at every hand).
+    # hand's private messages go to those (so a hand costs no query of its own for it).
     reader_reachable: Mapped[bool | None] = column_property(
         select(User.can_message).where(User.id == user_id)
         .correlate_except(User).scalar_subquery(), expire_on_flush=False)

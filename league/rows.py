@@ -43,8 +43,8 @@ MAX_GAME_ID = 2**31 - 1
 game, and must not reach the driver, which would refuse it."""
 
 
-# Built once (issue 10: a statement built anew costs CPU for its construction and cache key
-# at every press; its cached compilation is found by its cache key either way).
+# Built once: a statement built anew costs CPU for its construction and cache key at every
+# press (its cached compilation is found by its cache key either way).
 # populate_existing: a session that holds the game already, a delivery's, reads it anew. The
 # players come in the same query, joined: one round trip, not two; FOR UPDATE cannot lock the
 # outer join's nullable side, so a locking read loads them apart.

@@ -59,7 +59,7 @@ def following_value(spec: OptionSpec, current: Any) -> Any:
 @in_chat_language
 def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboardMarkup:
     """Join / Leave, the game's options and the pace (``o:<game>:<option index>:<value
-    index>``, contract item 4: 0 is the pace, 1… the game's ``option_specs``; an option with a
+    index>``: 0 is the pace, 1… the game's ``option_specs``; an option with a
     single value is not shown; one of words, not numbers or on/off, gets its own row),
     computer players and their levels (:func:`level_rows`), Start, 🔔 (tell me of the
     group's next games) and a deep link to the private chat."""

@@ -60,10 +60,10 @@ def test_every_user_facing_string_is_in_the_catalog() -> None:
 
 
 # --- no game's words outside its own package ------------------------------------------------
-# Issue 12: no module in league/, telegram_app/ or engine/ outside a game's own files names
-# that game's rules: its state keys, events, options or refusal codes. Checked on the code
-# (names, attributes, keywords and string literals, split into words), not on comments or
-# docstrings, which may give a game as an example.
+# So that a game is added by its own files alone, no module in league/, telegram_app/ or
+# engine/ outside a game's own files names that game's rules: its state keys, events, options
+# or refusal codes. Checked on the code (names, attributes, keywords and string literals, split
+# into words), not on comments or docstrings, which may give a game as an example.
 
 GAME_WORDS: dict[str, set[str]] = {
     "coyote": {

@@ -1,5 +1,5 @@
 """The Coyote computer player at three levels, for the lobby's computer seats and the stand-in
-for a timed-out human (issue 16).
+for a timed-out human: a table chooses how strong its computer players are.
 
 - ``"easy"``: :mod:`engine.coyote.ai_easy` (a beginner's mistakes);
 - ``"normal"``: :mod:`engine.coyote.ai` (the AI as it was before levels, unchanged);

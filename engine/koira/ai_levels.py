@@ -1,5 +1,5 @@
 """The Koira computer player at three levels, for the lobby's computer seats and the stand-in
-for a timed-out human (issue 16).
+for a timed-out human: a table chooses how strong its computer players are.
 
 - ``"easy"``: :mod:`engine.koira.ai_easy` (a beginner's mistakes);
 - ``"normal"``: :mod:`engine.koira.ai` (the AI as it was before levels, unchanged);

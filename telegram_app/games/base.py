@@ -11,7 +11,7 @@ Terms used below:
 
 - ``game`` is a :class:`league.snapshots.GameSnapshot` (state, options, seats, message ids).
 - A **hand** is one deal of private information: every player's private message belongs to
-  a hand (``Game.hand_number(state)``, contract item 2: Coyote's round, Koira's phase). A new
+  a hand (``Game.hand_number(state)``: Coyote's round, Koira's phase). A new
   hand number means every player still in gets a new private message and the old one is
   closed with :meth:`GameUI.private_closed_text`.
 - The **table** is the game's one live message in the group. :meth:`GameUI.report` says
@@ -59,8 +59,8 @@ LEAGUE_VERBS: dict[str, tuple[int, ...]] = {
 }
 """Verbs the bot itself handles, with the allowed counts of numbers after the game id: join,
 leave, start, add/remove a computer player (version), a lobby option (``o:<game>:<option
-index>:<value index>``, contract item 4), peek, a chat setting, a language, a computer
-player's level (``v``), the next-game alerts (``n``) and 🔁 Rematch (``rm``)."""
+index>:<value index>``: indexes, so no game's words), peek, a chat setting, a language, a
+computer player's level (``v``), the next-game alerts (``n``) and 🔁 Rematch (``rm``)."""
 
 VERB = re.compile(r"[A-Za-z]{1,3}")
 MAX_NUMBERS = 3

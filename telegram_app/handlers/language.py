@@ -8,7 +8,7 @@ changes are drawn by the presenter in the chat's language whoever pressed
 (``render.language``).
 
 Both look-ups are remembered in the process for :data:`REMEMBER` seconds (a press would
-otherwise cost a query for the presser's choice, issue 10): a choice made here
+otherwise cost a query for the presser's choice, on every press): a choice made here
 (:func:`on_language`) or a group's ``/settings`` (:func:`forget_chat`) takes effect
 at once in this process, and in the other workers of a webhook deployment within
 :data:`REMEMBER` seconds.

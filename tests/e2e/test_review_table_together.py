@@ -1,11 +1,11 @@
-"""Review probes of issue 16 (keep the table together) through the real Application and the
-fake Bot API on PostgreSQL, as a new user of a group would try them: 🔁 Rematch on the last
-message of each Coyote edition and of Koira (levels and options kept, a stranger, a double
-tap, two players at once, after the rematch lobby expired or started, a player the bot
-cannot message), /notify (a blocked subscriber is not retried, a link to a lobby that has
-started), forged level, 🔔 and 🔁 presses, the stand-in level in /settings, /replay's levels,
-a subscriber who left the group, a forum topic and a full table of computers (the
-languages: test_review_table_together_languages.py)."""
+"""Review probes of what keeps a table together (computer levels, 🔁 Rematch, /notify)
+through the real Application and the fake Bot API on PostgreSQL, as a new user of a group
+would try them: 🔁 Rematch on the last message of each Coyote edition and of Koira (levels
+and options kept, a stranger, a double tap, two players at once, after the rematch lobby
+expired or started, a player the bot cannot message), /notify (a blocked subscriber is not
+retried, a link to a lobby that has started), forged level, 🔔 and 🔁 presses, the stand-in
+level in /settings, /replay's levels, a subscriber who left the group, a forum topic and a
+full table of computers (the languages: test_review_table_together_languages.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Review probe of issue 16 in three languages, through the real Application and the fake
-Bot API: a Korean group with a Spanish player (a name in HTML) and a Japanese one (a
-right-to-left name) subscribe, set computer levels, play an easy and a hard computer to the
-end, rematch, and read /replay and /settings: no English anywhere, the names as typed."""
+"""Review probe of computer levels, 🔁 Rematch and /notify in three languages, through the
+real Application and the fake Bot API: a Korean group with a Spanish player (a name in HTML)
+and a Japanese one (a right-to-left name) subscribe, set computer levels, play an easy and a
+hard computer to the end, rematch, and read /replay and /settings: no English anywhere, the
+names as typed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game-neutral parts of :mod:`engine.core` that issue 12 added: ``Action.cards``, the
+"""The parts of :mod:`engine.core` that keep the league game-neutral: ``Action.cards``, the
 event names, option specs, and Coyote's stand-in (moved from the league's plan_replies)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The Koira computer player: legal, deterministic, from its view only, and sensible in the
-situations issue 13 names."""
+"""The Koira computer player: legal, deterministic, from its view only, and sensible where a
+careless player goes wrong (a trick to win or to dump on, a trump to keep, a pick-up)."""
 
 from __future__ import annotations
 

@@ -177,7 +177,7 @@ class HighCardGame:
             places[seat] = place
         return places
 
-    # --- the game-neutral queries of issue 12 (contract item 2) ---------------------------
+    # --- the game-neutral queries (the league and the bot read no state key) ------------
     def is_over(self, state: dict[str, Any]) -> bool:
         return bool(state["over"])
 

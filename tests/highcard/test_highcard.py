@@ -1,7 +1,8 @@
-"""A second game plugs in through the two registries only (issue 12's proof): the toy game
-high card, registered here in ``engine.GAMES`` and ``telegram_app.games.base.UIS``, played to
-the end through the real Application and the fake Bot API — lobby, private keyboards, moves,
-a timeout the computer plays, the result and the rating — with no other file changed."""
+"""A second game plugs in through the two registries only (the proof that nothing else
+names a game): the toy game high card, registered here in ``engine.GAMES`` and
+``telegram_app.games.base.UIS``, played to the end through the real Application and the fake
+Bot API — lobby, private keyboards, moves, a timeout the computer plays, the result and the
+rating — with no other file changed."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Multiplayer Elo by pairs: the golden example, classic Elo at N = 2, and the properties the
-issue asks for (zero sum with equal K, relabelling, monotonicity, exact replay)."""
+ratings need (zero sum with equal K, relabelling, monotonicity, exact replay)."""
 
 from __future__ import annotations
 
