@@ -13,7 +13,8 @@ anyone) so that people who play otherwise do not mislead it (:class:`HardAI`). B
 then gives the distribution of its own card, and the normal decision rules run on
 it: calls and bids come from a much sharper estimate of the total.
 
-Measured with ``bench/ai_levels_bench.py`` (paired seeds, six-player classic): see the README.
+Measured with ``bench/ai_levels_bench.py`` (paired seeds, six-player classic; its target is in
+``docs/benchmarks.md``).
 A plain logistic made sharper (a lower floor or a higher ``trust``) did worse than the normal
 player (13.3 % and 9.0 % in 400 games, normal 13.5 %), and so did a replay of a normal player
 who ignores the bids (12.2 %): the gain comes from modelling the others as they really play.
@@ -123,7 +124,7 @@ class HardAI(CoyoteAI):
     against five naive ones (it took their minimum bids for a low card); in 300 games each,
     kinds (0.8, 0.1, 0.1) won 27.7 % / 13.3 % (normal / naive opponents), (0.5, 0.4, 0.1)
     30.7 % / 53.3 %, (0.3, 0.6, 0.1) 28.0 % / 72.7 %, the defaults 31.7 % / 67.3 % (the
-    normal player wins about 77 % against naive ones); see the README for the full figures.
+    normal player wins about 77 % against naive ones).
     Out of the model's scope (:mod:`engine.coyote.ai_model`: feathers, special actions, an
     empty draw pile) it reads the bids as the normal player does.
     """
