@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint messages language run clean install soak
+.PHONY: demo test unit lint messages language run clean install soak
 
 # A .venv left half-made (no pip: venv failed midway) is made again.
 $(STAMP): pyproject.toml
@@ -21,6 +21,11 @@ demo: $(STAMP)  ## a full game through the real bot against the fake Bot API, on
 
 test: $(STAMP)  ## the whole suite; needs PostgreSQL on 127.0.0.1:5432 (see .ci/run)
 	$(BIN)/python -m pytest
+
+# The tests that need nothing running: no PostgreSQL, no subprocess, no browser (the markers
+# are in pyproject.toml). "No tests collected" (exit 5) fails here too.
+unit: $(STAMP)  ## the fast tests alone; needs nothing running
+	$(BIN)/python -m pytest -m "not postgres and not process and not browser"
 
 soak: $(STAMP)  ## the crash-safety soak (bench/soak.py, some minutes; not part of make test)
 	nice -n 10 $(BIN)/python -m bench.soak $(SOAK_ARGS)

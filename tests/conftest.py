@@ -2,6 +2,10 @@
 
 The server comes from ``TEST_DATABASE_URL`` (default: the local cluster on 127.0.0.1:5432,
 trust auth). A server that does not answer fails the tests: they are never skipped.
+
+What a test needs is a marker (registered in pyproject.toml): ``postgres`` and ``browser`` are
+added here from the test's fixtures, ``process`` is written by the modules that start one.
+``make unit`` runs the tests that have none of them: they need nothing running.
 """
 
 from __future__ import annotations
@@ -20,6 +24,23 @@ from league.models import Base
 
 ADMIN_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 TABLES = tuple(t.name for t in reversed(Base.metadata.sorted_tables))
+
+
+# A test whose fixture closure (its fixtures and theirs) holds one of these needs that service.
+# A test that reaches PostgreSQL without them (tests/league/test_migrations.py) is marked by
+# hand; a test on SQLite alone (the ``sqlite_url`` fixture) needs none.
+POSTGRES_FIXTURES = frozenset({"pg_url", "pg_db"})
+BROWSER_FIXTURES = frozenset({"browser"})  # tests/miniapp: Playwright on the system Chromium
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        needs = set(getattr(item, "fixturenames", ()))
+        if needs & POSTGRES_FIXTURES:
+            item.add_marker(pytest.mark.postgres)
+        if needs & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
 
 
 def _libpq(url: str) -> str:

@@ -39,6 +39,7 @@ def test_a_strong_webhook_secret_is_taken(secret: str) -> None:
     assert settings.telegram_webhook_secret.get_secret_value() == secret
 
 
+@pytest.mark.process
 def test_the_process_says_why_in_one_line_without_the_secret(tmp_path: Path) -> None:
     secret = "tooShort1"
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": "1:x", "TELEGRAM_WEBHOOK_URL": URL,

@@ -83,6 +83,7 @@ async def _lobby(api: FakeBotAPI, host, group: int):
     return api.find_messages(group, "new game #")[-1]
 
 
+@pytest.mark.process
 @pytest.mark.timeout(240)
 async def test_a_press_committed_just_before_a_kill_is_answered_after_the_restart(
         pg_db, pg_url: str, tmp_path) -> None:

@@ -78,6 +78,7 @@ async def test_leaving_the_group_leaves_the_lobby(pg_db, pg_url) -> None:
         await wait_for(lambda: "cancelled" in lobby_text(api, lobby.message_id))
 
 
+@pytest.mark.process
 @pytest.mark.timeout(240)
 async def test_a_departure_from_two_games_survives_a_kill_between_them(
         pg_db, pg_url, tmp_path) -> None:

@@ -121,6 +121,7 @@ async def test_a_departure_during_an_outage_is_handled_once_it_is_over(
         await proxy.stop()
 
 
+@pytest.mark.process
 @pytest.mark.timeout(240)
 async def test_a_departure_during_an_outage_survives_a_kill(pg_db, pg_url, tmp_path) -> None:
     """A player leaves the group while the database is down, and the process is killed

@@ -23,6 +23,8 @@ from tests.e2e.harness import (
 from tests.fakebot import FakeBotAPI
 from tests.fakebot.models import StoredMessage
 
+pytestmark = pytest.mark.process  # every test here starts the bot as a process
+
 GROUP = -100444
 ROOT = Path(__file__).resolve().parents[2]
 

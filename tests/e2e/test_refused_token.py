@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "987654321:AAHx-secret-part-of-the-token_42"
 REFUSALS = {401: "Unauthorized", 403: "Forbidden: bot was banned", 404: "Not Found"}
 
+pytestmark = pytest.mark.process  # every test here starts the bot as a process
+
 
 async def _run(api: FakeBotAPI, tmp_path: Path) -> tuple[int, list[str]]:
     """Run the bot process against ``api`` until it exits: its status and output lines."""

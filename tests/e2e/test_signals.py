@@ -18,6 +18,8 @@ from league.db import Database
 from tests.e2e.processes import free_port, kill, spawn
 from tests.fakebot import FakeBotAPI
 
+pytestmark = pytest.mark.process  # every test here starts the bot as a process
+
 SECRET = "s3cret-token_1-0123456789"
 MODES = ("polling", "polling with web app", "webhook")
 

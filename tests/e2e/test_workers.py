@@ -16,6 +16,8 @@ from tests.e2e.harness import hold, play_turn, start_game, wait_for
 from tests.e2e.processes import free_port, kill, spawn, spawn_with_game
 from tests.fakebot import FakeBotAPI
 
+pytestmark = pytest.mark.process  # every test here starts the bot as a process
+
 GROUP = -100555
 SECRET = "workers-secret-0123456789"
 

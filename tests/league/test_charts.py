@@ -77,6 +77,7 @@ def test_charts_can_be_drawn_from_threads() -> None:
     assert images[5] == rating_chart_png(series(5), "p5")  # deterministic output
 
 
+@pytest.mark.process
 def test_no_pyplot_telegram_database_or_network_imports() -> None:
     code = (
         "import sys\n"

@@ -33,6 +33,8 @@ def _scratch_postgresql() -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.mark.postgres
+@pytest.mark.process
 def test_processes_starting_together_migrate_once() -> None:
     with _scratch_postgresql() as url:
         # Separate processes, as in a redeploy (Alembic's context is per process).
@@ -160,6 +162,7 @@ def _check_posts_per_kind(url: str) -> None:
 MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind]
 
 
+@pytest.mark.postgres
 @pytest.mark.parametrize("check", MIGRATION_CHECKS, ids=lambda c: c.__name__[7:])
 def test_migration_on_postgresql(check: Callable[[str], None]) -> None:
     with _scratch_postgresql() as url:
