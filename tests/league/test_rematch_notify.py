@@ -1,5 +1,5 @@
 """Computer levels in the lobby, 🔁 Rematch and next-game alerts, through the match service
-on PostgreSQL."""
+on PostgreSQL (the stand-in's level without a database: planning is pure)."""
 
 from __future__ import annotations
 
@@ -101,9 +101,17 @@ async def test_alerts_once_per_lobby_and_only_to_the_reachable(pg_db: Database) 
     assert [uid for uid, _ in await service.to_alert(third.id)] == [BOB.id]
 
 
-async def test_the_stand_in_plays_at_the_chats_level(pg_db: Database) -> None:
+class NoDatabase:
+    """A :class:`Database` that fails on any use: for what the service plans without one."""
+
+    def __getattr__(self, name: str) -> object:
+        raise AssertionError(f"the database was used ({name})")
+
+
+def test_the_stand_in_plays_at_the_chats_level() -> None:
     """A timed-out human's turn is played by ``Game.stand_in_action`` at the level the lobby
-    took from the chat (``stand_in_level``); each computer seat at its own level."""
+    took from the chat (``stand_in_level``); each computer seat at its own level. Planning
+    is pure (``Moves.plan_replies``): no database."""
     import random
 
     from engine import GAMES
@@ -124,7 +132,7 @@ async def test_the_stand_in_plays_at_the_chats_level(pg_db: Database) -> None:
             break
     else:
         pytest.skip("no seed where the levels differ at the first move")
-    service = MatchService(pg_db)
+    service = MatchService(NoDatabase())  # type: ignore[arg-type]
     for level, expected in (("easy", easy), ("hard", hard)):
         row = GameRow(seed=seed, options={"stand_in_level": level}, kind="coyote")
         row.players = [GamePlayer(user_id=i, name=str(i), seat=i) for i in range(3)]
