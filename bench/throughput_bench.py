@@ -326,6 +326,9 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
         # Each setting's fake Bot API is new, but the inbox remembers the update ids it has
         # handled (it drops a repeat): this setting's ids follow the earlier ones'.
         api._next_update_id = offset * 10
+        # (and its callback query ids: a new bot process answers the presses of the minute
+        # before its start again, which must not be taken for this setting's answers)
+        api._query_counter = offset * 10
         groups: list[tuple[int, list[FakeUser], float, Tally]] = []
         normal, busy = Tally(), Tally()
         for g in range(setting.groups + setting.busy):
