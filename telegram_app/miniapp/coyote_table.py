@@ -5,6 +5,7 @@ actions turned into controls. No rule is decided here: cards come from ``view(st
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from engine import GAMES
@@ -147,13 +148,28 @@ def controls(game: GameSnapshot, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def as_after(game: GameSnapshot, events: list[dict[str, Any]]) -> GameSnapshot:
+    """``game`` with each life count the step's ``life_lost`` events name as it was right
+    after that step: a showdown's line says "out" only when that showdown took the last life
+    (the lives now may be fewer, the player having lost again since)."""
+    lost = {e["seat"]: e["lives"] for e in events if e["type"] == "life_lost"}
+    if not lost or game.state is None:
+        return game
+    lives = list(game.state.get("lives") or [])
+    for seat, left in lost.items():
+        if seat < len(lives):
+            lives[seat] = left
+    return replace(game, state={**game.state, "lives": lives})
+
+
 def recent(game: GameSnapshot, rows: list[list[dict[str, Any]]]) -> list[str]:
     """The last logged steps (each a list of events) as the group's notes tell them (plain
     text), newest last."""
     lines: list[str] = []
     for events in rows:
+        then = as_after(game, events)
         for event in events:
             if event["type"] == "showdown":
-                lines.append(plain(showdown_summary(game, event)))
+                lines.append(plain(showdown_summary(then, event)))
         lines += [plain(line) for line in step_lines(game, events)]
     return lines

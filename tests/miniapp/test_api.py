@@ -271,3 +271,43 @@ async def test_the_page_words_and_who_the_user_is(mini) -> None:
     me = (await client.get("me", 2, name="Bob")).json()
     assert me["id"] == 2 and me["games"] == [{"id": 1, "chat_id": GROUP, "status": "running"}]
     assert me["chats"] == [{"id": GROUP, "title": "Mini league"}]
+
+
+async def _quick_move(client, players, game_id: int = 1) -> bool:
+    """The player on turn calls Coyote when they may, else bids the least, but Ann (id 1)
+    bids far too high: once she starts a round she loses it and starts the next, so her
+    three lives go in three rounds of two moves each. ``False`` once the game is over."""
+    for user in players:
+        page = (await client.get(f"game/{game_id}", user.id)).json()
+        if page["over"]:
+            return False
+        controls = {c["id"]: c for c in page["controls"]}
+        if not controls:
+            continue
+        action = controls["call"]["options"][0]["action"] if "call" in controls \
+            else {"kind": "bid", "amount": 1000 if user.id == 1 else controls["bid"]["min"]}
+        response = await client.post(f"game/{game_id}/move", user.id,
+                                     {"version": page["game"]["version"], "action": action})
+        assert response.status_code == 200, response.text
+        return True
+    raise AssertionError("nobody may move in a running game")
+
+
+async def test_the_event_log_says_out_only_for_the_showdown_that_put_them_out(mini) -> None:
+    """Each showdown line of the page's event log says "is out of the game" exactly when
+    that showdown took the loser's last life, however the game went on after it."""
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    service = runner.app.bot_data["coyote"].service
+    checked = 0
+    while await _quick_move(client, players):
+        rows = (await service.log(1))[-6:]
+        truth = [any(x["type"] == "player_eliminated" and x["seat"] == e["loser"]
+                     for x in row.events)
+                 for row in rows for e in row.events
+                 if e["type"] == "showdown" and e["loser"] is not None]
+        recent = (await client.get("game/1", 1)).json()["recent"]
+        shown = [" is out of the game" in line for line in recent if "called Coyote" in line]
+        assert shown == truth[len(truth) - len(shown):], (recent, truth)
+        checked += sum(truth) < len(truth) and any(shown)
+    assert checked  # a window held a showdown someone survived and one that put them out
