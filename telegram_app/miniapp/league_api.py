@@ -1,5 +1,6 @@
 """The Mini App's league endpoints, per game (each game keeps its own Elo, standings and
-history: ``?game=<kind>``, default the chat commands' own, Coyote): a chat's standings (week,
+history: ``?game=<kind>``; without it, the game the chat or the player played last, see
+:func:`_kind`): a chat's standings (week,
 last week, season), a player's profile with their Elo history (the page draws the chart), the
 chat's history of every game and a game's replay, step by step. The figures are the chat
 commands' own: the same queries (:mod:`league.queries`), the same formatting
@@ -13,6 +14,7 @@ A chat's pages are for people who took a seat in one of its games (:mod:`league.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -48,10 +50,36 @@ def kinds() -> list[str]:
     return sorted(found, key=lambda kind: kind != default_kind())
 
 
-def _kind(request: Request) -> str:
-    """``?game=``: a kind of :func:`kinds` (default ``games.base.default_kind()``); raises
-    ``bad_option`` for another."""
-    kind = request.query_params.get("game") or default_kind()
+async def _chat_last(bot: BotServices, chat_id: int) -> str | None:
+    """The game of the chat's last rated game (else of its last finished one), or
+    ``None`` before its first."""
+    entries = [e for e in await bot.service.history(chat_id, kind=None) if e.kind in kinds()]
+    rated = [e for e in entries if any(delta is not None for *_, delta in e.placements)]
+    return (rated or entries)[0].kind if entries else None
+
+
+async def _player_last(bot: BotServices, user_id: int) -> str | None:
+    """The game of the player's last rated game, or ``None`` before their first."""
+    last: tuple[datetime, str] | None = None
+    for kind in kinds():
+        points = await bot.service.rating_history(user_id, kind=kind)
+        if points and (last is None or points[-1][0] > last[0]):
+            last = (points[-1][0], kind)
+    return None if last is None else last[1]
+
+
+async def _kind(request: Request, bot: BotServices, *, chat_id: int | None = None,
+                user_id: int | None = None) -> str:
+    """``?game=``: a kind of :func:`kinds`; raises ``bad_option`` for another. Without it,
+    the game the player (``user_id``) or else the chat played last, so that the page opens
+    on a league that has figures (a chat that played only Koira would otherwise see an
+    empty Coyote league); ``games.base.default_kind()`` before any game."""
+    kind = request.query_params.get("game")
+    if not kind and user_id is not None:
+        kind = await _player_last(bot, user_id)
+    if not kind and chat_id is not None:
+        kind = await _chat_last(bot, chat_id)
+    kind = kind or default_kind()
     if kind not in kinds():
         raise ServiceError("bad_option")
     return kind
@@ -75,14 +103,15 @@ async def chat(request: Request, bot: BotServices, user: WebAppUser) -> Response
 async def standings(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``?period=week|last|season&game=<kind>``: ``{"title", "range", "rows": [{"rank",
     "name", "points", "games", "wins", "elo", "change", "you", "user_id"}], "empty"}`` and
-    the game switch (:func:`_games`), as ``/standings [game]`` (figures formatted as there).
-    Raises ``bad_option`` for another period or game."""
+    the game switch (:func:`_games`), as ``/standings [game]`` (figures formatted as there;
+    without a game, the chat's last one's). Raises ``bad_option`` for another period or
+    game."""
     chat_id = _chat_id(request)
     await _member(bot, chat_id, user)
     period = request.query_params.get("period", "week")
     if period not in PERIODS:
         raise ServiceError("bad_option")
-    kind = _kind(request)
+    kind = await _kind(request, bot, chat_id=chat_id)
     table = await bot.service.standings(chat_id, period, kind=kind)
     lines = plain(render.standings_text(table)).split("\n")
     rows = [{"rank": row.rank, "name": clean_name(table.names.get(row.player, "?")),
@@ -108,12 +137,12 @@ async def _others(bot: BotServices, card: RatingCard, chat_id: int | None,
 async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``/profile/{user_id}?chat=&game=``: the rating card in that game (``/rating``'s
     lines, the other games' Elo after them) and the Elo after each rated game of it
-    ``[{"at": ISO time, "elo": float}]``, oldest first, with the game switch. Your own, or
-    that of someone in a chat you played in (``chat`` given)."""
+    ``[{"at": ISO time, "elo": float}]``, oldest first, with the game switch (without a
+    game, the one the player last played rated, else the chat's last). Your own, or that of
+    someone in a chat you played in (``chat`` given)."""
     target = id_of(request.path_params["user_id"])
     raw = request.query_params.get("chat")
     chat_id = id_of(raw, signed=True) if raw else None
-    kind = _kind(request)
     if target != user.id:
         if chat_id is None:
             raise ServiceError("profile_not_shared")
@@ -122,6 +151,7 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
             raise ServiceError("profile_not_shared")
     elif chat_id is not None and not await access.played_in(bot.db, chat_id, user.id):
         chat_id = None
+    kind = await _kind(request, bot, chat_id=chat_id, user_id=target)
     card = await bot.service.rating_card(target, chat_id, kind=kind)
     history = await bot.service.rating_history(target, kind=kind)
     others = await _others(bot, card, chat_id, kind)

@@ -34,7 +34,10 @@ async def test_koira_standings_profile_chart_and_replay(mini, browser, tmp_path)
         switch = page.locator(".chips.games button.chip")
         await page.wait_for_selector(".chips.games button.chip[data-game=koira]")
         assert await switch.all_inner_texts() == ["Coyote", "Koira"]
-        assert await page.locator(".chips.games [aria-pressed=true]").inner_text() == "Coyote"
+        # it opens on the game the chat played last
+        assert await page.locator(".chips.games [aria-pressed=true]").inner_text() == "Koira"
+        await page.locator(".chips.games [data-game=coyote]").click()
+        await page.wait_for_selector(".chips.games [data-game=coyote][aria-pressed=true]")
         await page.locator(".chips.games [data-game=koira]").click()
         await page.wait_for_selector(".chips.games [data-game=koira][aria-pressed=true]")
         await page.wait_for_selector("table.standings tbody tr")

@@ -13,7 +13,7 @@ from telegram_app.miniapp.league_api import replay_steps
 from telegram_app.miniapp.text import plain
 from tests.e2e.harness import wait_for
 from tests.miniapp.koira import service_of
-from tests.miniapp.league import KoiraUI, both_games
+from tests.miniapp.league import KoiraUI, both_games, play_from_page, rated_koira_game
 
 GROUP = -100555
 BIDI = str.maketrans("", "", "\u2068\u2069")
@@ -55,15 +55,17 @@ async def test_the_league_pages_show_each_games_figures(mini, koira_ui) -> None:
         season = (await client.get(f"chat/{GROUP}/standings?period=season&game={kind}",
                                    1)).json()
         assert [_row_line(r) for r in season["rows"]] == [_row_line(r) for r in week["rows"]]
-    # the default is Coyote's, as /standings without a game
+    # without a game the page opens on the one the chat played last (Koira), unlike
+    # /standings, which shows Coyote's
     default = (await client.get(f"chat/{GROUP}/standings", 1)).json()
-    assert default["game"] == "coyote"
-    coyote_rows = {r["name"]: r for r in default["rows"]}
+    assert default["game"] == "koira"
+    coyote_rows = {r["name"]: r for r in (await client.get(
+        f"chat/{GROUP}/standings?game=coyote", 1)).json()["rows"]}
     koira_rows = {r["name"]: r for r in (await client.get(
         f"chat/{GROUP}/standings?game=koira", 1)).json()["rows"]}
     # /profile: the Coyote card and chart, the Koira line after it
     caption = await _told(api, players[1], "/profile", "Rank in this chat")
-    page = (await client.get(f"profile/2?chat={GROUP}", 2)).json()
+    page = (await client.get(f"profile/2?chat={GROUP}&game=coyote", 2)).json()
     assert page["game"] == "coyote"
     assert [line.translate(BIDI) for line in page["lines"]] == caption.split("\n")
     assert len(page["points"]) == 1 and page["elo"] == coyote_rows["Bob"]["elo"]
@@ -116,3 +118,26 @@ def test_replay_steps_keep_and_replace_lines() -> None:
     assert replay_steps([["a"], ["a"], ["a", "b"], ["a", "b2"], ["a", "b2", "c"]]) == (
         [["a"], ["b"], ["b2"], ["c"]], [0, 1, 1, 2])
     assert replay_steps([]) == ([], [])
+
+
+async def test_the_league_pages_open_on_the_game_played_last(mini, koira_ui) -> None:
+    """Right after a rated Koira game in a chat that never played Coyote, the standings and
+    the profiles (the chat's and a player's own) open on Koira, not on an empty Coyote
+    league; a game asked for is still shown."""
+    api, players, runner, client = mini
+    never = (await client.get(f"chat/{GROUP}/standings", 1))
+    assert never.status_code == 403  # (nobody sat in a game here yet)
+    koira = await rated_koira_game(runner, GROUP)
+    assert await play_from_page(client, runner, players, koira.id) > 0
+    await api.settle()
+    standings = (await client.get(f"chat/{GROUP}/standings", 1)).json()
+    assert standings["game"] == "koira" and len(standings["rows"]) == 3, standings
+    for path, user in (("profile/1", 1), (f"profile/1?chat={GROUP}", 1),
+                       (f"profile/2?chat={GROUP}", 1), ("profile/3", 3)):
+        page = (await client.get(path, user)).json()
+        assert page["game"] == "koira" and page["games"] == 1, (path, page)
+        assert len(page["points"]) == 1
+    coyote = (await client.get(f"chat/{GROUP}/standings?game=coyote", 1)).json()
+    assert coyote["game"] == "coyote" and coyote["rows"] == []
+    mine = (await client.get("profile/1?game=coyote", 1)).json()
+    assert mine["game"] == "coyote" and mine["games"] == 0
