@@ -257,7 +257,10 @@ class Game(Base):
 
 class GamePlayer(Base):
     """A seat in a game. ``seat`` is set at start (join order); ``playing`` (still in the
-    game: ``Game.still_playing``) and ``placement`` mirror the engine state for queries;
+    game: ``Game.still_playing``) and ``placement`` mirror the engine state for queries, and
+    once the game is over ``placement`` is the league's place (``league.places``) and
+    ``rated`` whether a human's result was rated (``league.rated``; ``None`` before the end,
+    for a computer, and for games finished before it was recorded);
     ``private_message_id`` is the private view of hand ``private_hand`` (``PrivateMessage``)."""
 
     __tablename__ = "game_players"
@@ -277,6 +280,7 @@ class GamePlayer(Base):
     seat: Mapped[int | None] = mapped_column(Integer)
     playing: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     placement: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool | None] = mapped_column(Boolean)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The private-chat message id of the last move this player typed that was applied: a
     # message delivered again (Telegram repeats updates whose offset was not confirmed) is

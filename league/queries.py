@@ -85,7 +85,8 @@ class RatingCard:
 @dataclass(frozen=True)
 class HistoryEntry:
     """A finished game of a chat: its ``kind`` and ``options`` (the bot names its variant
-    and such), placements ``[(place, name, Elo change or None)]``."""
+    and such), placements ``[(place, name, Elo change or None)]``, best first (ties in seat
+    order)."""
 
     game_id: int
     finished_at: datetime
@@ -190,9 +191,9 @@ class LeagueQueries:
     async def history(self, chat_id: int, *, kind: str | None,
                       limit: int = 10) -> list[HistoryEntry]:
         """The chat's last finished games of ``kind`` (``None``: of every kind), newest
-        first, with Elo changes where rated. A rated game shows the league's places (a
-        removed player counts as last, as for Elo); an unrated one the game's own.
-        ``finished_at`` is in the chat's time zone, like its weeks."""
+        first: each seat's place (``league.places``: the final message's, the rating's)
+        and Elo change where rated (``None`` for a player who was not). ``finished_at`` is
+        in the chat's time zone, like its weeks."""
         async with self.ctx.db.sessions() as session:
             tz = zone(await session.scalar(select(Chat.timezone).where(Chat.id == chat_id))
                       or DEFAULT_TZ)
@@ -212,8 +213,9 @@ class LeagueQueries:
             seats[p.game_id].append(p)
         return [HistoryEntry(g.id, aware(g.finished_at or g.created_at).astimezone(tz),
                              g.kind, dict(g.options or {}),
-                             sorted((_history_line(p, rated.get((g.id, p.user_id or 0)))
-                                     for p in seats[g.id]), key=lambda t: t[0]))
+                             [_history_line(p, rated.get((g.id, p.user_id or 0)))
+                              for p in sorted(seats[g.id], key=lambda p: (
+                                  p.placement or 0, p.seat or 0))])
                 for g in games]
 
     async def replay(self, game_id: int, chat_id: int) -> tuple[GameSnapshot,
@@ -297,9 +299,9 @@ class LeagueQueries:
 
 def _history_line(player: GamePlayer,
                   event: RatingEvent | None) -> tuple[int, str, float | None]:
-    if event is None:
-        return player.placement or 0, player.name, None
-    return event.place, player.name, event.after - event.before
+    """A seat's place (``league.places``, as every page shows it) and Elo change, if rated."""
+    return (player.placement or 0, player.name,
+            None if event is None else event.after - event.before)
 
 
 async def _names(session: Any, users: set[int]) -> dict[int, str]:

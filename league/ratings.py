@@ -22,7 +22,7 @@ database or Telegram.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -30,7 +30,6 @@ __all__ = [
     "FINISHED", "K_ESTABLISHED", "K_PROVISIONAL", "MIN_RATED_HUMANS", "PROVISIONAL_GAMES",
     "START", "RatingChange", "Recomputation", "ReplayError", "expected_score", "format_rating",
     "is_rated", "k_factor", "pair_score", "provisional", "rate_game", "recompute", "replay",
-    "with_departures",
 ]
 
 P = TypeVar("P", bound=Hashable)
@@ -44,7 +43,8 @@ K_ESTABLISHED = 20
 PROVISIONAL_GAMES = 10
 """Rated games after which a rating stops being provisional (shown without "?")."""
 MIN_RATED_HUMANS = 3
-"""A game is rated only with at least this many human players (and no AI seat)."""
+"""A game is rated only with at least this many human players who made a move of their own
+(and no AI seat)."""
 FINISHED = "finished"
 """The game status (``games.status``) of a game played to the end."""
 
@@ -90,8 +90,9 @@ def format_rating(rating: float, games_played: int) -> str:
 
 
 def is_rated(humans: int, ai_seats: int, status: str) -> bool:
-    """Whether a game counts for ratings and standings: at least 3 human players, no AI seat,
-    and ``status == "finished"`` (a cancelled or unfinished game never counts)."""
+    """Whether a game counts for ratings and standings: at least 3 human players who made a
+    move of their own (``league.rated``), no AI seat, and ``status == "finished"`` (a
+    cancelled or unfinished game never counts)."""
     return humans >= MIN_RATED_HUMANS and ai_seats == 0 and status == FINISHED
 
 
@@ -103,21 +104,6 @@ def pair_score(mine: int, theirs: int) -> float:
 def expected_score(rating: float, opponent: float) -> float:
     """Classic Elo expectation of ``rating`` against ``opponent``: in (0, 1)."""
     return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
-
-
-def with_departures(places: Mapping[P, int], departed: Collection[P]) -> dict[P, int]:
-    """``places`` with every ``departed`` player (removed for timeouts or left) moved to last.
-
-    Everyone else keeps their relative order and place numbers; the departed share the place
-    just below the worst remaining place (so they tie with each other and lose every pair to
-    those who stayed). Departed players missing from ``places`` are added. Returns a new dict.
-    """
-    stayed = {p: place for p, place in places.items() if p not in departed}
-    last = max(stayed.values(), default=0) + 1
-    result = dict(stayed)
-    result.update({p: last for p in places if p in departed})
-    result.update({p: last for p in departed if p not in result})
-    return result
 
 
 def _validate_places(places: Mapping[P, int]) -> None:

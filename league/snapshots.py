@@ -32,8 +32,9 @@ class UserRef:
 @dataclass(frozen=True)
 class PlayerInfo:
     """A seat: ``seat`` is ``None`` in the lobby; ``playing`` (still in the game, as
-    ``Game.still_playing`` says) and ``placement`` mirror the state; ``private_message_id``
-    is the player's private message of hand ``private_hand``."""
+    ``Game.still_playing`` says) mirrors the state, and ``placement`` too until the game is
+    over, then it is the league's place (``league.places``: what every text shows);
+    ``private_message_id`` is the player's private message of hand ``private_hand``."""
 
     user_id: int | None
     name: str
@@ -53,6 +54,10 @@ class PlayerInfo:
     game; ``None``: not read, ask the league). As fresh as the game's read: a player who
     starts the bot after it gets the hand's message from the next sweep (it looks for
     reachable players without one)."""
+    rated: bool | None = None
+    """Once the game is over, whether this human's result was rated (``league.rated``: a
+    human who never made a move of their own is placed but not rated); ``None`` before,
+    for a computer, and for games finished before it was recorded."""
 
     @property
     def level(self) -> str | None:
@@ -136,6 +141,6 @@ def snapshot(game: Game) -> GameSnapshot:
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
                        p.private_message_id, p.private_hand,
                        readers.get(p.user_id, unread)[0], p.ai_level,
-                       readers.get(p.user_id, unread)[1])
+                       readers.get(p.user_id, unread)[1], p.rated)
             for p in game.players),
     )

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from engine import Action
 from league.db import Database
 from league.models import RatingEvent
 from league.ratings import RatingChange, replay
@@ -85,17 +86,72 @@ async def test_rated_games_standings_and_replay(pg_db: Database) -> None:
 
 
 async def test_removed_player_counts_last(pg_db: Database) -> None:
+    """A player who bid, then left: placed last, and rated last."""
     clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 77)
-    game_id = await play_game(service, PEOPLE[:4], leave_first=True)
+    lobby = await service.open_lobby(CHAT, "League", 0, PEOPLE[0], "coyote")
+    for user in PEOPLE[1:4]:
+        await service.join(lobby.id, user)
+    game = (await service.start(lobby.id, PEOPLE[0].id)).game
+    leaver = game.at_seat(game.state["turn"])
+    game = (await service.act(game.id, leaver.user_id, game.version, Action("bid", 4))).game
+    game = (await service.act(game.id, leaver.user_id, game.version, Action("resign"))).game
+    game_id = (await finish_coyote(service, game.id)).id
     async with service.db.sessions() as session:
         events = {e.user_id: e for e in await session.scalars(
             select(RatingEvent).where(RatingEvent.game_id == game_id))}
-    removed = [u for u, e in events.items() if e.score == 0.0]
-    assert len(removed) == 1 and events[removed[0]].place == 4
+    assert len(events) == 4 and events[leaver.user_id].score == 0.0
+    assert events[leaver.user_id].place == 4
     [entry] = await service.history(CHAT, kind="coyote")
-    name = next(p.first_name for p in PEOPLE if p.id == removed[0])
-    assert entry.placements[-1][:2] == (4, name) and entry.placements[-1][2] < 0
+    assert entry.placements[-1][:2] == (4, leaver.name) and entry.placements[-1][2] < 0
+
+
+async def test_a_player_who_never_moved_is_placed_but_not_rated(pg_db: Database) -> None:
+    """The player to act is removed for a timeout before any move of theirs: the three
+    others are rated among themselves; the removed one is placed last, unrated."""
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 77)
+    game_id = await play_game(service, PEOPLE[:4], leave_first=True)
+    game = await service.get(game_id)
+    [removed] = [p for p in game.players if p.rated is False]
+    assert removed.placement == 4 and all(p.rated for p in game.players if p is not removed)
+    async with service.db.sessions() as session:
+        events = {e.user_id: e for e in await session.scalars(
+            select(RatingEvent).where(RatingEvent.game_id == game_id))}
+    assert set(events) == {p.user_id for p in game.players} - {removed.user_id}
+    assert sorted(e.score for e in events.values()) == [0.0, 1.0, 2.0]  # three of them
+    card = await service.rating_card(removed.user_id, CHAT, kind="coyote")
+    assert card.games == 0
+    [entry] = await service.history(CHAT, kind="coyote")
+    assert entry.placements[-1] == (4, removed.name, None)
+    week = await service.standings(CHAT, "week", kind="coyote")
+    assert removed.user_id not in {row.player for row in week.rows}
+
+
+async def test_a_game_nobody_played_is_not_rated(pg_db: Database) -> None:
+    """On timeout: removed. Every turn runs out until one player is left: nobody made a
+    move, so nothing is rated; the removed share the last place."""
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 77)
+    await service.set_chat_setting(CHAT, "League", "timeout_policy", "remove")
+    lobby = await service.open_lobby(CHAT, "League", 0, PEOPLE[0], "coyote")
+    for user in PEOPLE[1:3]:
+        await service.join(lobby.id, user)
+    game = (await service.start(lobby.id, PEOPLE[0].id)).game
+    for _ in range(10):
+        if game.status != "running":
+            break
+        clock.now += timedelta(days=2)
+        await service.sweep()
+        game = await service.get(game.id)
+    assert game.status == "finished"
+    assert sorted(p.placement for p in game.players) == [1, 2, 2]
+    assert [p.rated for p in game.players] == [False] * 3
+    async with service.db.sessions() as session:
+        assert list(await session.scalars(select(RatingEvent))) == []
+    [entry] = await service.history(CHAT, kind="coyote")
+    assert [(place, delta) for place, _, delta in entry.placements] == \
+        [(1, None), (2, None), (2, None)]
 
 
 @pytest.mark.parametrize("processes", [1, 2])

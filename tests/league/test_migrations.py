@@ -159,7 +159,67 @@ def _check_posts_per_kind(url: str) -> None:
     upgrade(url)  # and up again to the head
 
 
-MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind]
+def _check_league_places(url: str) -> None:
+    """0015 places a finished game's players as every page now shows them: the two who
+    were removed share the last place, on their seats and their rating rows; a game nobody
+    left keeps its places."""
+    import json
+
+    from sqlalchemy import create_engine, text
+
+    from league.db import sync_url, upgrade
+
+    upgrade(url, "0014_delivery_tables")
+    engine = create_engine(sync_url(url))
+    t = "2026-12-01"
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO users (id, first_name, can_message, created_at, updated_at) VALUES "
+            "(1, 'Ann', false, :t, :t), (2, 'Bob', false, :t, :t), (3, 'Dan', false, :t, :t)"),
+            {"t": t})
+        conn.execute(text("INSERT INTO chats (id, title, created_at, game_options) VALUES "
+                          "(-1, 'A', :t, :o)"), {"t": t, "o": "{}"})
+        for game in (1, 2):
+            conn.execute(text(
+                "INSERT INTO games (id, chat_id, thread_id, kind, options, status, state, "
+                "version, seed, creator_id, created_at, finished_at) VALUES (:g, -1, 0, "
+                "'coyote', :o, 'finished', :s, 9, 7, 1, :t, :t)"),
+                {"g": game, "o": "{}", "s": "{}", "t": t})
+            for seat, user in enumerate((2, 1, 3)):  # Bob won; Ann, then Dan, 2nd and 3rd
+                conn.execute(text(
+                    "INSERT INTO game_players (game_id, user_id, name, is_ai, seat, playing, "
+                    "placement, timeouts_in_row, joined_at) VALUES (:g, :u, 'P', false, "
+                    ":seat, false, :place, 0, :t)"),
+                    {"g": game, "u": user, "seat": seat, "place": seat + 1, "t": t})
+                conn.execute(text(
+                    "INSERT INTO rating_events (game_id, user_id, chat_id, kind, before, "
+                    "after, k, score, expected, place, finished_at) VALUES (:g, :u, -1, "
+                    "'coyote', 1500, 1500, 40, 1, 1, :place, :t)"),
+                    {"g": game, "u": user, "place": seat + 1, "t": t})
+        removals = [[{"type": "player_removed", "seat": 2}], [{"type": "bid_placed"}],
+                    [{"type": "turn_timed_out", "seat": 1},
+                     {"type": "player_removed", "seat": 1}]]
+        for seq, events in enumerate(removals):
+            conn.execute(text(
+                "INSERT INTO game_events (game_id, seq, seat, events, version, created_at) "
+                "VALUES (1, :seq, NULL, :e, :seq, :t)"),
+                {"seq": seq, "e": json.dumps(events), "t": t})
+    upgrade(url, "0015_league_places")
+    with engine.begin() as conn:
+        seats = conn.execute(text("SELECT game_id, placement, rated FROM game_players "
+                                  "ORDER BY game_id, seat")).all()
+        assert [tuple(s) for s in seats] == [(1, 1, None), (1, 2, None), (1, 2, None),
+                                             (2, 1, None), (2, 2, None), (2, 3, None)]
+        rows = conn.execute(text("SELECT game_id, user_id, place FROM rating_events "
+                                 "ORDER BY game_id, user_id")).all()
+        assert [tuple(r) for r in rows] == [(1, 1, 2), (1, 2, 1), (1, 3, 2),
+                                            (2, 1, 2), (2, 2, 1), (2, 3, 3)]
+    _downgrade(url, "0014_delivery_tables")
+    engine.dispose()
+    upgrade(url)  # and up again to the head
+
+
+MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind, _check_league_places]
 
 
 @pytest.mark.postgres

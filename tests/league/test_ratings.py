@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from league.places import final_places
 from league.ratings import (
     K_ESTABLISHED,
     K_PROVISIONAL,
@@ -23,7 +24,6 @@ from league.ratings import (
     rate_game,
     recompute,
     replay,
-    with_departures,
 )
 
 GOLDEN_RATINGS = {"Cat": 1500.0, "Ann": 1620.0, "Bob": 1560.0, "Eve": 1400.0, "Dan": 1450.0}
@@ -106,12 +106,16 @@ def test_is_rated(humans: int, ai: int, status: str, rated: bool) -> None:
 
 
 def test_departed_players_count_as_last() -> None:
-    places = {"a": 2, "b": 1, "c": 3, "d": 4}
-    assert with_departures(places, {"b"}) == {"a": 2, "c": 3, "d": 4, "b": 5}
-    assert with_departures(places, {"a", "b"}) == {"c": 3, "d": 4, "a": 5, "b": 5}
-    assert with_departures({"a": 1, "b": 2}, {"x"}) == {"a": 1, "b": 2, "x": 3}
-    changes = rate_game(with_departures(places, {"b"}), {}, {})
-    assert changes["b"].score == 0
+    # seats 0-3 in the game's order 2, 1, 3, 4
+    assert final_places([2, 1, 3, 4], {1}) == [1, 4, 2, 3]
+    assert final_places([2, 1, 3, 4], {0, 1}) == [3, 3, 1, 2]  # the departed tie, last
+    assert final_places([1, 1, 1, 4], {3}) == [1, 1, 1, 4]  # competition ranks: 1, 1, 1, 4
+    assert final_places([1, 1, 1, 4], {0}) == [4, 1, 1, 3]
+    assert final_places([1, 2, 3], set()) == [1, 2, 3]
+    changes = rate_game(dict(enumerate(final_places([2, 1, 3, 4], {1}))), {}, {})
+    assert changes[1].score == 0
+    with pytest.raises(ValueError):
+        final_places([1, 0], set())
 
 
 # --- properties -------------------------------------------------------------------------------
