@@ -23,10 +23,12 @@ from telegram import InlineKeyboardMarkup
 from engine import GAMES
 from engine.coyote import EDITIONS
 from league.outcome import Step
+from league.places import final_places
 from league.queries import HistoryEntry, RatingCard, Standings
 from league.snapshots import GameSnapshot, PlayerInfo
 from league.standings import StandingRow
 from telegram_app.callbacks import ARITY
+from telegram_app.games.coyote import events as events_text
 from telegram_app.games.coyote import screens as render
 from telegram_app.games.coyote.keyboards import guess_rows, move_rows, target_rows
 from telegram_app.games.coyote.report import report
@@ -72,8 +74,11 @@ def snapshot(state: dict | None, options: dict, language: str, *, status: str = 
              version: int = 12) -> GameSnapshot:
     """A game of the four :data:`NAMES` (seat 0 a human … all humans) whose chat and players
     read ``language``."""
+    # Over: the league's places, as the finishing transaction stores them on the seats
+    places = final_places(GAME.placements(state), ()) if state is not None and \
+        state["over"] else [None] * 4
     players = tuple(PlayerInfo(1000 + i, NAMES[i], None if state is None else i, False,
-                               None if state is None else state["lives"][i], None, 50 + i,
+                               None if state is None else state["lives"][i], places[i], 50 + i,
                                None if state is None else state["round"], language)
                     for i in range(4))
     return GameSnapshot(7, -100, 0, "coyote", options, status, version, state, 1000, 5, 6,
@@ -132,6 +137,10 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
     yield "expired", render.lobby_expired_text(lobby)
     with use_language(language):  # a command's answer, in the chat's language
         yield "replay", league_text.replay_text(replace(game, status="finished"), log)
+        for rated in ((True, True, True, False), (False,) * 4):  # (league.rated's verdicts)
+            seats = tuple(replace(p, rated=r) for p, r in zip(game.players, rated, strict=True))
+            yield "game over (rating)", events_text.game_over_text(
+                replace(game, status="finished", players=seats))
         yield "rules", rules_text(edition, options)
         yield "help", texts.help_text()
         yield "welcome", texts.welcome_text()

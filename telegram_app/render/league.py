@@ -14,6 +14,7 @@ from league.snapshots import GameSnapshot
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.common import fit_lines, plain_name, seat_label
+from telegram_app.render.results import places_text
 from telegram_app.render.settings import game_name, game_title
 
 
@@ -49,7 +50,7 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
         end=format_day(last_day, skeleton="MMMEd")), ""]
     if not standings.rows:
         lines.append(_("No rated game yet in this period. Rated games have 3 or more human "
-                       "players and no computer player."))
+                       "players who made moves of their own and no computer player."))
         return "\n".join(lines)
     lines.append(_("<i>rank · player · points · games · wins · Elo (change)</i>"))
     for row in standings.rows:
@@ -109,8 +110,8 @@ def history_text(entries: list[HistoryEntry]) -> str:
     if not entries:
         lines.append(_("No finished game yet."))
     for entry in entries:
-        places = ", ".join(
-            f"{place}. {_name(name)}" + (f" ({_signed(delta)})" if delta is not None else "")
+        places = places_text(
+            (place, _name(name) + (f" ({_signed(delta)})" if delta is not None else ""))
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {game}: {places}").format(
             id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),

@@ -305,11 +305,14 @@ def test_showdown_labels_extra_cards_and_change_says_the_double_is_void() -> Non
 def test_game_over_names_every_winner() -> None:
     state = CoyoteGame().new_state(3, 7, {"edition": "poker-deck"})
     state.update(over=True, out=[1], lives=[2, 0, 3])
-    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+    places = [1, 3, 1]  # (league.places: the league stores them on the seats at the end)
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, places[i], None, None)
                     for i in range(3))
     game = GameSnapshot(1, -100, 0, "coyote", {"edition": "poker-deck"}, "finished", 12,
                         state, 1000, 5, 6, players)
-    assert "🏆 Winners: " in events_text.game_over_text(game)
+    text, _ = parse_html(events_text.game_over_text(game))
+    assert "🏆 Winners: \u2068P0\u2069, \u2068P2\u2069" in text
+    assert text.count("🥇") == 2 and "🥉 \u2068P1" in text  # 1, 1, 3: competition ranks
 
 
 def test_a_swapped_away_blue_zero_still_says_the_feathers_are_reshuffled() -> None:

@@ -10,6 +10,7 @@ from engine.coyote.editions import get_edition
 from league.snapshots import GameSnapshot
 from telegram_app.games.coyote.words import card_label, hearts, special_name
 from telegram_app.i18n import _, n_
+from telegram_app.render import results
 from telegram_app.render.common import mention_html, name_html
 
 
@@ -226,18 +227,12 @@ def eliminated_text(game: GameSnapshot, events: list[dict[str, Any]]) -> str | N
 
 
 def game_over_text(game: GameSnapshot) -> str:
-    """The final placements and the winner(s)."""
-    places = GAMES[game.kind].placements(game.state or {}) or []
-    order = sorted(game.seated, key=lambda p: places[p.seat or 0])
-    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    if places.count(1) > 1:  # poker-deck: one loser, everyone else shares the win
-        medals = {1: "🥇"}
-    lines = [_("🏁 Game #{id} is over!").format(id=game.id), ""]
-    for player in order:
-        place = places[player.seat or 0]
-        mark = medals.get(place, "💀" if places.count(1) > 1 else f"{place}.")
-        lines.append(f"{mark} {name_html(player)}")
-    winners = [mention_html(p) for p in order if places[p.seat or 0] == 1]
+    """The final places (the league's: ties share a place and its medal), the winner(s), and
+    what play decided of the rating."""
+    ranked = results.ranked(game)
+    lines = [_("🏁 Game #{id} is over!").format(id=game.id), "", *results.final_lines(game)]
+    winners = [mention_html(p) for place, p in ranked if place == 1]
     lines += ["", n_("🏆 Winner: {names}", "🏆 Winners: {names}", len(winners)).format(
         names=", ".join(winners))]
-    return "\n".join(lines)
+    rating = results.rating_lines(game)
+    return "\n".join(lines + ["", *rating] if rating else lines)

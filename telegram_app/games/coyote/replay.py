@@ -9,10 +9,12 @@ from league.snapshots import GameSnapshot
 from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
+from telegram_app.render.results import places_text, ranked
 
 
 def replay_lines(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[str]:
-    """One line per event worth telling (``log``: each move's events, in order)."""
+    """One line per event worth telling (``log``: each move's events, in order), and at
+    the end the places as every message shows them (``render.results``)."""
     def who(seat: int) -> str:
         try:
             return escape(plain_name(game.at_seat(seat).name, 24), quote=False)
@@ -53,4 +55,6 @@ def replay_lines(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[st
                 lines.append(_("{name}: 🚪 left the game").format(name=who(e["seat"])))
             elif kind == "game_over":
                 lines.append(_("— game over —"))
+                lines.append(places_text((place, who(p.seat or 0))
+                                         for place, p in ranked(game)))
     return lines

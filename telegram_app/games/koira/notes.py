@@ -17,6 +17,7 @@ from league.snapshots import GameSnapshot
 from telegram_app.games.koira.cards import card_label, cards_label, suit_name
 from telegram_app.games.koira.texts import trick_lines
 from telegram_app.i18n import _, n_
+from telegram_app.render import results
 from telegram_app.render.common import (
     MESSAGE_LIMIT,
     fit_lines,
@@ -24,6 +25,7 @@ from telegram_app.render.common import (
     name_html,
     plain_name,
 )
+from telegram_app.render.results import places_text, ranked
 
 Event = dict[str, Any]
 
@@ -162,21 +164,22 @@ def turn_line(game: GameSnapshot) -> str | None:
     return _("➡️ {name}, your turn.").format(name=mention_html(game.at_seat(state["turn"])))
 
 
-def game_over_text(game: GameSnapshot, placements: list[int]) -> str:
-    """The end: the placements in the order players went out (R16), the koira last, with a
-    mention of the koira."""
-    order = sorted(game.seated, key=lambda p: placements[p.seat or 0])
-    last = len(placements)
-    lines = [_("🏁 Game #{id} is over!").format(id=game.id), ""]
-    for player in order:
-        place = placements[player.seat or 0]
-        mark = "🐕" if place == last else f"{place}."
-        lines.append(f"{mark} {name_html(player)}")
-    koira = next((p for p in order if placements[p.seat or 0] == last), None)
+def game_over_text(game: GameSnapshot) -> str:
+    """The end: the places (the league's, ``render.results``: the order players went out,
+    R16, those who left last), the koira marked and mentioned, and what play decided of
+    the rating."""
+    koira_seat = GAMES[game.kind].view(game.state or {}, None)["koira"]
+    lines = [_("🏁 Game #{id} is over!").format(id=game.id), "",
+             *results.final_lines(game, {koira_seat: "🐕"} if koira_seat is not None else {})]
+    try:
+        koira = game.at_seat(koira_seat) if koira_seat is not None else None
+    except KeyError:
+        koira = None
     if koira is not None:
         lines += ["", _("🐕 {name} is the koira: the last player holding cards.").format(
             name=mention_html(koira))]
-    return "\n".join(lines)
+    rating = results.rating_lines(game)
+    return "\n".join(lines + ["", *rating] if rating else lines)
 
 
 def report_lines(game: GameSnapshot, moves: list[tuple[GameSnapshot, list[Event]]], *,
@@ -189,7 +192,7 @@ def report_lines(game: GameSnapshot, moves: list[tuple[GameSnapshot, list[Event]
         lines += step_lines(snap, events)
         over = next((e for e in events if e["type"] == "game_over"), None)
         if over is not None:
-            lines += ["", game_over_text(snap, over["placements"])]
+            lines += ["", game_over_text(snap)]
     if lines and trick and game.state and not game.state.get("over"):
         lines += trick_lines(game, GAMES[game.kind].view(game.state, None))
     if lines and mention and (turn := turn_line(game)):
@@ -263,6 +266,8 @@ def replay_lines(game: GameSnapshot, log: list[list[Event]]) -> tuple[list[str],
                 lines.append(_("— phase 2 —"))
             elif kind == "game_over":
                 close()
+                end.append(places_text((place, _plain(game, p.seat))
+                                       for place, p in ranked(game)))
                 end.append(_("🐕 koira: {name}").format(name=_plain(game, e["koira"])))
             elif (part := replay_part(game, e)) is not None:
                 trick.append(part)

@@ -139,8 +139,8 @@ def turn_line(game: GameSnapshot) -> str | None:
 
 @in_chat_language
 def game_over_text(game: GameSnapshot) -> str:
-    """The placements and the koira."""
-    return notes.game_over_text(game, _engine().placements(game.state or {}) or [])
+    """The places and the koira."""
+    return notes.game_over_text(game)
 
 
 @in_seat_language

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine import GAMES
 from engine.core import Action
+from league.places import final_places
 from league.snapshots import GameSnapshot, PlayerInfo
 from tests.engine.koira_helpers import deck_for
 
@@ -34,7 +35,11 @@ def snapshot(state: dict, *, names: list[str] | None = None, version: int = 7,
     n = state["seats"]
     names = names or NAMES[:n]
     languages = languages or [None] * n
-    players = tuple(player(s, names[s], language=languages[s]) for s in range(n))
+    # Over: the league's places, as the finishing transaction stores them on the seats
+    places = final_places(GAME.placements(state), state["removed"]) if state["over"] else \
+        [None] * n
+    players = tuple(dataclasses.replace(player(s, names[s], language=languages[s]),
+                                        placement=places[s]) for s in range(n))
     return GameSnapshot(game_id, -100, 0, "koira", dict(state["options"]), "running", version,
                         state, 1000, 5, 6, players, chat_title="Dogs", language=language)
 

@@ -120,7 +120,7 @@ def test_every_event_type_of_the_engine_is_told() -> None:
                     if line:
                         seen[e["type"]] = line
                 if e["type"] not in seen and e["type"] == "game_over":
-                    seen["game_over"] = notes.game_over_text(snapshot(state), e["placements"])
+                    seen["game_over"] = notes.game_over_text(snapshot(state))
     state = dealt([["9C", "2S", "2H"], ["KD", "3C", "2D"], ["4S", "5S", "6S"]])
     state, events = apply(state, 1, Action("resign"))
     seen["player_removed"] = notes.event_line(snapshot(state), events[0], events) or ""
