@@ -104,14 +104,17 @@ class Inbox:
     def __init__(self, db: Any) -> None:
         self.db = db
 
-    async def store(self, items: list[Item], now: datetime | None = None) -> set[int]:
-        """Store ``items`` in one transaction; returns the ids that were new."""
+    async def store(self, items: list[Item], now: datetime | None = None,
+                    held_for: timedelta | None = None) -> set[int]:
+        """Store ``items`` in one transaction, held by the storer for ``held_for`` (no other
+        process's replay takes them meanwhile: :meth:`renew`); returns the ids that were new."""
         if not items:
             return set()
         now = now or utcnow()
         ids = [i.id for i in items]
-        rows = [{"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now}
-                for i in items]
+        held = None if held_for is None else now + held_for
+        rows = [{"id": i.id, "lane": i.lane, "payload": i.payload, "received_at": now,
+                 "taken_until": held} for i in items]
         async with self.db.sessions.begin() as session:
             if self.db.dialect == "postgresql":  # one statement: what it inserted is new
                 table = table_of(InboxItem)  # (Core: no ORM bulk-insert work)
@@ -124,14 +127,28 @@ class Inbox:
                                       .on_conflict_do_nothing(index_elements=["id"]))
             return set(ids) - known
 
-    async def take_undone(self, *, received_before: datetime, taken_for: timedelta,
-                          skip: Iterable[int] = (), limit: int = 500) -> list[Item]:
-        """Take for ``taken_for`` the undone items nobody holds (``SKIP LOCKED``), oldest first."""
+    async def renew(self, ids: Iterable[int], held_for: timedelta) -> None:
+        """Hold the undone items ``ids`` (being handled here) for ``held_for`` more."""
+        ids = list(ids)
+        if ids:
+            table = table_of(InboxItem)
+            async with self.db.sessions.begin() as session:
+                await session.execute(update(table).where(
+                    table.c.id.in_(ids), table.c.done_at.is_(None))
+                    .values(taken_until=utcnow() + held_for))
+
+    async def take_undone(self, *, taken_for: timedelta, skip: Iterable[int] = (),
+                          received_before: datetime | None = None,
+                          limit: int = 500) -> list[Item]:
+        """Take for ``taken_for`` the undone items nobody holds (their holder let the time
+        pass: it died), oldest first; ``SKIP LOCKED``, so two replays never take the same."""
         now = utcnow()
         table = table_of(InboxItem)
         chosen = select(table.c.id).where(
-            table.c.done_at.is_(None), table.c.received_at < received_before,
+            table.c.done_at.is_(None),
             or_(table.c.taken_until.is_(None), table.c.taken_until < now))
+        if received_before is not None:
+            chosen = chosen.where(table.c.received_at < received_before)
         skip = list(skip)
         if skip:
             chosen = chosen.where(table.c.id.not_in(skip))

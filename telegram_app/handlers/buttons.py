@@ -19,6 +19,7 @@ from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import deep_link, lobby_option, private_keyboard, table_keyboard
+from telegram_app.outage import is_outage
 from telegram_app.render.common import error_text
 from telegram_app.render.language import for_chat, for_player
 
@@ -57,8 +58,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 game = await bot.service.get(data.game_id)
             except ServiceError:
                 return
-            await bot.presenter.redraw(game, query.message.chat.id, query.message.message_id,
-                                       context.bot.username)
+            bot.presenter.later(bot.presenter.redraw(
+                game, query.message.chat.id, query.message.message_id, context.bot.username))
 
 
 async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -> bool:
@@ -112,11 +113,22 @@ async def _send_answer(query: CallbackQuery, text: str | None, alert: bool,
         log.info("answerCallbackQuery failed: %s", exc)
 
 
+async def _reachable(bot: BotServices, user_id: int) -> bool:
+    """Whether private messages reach the presser; after their join committed, an outage
+    here must not leave the press unanswered (nothing else answers it): then yes."""
+    try:
+        return bool(await bot.service.reachable([user_id]))
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        return True
+
+
 # --- lobby ------------------------------------------------------------------------------------
 async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.join(game.id, user_ref(query.from_user))
-    if await bot.service.reachable([query.from_user.id]):
+    if await _reachable(bot, query.from_user.id):
         await _answer(bot, query, _("You joined game #{id}.").format(id=game.id))
     elif context.bot.username:
         # Opens the private chat: pressing Start there lets the bot send the cards.
@@ -124,7 +136,7 @@ async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     else:
         await _answer(bot, query, _("You joined. Start a private chat with me to see the cards."),
                       alert=True)
-    await bot.presenter.show_lobby(game, context.bot.username)
+    bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
 async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -132,9 +144,9 @@ async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: 
     game = await bot.service.leave(game.id, query.from_user.id)
     await _answer(bot, query, _("You left game #{id}.").format(id=game.id))
     if game.status == "cancelled":
-        await bot.presenter.close_lobby(game)
+        bot.presenter.later(bot.presenter.close_lobby(game))
     else:
-        await bot.presenter.show_lobby(game, context.bot.username)
+        bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
 async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot,
@@ -152,7 +164,7 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
         key, value = chosen
         game = await bot.service.set_option(game.id, user, key, value)
     await _answer(bot, query)
-    await bot.presenter.show_lobby(game, context.bot.username)
+    bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -216,7 +228,7 @@ async def _ai_level(query: CallbackQuery, data: Callback, game: GameSnapshot,
     game = await bot.service.set_ai_level(game.id, query.from_user.id, index, levels[level],
                                           version=seen)
     await _answer(bot, query)
-    await bot.presenter.show_lobby(game, context.bot.username)
+    bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
 async def _notify(query: CallbackQuery, data: Callback, game: GameSnapshot,
@@ -243,7 +255,7 @@ async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
     else:
         # (not "stale": that would redraw the report, whose 🔁 must stay)
         raise ServiceError("try_again")
-    if context.bot.username and not await bot.service.reachable([query.from_user.id]):
+    if context.bot.username and not await _reachable(bot, query.from_user.id):
         # As ✋ Join: open the private chat, where Start lets the bot send the cards.
         await _answer(bot, query, url=deep_link(context.bot.username, lobby.id))
     elif opened:
@@ -251,7 +263,7 @@ async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
                                "Rematch or ✋ Join.").format(id=lobby.id))
     else:
         await _answer(bot, query, _("You joined game #{id}.").format(id=lobby.id))
-    await bot.presenter.show_lobby(lobby, context.bot.username)
+    bot.presenter.later(bot.presenter.show_lobby(lobby, context.bot.username))
     if opened:
         await notify.alert_subscribers(bot, lobby, context.bot.username)
 

@@ -52,7 +52,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                             "or finish it first.").format(id=existing.id),
                                  thread_id=thread_of(message), reply_to=target)
         return
-    await bot.presenter.show_lobby(game, context.bot.username)
+    bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
     await notify.alert_subscribers(bot, game, context.bot.username)
 
 
@@ -82,7 +82,7 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:
         await reply(update, context, error_text("stale"))
         return
-    await bot.presenter.cancelled(game)
+    bot.presenter.later(bot.presenter.cancelled(game))
     await reply(update, context, _("Game #{id} was cancelled.").format(id=game.id))
 
 
@@ -176,7 +176,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # their current views, or the welcome if they play nowhere.
         running = await bot.service.running_games_of(user.id)
         for current in running:
-            await bot.presenter.send_private(current, current.player(user.id))  # type: ignore[arg-type]
+            bot.presenter.later(bot.presenter.send_private(current, current.player(user.id)))  # type: ignore[arg-type]
         if not running:
             await reply(update, context, texts.welcome_text())
         return
@@ -184,10 +184,10 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, with_place(game, _(
             "You are all set for game #{id}: I will send your view of the cards here once it "
             "starts.").format(id=game.id)))
-        await bot.presenter.show_lobby(game, context.bot.username)
+        bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
     elif game.status == "running" and player.seat is not None and \
             ui_for(game).in_hand(game, player.seat):
-        await bot.presenter.send_private(game, player)
+        bot.presenter.later(bot.presenter.send_private(game, player))
     elif game.status == "running":
         await reply(update, context, with_place(game, _(
             "You are out of game #{id}; follow the rest in the group.").format(id=game.id)))
@@ -246,4 +246,4 @@ async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await bot.messenger.migrated(message.chat.id, message.migrate_to_chat_id)
     # Buttons in the old group's history no longer match the game's chat: post afresh.
     for game in await bot.service.open_games_in(message.migrate_to_chat_id):
-        await bot.presenter.reshow(game, context.bot.username)
+        bot.presenter.later(bot.presenter.reshow(game, context.bot.username))

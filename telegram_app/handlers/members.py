@@ -192,9 +192,9 @@ async def _leave_one(bot: BotServices, context: ContextTypes.DEFAULT_TYPE, game_
             if game.status == "lobby":
                 game = await bot.service.leave(game.id, user_id)
                 if game.status == "cancelled":
-                    await bot.presenter.close_lobby(game)
+                    bot.presenter.later(bot.presenter.close_lobby(game))
                 else:
-                    await bot.presenter.show_lobby(game, context.bot.username)
+                    bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
             elif game.status == "running":
                 # (the presenter, the service's commit listener, shows the leave)
                 await bot.service.act(game.id, user_id, game.version, Action("resign"))

@@ -59,7 +59,7 @@ class Intake:
         self.app = app
         self.inbox = inbox
         self.outage = OutageLog()
-        self.received = Received(inbox, self.outage)
+        self.received = Received(inbox, self.outage, timedelta(seconds=grace))
         self.replay = Replay(self, grace=grace, keep=keep)
         self.handling: set[int] = set()   # ids being handled here
         self.abandoned: set[int] = set()  # answered with the outage note: done once it ends

@@ -7,6 +7,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from telegram import Update
@@ -50,8 +51,9 @@ class Received:
     one stored as new (work), ``False`` for one received during an outage (its sender is
     answered "nothing was changed"); a repeat of a stored update is in neither."""
 
-    def __init__(self, inbox: Inbox, outage: OutageLog) -> None:
+    def __init__(self, inbox: Inbox, outage: OutageLog, held_for: timedelta) -> None:
         self.inbox = inbox
+        self.held_for = held_for  # (no other process replays what this one stored meanwhile)
         self.outage = outage
         self.fresh: dict[int, bool] = {}
         self.started_at: dict[int, float] = {}  # (for the press latency metric)
@@ -77,7 +79,7 @@ class Received:
         items = [Item(u.update_id, lane_of(u), p)
                  for u, p in zip(updates, payloads, strict=True) if u.update_id not in refused]
         try:
-            new = await self.inbox.store(items)
+            new = await self.inbox.store(items, held_for=self.held_for)
         except Exception as exc:
             confirmed = len(updates)
             if not is_outage(exc):

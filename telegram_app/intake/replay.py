@@ -11,7 +11,6 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from league.models import utcnow
 from telegram_app.outage import is_outage
 
 if TYPE_CHECKING:
@@ -19,7 +18,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 ANSWER_WINDOW = 60.0  # seconds a press is answered after a restart (Telegram's: undocumented)
-TAKEN_FOR = timedelta(minutes=1)  # a taken item is another replay's after this (taker died)
 
 
 class Replay:
@@ -31,19 +29,20 @@ class Replay:
         self.keep = keep
         self.runs = 0
 
-    async def run(self, *, grace: float | None = None) -> int:
-        """Queue the undone items older than ``grace`` seconds nobody handles; how many."""
+    async def run(self) -> int:
+        """Hold what this process stored or took for ``grace`` seconds more, and queue the
+        undone items nobody holds (their holder died); how many were queued."""
         intake = self.intake
-        grace = self.grace if grace is None else grace
+        held_for = timedelta(seconds=self.grace)
         if self.runs == 0 and (answered := await self.answer_owed()):
             log.info("answered %d button presses a killed process had not answered", answered)
         if intake.abandoned:
             done = set(intake.abandoned)
             await intake.inbox.mark_done(done)
             intake.abandoned -= done
-        items = await intake.inbox.take_undone(
-            received_before=utcnow() - timedelta(seconds=grace), taken_for=TAKEN_FOR,
-            skip=intake.pending)
+        mine = intake.pending | intake.abandoned
+        await intake.inbox.renew(mine, held_for)
+        items = await intake.inbox.take_undone(taken_for=held_for, skip=mine)
         intake.outage.ok()
         for item in items:
             intake.received.fresh[item.id] = True
@@ -83,7 +82,7 @@ async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     if intake is None:
         return
     try:
-        if queued := await intake.replay.run(grace=0 if intake.replay.runs == 0 else None):
+        if queued := await intake.replay.run():
             log.info("queued %d received but unhandled updates", queued)
     except Exception as exc:
         if not is_outage(exc):

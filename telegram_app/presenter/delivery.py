@@ -44,6 +44,26 @@ class Presenter(Reports):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def later(self, draw: Coroutine[Any, Any, Any]) -> None:
+        """Run a handler's draw (a lobby, a redraw, a resend) beside it: its wait for the
+        game's delivery or the group's flood budget then holds none of the handlers' slots
+        (one slot on SQLite: it held up every chat)."""
+        self.spawn(self._logged(draw))
+
+    async def _logged(self, draw: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await draw
+        except Exception as exc:
+            self._failed(exc, "drawing a game failed")
+
+    def _failed(self, exc: Exception, what: str) -> None:
+        if is_outage(exc):
+            self.outage.failed(exc)
+        elif _sqlstate(exc) == LOCK_TIMEOUT:  # (another process's delivery: a sweep retries)
+            log.info("%s: the game's delivery is busy elsewhere", what)
+        else:
+            log.exception(what)
+
     def busy(self) -> bool:
         return bool(self._tasks)
 
@@ -71,10 +91,15 @@ class Presenter(Reports):
                 if not runs:
                     await self._represent(delivery, self.messenger.bot.username)
         except Exception as exc:
-            if is_outage(exc):
-                self.outage.failed(exc)
-            else:
-                log.exception("showing game %s failed", game_id)
+            self._failed(exc, f"showing game {game_id} failed")
+
+
+LOCK_TIMEOUT = "55P03"  # PostgreSQL's lock_not_available: the lock wait (LOCK_WAIT) ran out
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    return getattr(getattr(exc, "orig", None), "sqlstate", None) or \
+        getattr(exc, "sqlstate", None)
 
 
 def _runs(pending: dict[int, Outcome]) -> list[Outcome]:

@@ -136,8 +136,9 @@ class Screens:
             elif game.status == "running" and (player := game.player(chat_id)) is not None \
                     and player.private_message_id == message_id:
                 await self._edit_private(game, player)
-            elif chat_id > 0 and game.status != "running":
-                ui, reader = ui_for(game), game.player(chat_id)
+            elif chat_id > 0 and game.status != "running" and \
+                    (reader := game.player(chat_id)) is not None:  # (a stranger's: no title)
+                ui = ui_for(game)
                 await self.messenger.edit(chat_id, message_id, ui.private_cancelled_text(
                     game, reader=reader) if game.status == "cancelled" else
                     ui.private_closed_text(game, hand_number(game), reader=reader))

@@ -1,5 +1,5 @@
-"""Concurrent updates with order per lane: a press of one game waits for the one before it,
-while a press in another group is not held up; two presses of one bid that arrive together
+"""Concurrent updates with order per lane: a command in a group waits for the one before it,
+while one in another group is not held up; two presses of one bid that arrive together
 are applied in order of arrival (the second refused as out of date); a repeated update is
 handled once; a press whose move committed just before a kill is answered after the
 restart."""
@@ -36,23 +36,22 @@ async def test_one_lane_waits_another_does_not(pg_db, pg_url: str) -> None:
         runner = BotRunner(api, pg_url)
         await runner.start()
         try:
-            lobby_a, lobby_b = await _lobby(api, team_a[0], GROUP_A), \
-                await _lobby(api, team_b[0], GROUP_B)
-            # Bob's join is held inside its handler (at the lobby's redraw).
-            held, release = hold(api, "editMessageText", lambda p: p.get("chat_id") == GROUP_A)
-            bob_q = await team_a[1].press(lobby_a, "✋ Join")
+            await api.settle()  # (the /start of each player handled)
+            # Ann's /settings is held inside its handler (at the admin check).
+            held, release = hold(api, "getChatMember", lambda p: p.get("chat_id") == GROUP_A)
+            await team_a[0].send(GROUP_A, "/settings")
             await asyncio.wait_for(held.wait(), 30)
-            cat_q = await team_a[2].press(lobby_a, "✋ Join")  # the same lane, at once
-            eve_q = await team_b[1].press(lobby_b, "✋ Join")
-            eve = await api.wait_answer(eve_q, timeout=30)  # while A's lane is held
-            assert not eve.get("show_alert"), eve
-            assert api.callback_answer(cat_q) is None  # waits behind Bob's join
+            await team_a[1].send(GROUP_A, "/help")  # the same lane (the group), at once
+            await team_b[1].send(GROUP_B, "/help")
+            await wait_for(lambda: bool(api.bot_messages(GROUP_B)))  # while A's lane is held
+            assert not api.bot_messages(GROUP_A)  # waits behind Ann's /settings
             release.set()
-            for query in (bob_q, cat_q):
-                answer = await api.wait_answer(query, timeout=30)
-                assert not answer.get("show_alert"), answer
+            await wait_for(lambda: len(api.bot_messages(GROUP_A)) >= 2)
             await api.settle()
-            assert "Cat" in (api.get_message(GROUP_A, lobby_a.message_id).text or "")
+            lobby_a = await _lobby(api, team_a[0], GROUP_A)
+            for user in team_a[1:]:
+                await user.press_and_settle(api.get_message(GROUP_A, lobby_a.message_id),
+                                            "✋ Join")
 
             # Two presses of one bid at once: applied in order, the second out of date.
             await team_a[0].press_and_settle(api.get_message(GROUP_A, lobby_a.message_id),
@@ -140,8 +139,8 @@ def _awaits(task: asyncio.Task, qualname: str) -> bool:
 
 
 async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
-    """The task handling a press is cancelled while it holds its lane (in-process lock,
-    concurrency slot): the next press of that game is handled."""
+    """The task handling an update is cancelled while it holds its lane (in-process lock,
+    concurrency slot): the next update of that lane is handled."""
     async with FakeBotAPI() as api:
         api.add_group(GROUP_A, "A", admins=[1])
         team = [api.add_user(i, n) for i, n in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
@@ -150,10 +149,10 @@ async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
         runner = BotRunner(api, pg_url)
         await runner.start()
         try:
-            lobby = await _lobby(api, team[0], GROUP_A)
-            # Bob's join is held inside its handler (at the lobby's redraw).
-            held, release = hold(api, "editMessageText", lambda p: p.get("chat_id") == GROUP_A)
-            await team[1].press(lobby, "✋ Join")
+            await api.settle()  # (the /start of each player handled)
+            # Ann's /settings is held inside its handler (at the admin check).
+            held, release = hold(api, "getChatMember", lambda p: p.get("chat_id") == GROUP_A)
+            await team[0].send(GROUP_A, "/settings")
             await asyncio.wait_for(held.wait(), 30)
             handling = [t for t in asyncio.all_tasks() if _awaits(t, "Intake.handle")]
             assert len(handling) == 1
@@ -161,9 +160,8 @@ async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
                 task.cancel()
             release.set()
             await wait_for(lambda: all(t.done() for t in handling))
-            again = await team[2].press(api.get_message(GROUP_A, lobby.message_id), "✋ Join")
-            answer = await api.wait_answer(again, timeout=30)  # the lane is free
-            assert answer is not None
+            await team[1].send(GROUP_A, "/help")
+            await wait_for(lambda: bool(api.bot_messages(GROUP_A)), timeout=30)  # (lane free)
             await api.settle()
         finally:
             await runner.stop()
