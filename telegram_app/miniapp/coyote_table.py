@@ -21,14 +21,38 @@ from telegram_app.miniapp.text import clean_name, plain
 SPECIAL_CARDS = {"x2", "max0", "?", "night", "max-", "0b", "J", "Q", "K"}
 
 
-def card(code: str | None) -> dict[str, Any]:
-    """A card for the page: ``{"label", "tone"}`` (``pos``, ``neg``, ``zero``, ``special``),
-    or a face-down card (``{"hidden": true}``) for ``None``."""
+def special_text(code: str, edition: str = "classic") -> str | None:
+    """What a special card does in ``edition``, in a few words (the rules' wording), or
+    ``None`` for a plain number."""
+    feathers = edition == "feathers"
+    texts = {
+        "?": lambda: _("turns up the top feather of the draw pile, which counts instead")
+        if feathers else _("turns up the top card of the draw pile, which counts instead"),
+        "max0": lambda: _("the highest green feather counts 0") if feathers
+        else _("the highest positive card counts 0"),
+        "max-": lambda: _("the highest green feather left counts as negative"),
+        "x2": lambda: _("doubles the green feathers still positive") if feathers
+        else _("doubles the total"),
+        "night": lambda: _("counts 0; all cards are reshuffled after this round"),
+        "0b": lambda: _("counts 0; all feathers are reshuffled after this round"),
+        "Q": lambda: _("becomes a random undealt card"),
+        "K": lambda: _("removes the highest card"),
+        "J": lambda: _("doubles the total"),
+    }
+    text = texts.get(code)
+    return text() if text else None
+
+
+def card(code: str | None, edition: str = "classic") -> dict[str, Any]:
+    """A card for the page: ``{"label", "tone"}`` (``pos``, ``neg``, ``zero``, ``special``;
+    a special card adds ``"title"``, what it does), or a face-down card (``{"hidden":
+    true}``) for ``None``."""
     if code is None:
         return {"hidden": True, "label": "?", "tone": "back"}
     if code in SPECIAL_CARDS:
-        tone = "special"
-    elif code == "A" or (code.isdigit() and code != "0"):
+        return {"label": card_label(code), "tone": "special",
+                "title": special_text(code, edition)}
+    if code == "A" or (code.isdigit() and code != "0"):
         tone = "pos"
     elif code.startswith("-"):
         tone = "neg"
@@ -37,16 +61,40 @@ def card(code: str | None) -> dict[str, Any]:
     return {"label": card_label(code), "tone": tone}
 
 
+def legend(codes: list[str | None], edition: str) -> list[dict[str, str]]:
+    """One ``{"label", "text"}`` per special card among ``codes``, in order of appearance:
+    the page explains a special card where it shows it (a newcomer cannot guess what
+    "MAX→0" does)."""
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for code in codes:
+        if code in SPECIAL_CARDS and code not in seen:
+            seen.add(code)
+            out.append({"label": card_label(code), "text": special_text(code, edition) or ""})
+    return out
+
+
+def _shown(game: GameSnapshot, view: dict[str, Any]) -> list[str | None]:
+    """Every card on the table in the order the page draws them (``None``: face down)."""
+    codes: list[str | None] = []
+    for player in game.seated:
+        s = player.seat or 0
+        if view["in_play"][s]:
+            codes += [view["cards"][s], *view["extra"][s], *view["face_up"][s], *view["void"][s]]
+    return codes
+
+
 def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[dict[str, Any]]:
     seats = []
+    edition = view["edition"]
     for player in game.seated:
         s = player.seat or 0
         cards: list[dict[str, Any]] = []
         if view["in_play"][s]:
-            cards.append(card(view["cards"][s]) | ({"own": True} if s == own else {}))
-            cards += [card(c) | {"note": _("Draw 1")} for c in view["extra"][s]]
-            cards += [card(c) | {"note": _("face up")} for c in view["face_up"][s]]
-            cards += [card(c) | {"void": True} for c in view["void"][s]]
+            cards.append(card(view["cards"][s], edition) | ({"own": True} if s == own else {}))
+            cards += [card(c, edition) | {"note": _("Draw 1")} for c in view["extra"][s]]
+            cards += [card(c, edition) | {"note": _("face up")} for c in view["face_up"][s]]
+            cards += [card(c, edition) | {"void": True} for c in view["void"][s]]
         badges = []
         if view["specials"] == "masks" and view["masks"][s] and view["lives"][s]:
             badges.append("🎭")
@@ -91,6 +139,7 @@ def table(game: GameSnapshot, seat: int | None) -> dict[str, Any]:
         "edition": view["edition"], "seats": _seats(game, view, seat),
         "claims": _bids(game, view), "prompt": _prompt(view, seat, game),
         "notes": [plain(line) for line in _status_lines(game, view)],
+        "legend": legend(_shown(game, view), view["edition"]),
         "pile": view["draw_count"], "over": view["over"],
         "your_turn": seat is not None and view["turn"] == seat and not view["over"],
     }
@@ -142,7 +191,7 @@ def controls(game: GameSnapshot, seat: int) -> list[dict[str, Any]]:
     if guesses:
         out.append({"type": "buttons", "id": "guess",
                     "title": _("🪙 Guess: which card do you have?"),
-                    "options": [{"label": card_label(c), "card": card(c),
+                    "options": [{"label": card_label(c), "card": card(c, view["edition"]),
                                  "action": {"kind": "special", "special": "guess", "guess": c}}
                                 for c in guess_cards(game) if c in guesses]})
     return out

@@ -34,6 +34,7 @@ def ui_strings() -> dict[str, str]:
         "less": _("Lower"), "no_modifier": _("Plain bid"), "out": _("out"),
         "open_replay": _("Replay"), "open_table": _("Open the table"),
         "your_games": _("Your games"), "your_leagues": _("Your leagues"),
+        "result": _("Result"),
     }
 
 

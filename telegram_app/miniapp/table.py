@@ -11,6 +11,9 @@ and the page stays the same.
                 "cards": [{"label", "tone", "hidden"?, "own"?, "note"?, "void"?}],
                 "badges": [str], "place"}],
      "claims": [{"name", "amount", "you"}], "pile": int, "over": bool, "your_turn": bool,
+     "result": [{"mark", "name", "you"}] (once finished: see :func:`result`),
+     "rematch": {"text", "button"} or None (see :func:`rematch`),
+     "legend": [{"label", "text"}] (what the special cards shown do; may be absent),
      "controls": [...]  (see :func:`telegram_app.miniapp.coyote_table.controls`,
                          :func:`telegram_app.miniapp.koira_table.controls`)}
 
@@ -23,9 +26,10 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from league.snapshots import GameSnapshot
+from telegram_app.games.base import UIS
 from telegram_app.i18n import _
 from telegram_app.miniapp import coyote_table, koira_table
-from telegram_app.miniapp.text import clean_name
+from telegram_app.miniapp.text import clean_name, plain
 
 
 class Adapter(NamedTuple):
@@ -51,6 +55,43 @@ def seat_of(game: GameSnapshot, user_id: int) -> int | None:
     return None if player is None else player.seat
 
 
+ISOLATES = str.maketrans("", "", "\u2068\u2069")
+
+
+def result(game: GameSnapshot, user_id: int) -> list[dict[str, Any]]:
+    """The places of a finished game exactly as the group's "is over!" message gives them
+    (the game's ``game_over_text``: its marks, shared places, a game's own sign such as
+    Koira's 🐕), one ``{"mark", "name", "you"}`` per line, best first; empty before the
+    end."""
+    ui = UIS.get(game.kind)
+    if game.status != "finished" or ui is None:
+        return []
+    lines = plain(ui.game_over_text(game)).translate(ISOLATES).split("\n")
+    first = lines.index("") + 1 if "" in lines else len(lines)
+    last = lines.index("", first) if "" in lines[first:] else len(lines)
+    mine = game.player(user_id)
+    out = []
+    for line in lines[first:last]:
+        mark, _space, name = line.partition(" ")
+        # the longest name the line starts with: "Ann" must not claim "Anna"'s line
+        who = max((p for p in game.seated if name.startswith(clean_name(p.name))),
+                  key=lambda p: len(clean_name(p.name)), default=None)
+        out.append({"mark": mark, "name": name, "you": mine is not None and who is mine})
+    return out
+
+
+def rematch(game: GameSnapshot, user_id: int) -> dict[str, str] | None:
+    """For a player of a finished game, where to play it again: 🔁 Rematch is a button of
+    the group's last message about it, which the page cannot press (its tap opens the
+    lobby in the group), so the page says where it is and offers to go back to the chat.
+    ``None`` for anyone else (only a player may tap it) and for a game that did not end."""
+    player = game.player(user_id)
+    if game.status != "finished" or player is None or player.is_ai:
+        return None
+    return {"text": _("To play again, tap 🔁 Rematch under the result in the group."),
+            "button": _("↩️ Back to the chat")}
+
+
 def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> dict[str, Any]:
     """What ``user_id`` may see of ``game`` (their seat's view; the public one otherwise)."""
     seat = seat_of(game, user_id) if game.state is not None else None
@@ -63,7 +104,7 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
                 "prompt": _("Waiting in the lobby: the host starts the game in the group.")
                 if game.status == "lobby" else _("This game is not running any more."),
                 "notes": [], "recent": [], "claims": [], "pile": None, "over": False,
-                "your_turn": False, "controls": [],
+                "your_turn": False, "controls": [], "result": [], "rematch": None,
                 "seats": [{"seat": i, "name": clean_name(p.name), "you": p.user_id == user_id,
                            "ai": p.is_ai, "turn": False, "out": False, "tally": None,
                            "max_tally": None, "cards": [], "badges": [], "place": None}
@@ -73,6 +114,8 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
     body["controls"] = adapter.controls(game, seat) if seat is not None and \
         game.status == "running" else []
     body["your_turn"] = bool(body["controls"])
+    body["result"] = result(game, user_id)
+    body["rematch"] = rematch(game, user_id)
     return {"game": head, "you": seat, "recent": recent or [], **body}
 
 

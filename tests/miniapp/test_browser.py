@@ -15,7 +15,10 @@ from tests.e2e.harness import (
     start_game,
     wait_for,
 )
+from engine import GAMES
+from league.snapshots import UserRef
 from tests.miniapp.browser import chromium, phone
+from tests.miniapp.koira import service_of
 from tests.miniapp.server import page_url
 
 GROUP = -100999
@@ -39,8 +42,44 @@ async def open_page(browser, mini, user, start: str, **kw):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    # What the page asks of Telegram (postEvent), as Telegram's mobile clients receive it
+    await page.add_init_script(
+        "window.TelegramWebviewProxy = { postEvent: (type) =>"
+        " (window.tgEvents = window.tgEvents || []).push(type) };")
     await page.goto(page_url(client.base, api.token, user.id, user.first_name, start, **kw))
     return page, errors
+
+
+BIDI = str.maketrans("", "", "\u2068\u2069")
+
+
+def result_lines(api, group: int) -> list[str]:
+    """The places of the group's "is over!" message, one line each (``🥇 Ann``)."""
+    text = (api.find_messages(group, "is over!")[-1].text or "").translate(BIDI)
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if "is over!" in line) + 2
+    end = lines.index("", start)
+    return lines[start:end]
+
+
+async def gap_between(page, left: str, right: str, within: str) -> list[float]:
+    """For each ``within`` element holding both, the room between ``left``'s right edge
+    and ``right``'s left edge, in pixels (on one line; a wrapped ``right`` counts as 99)."""
+    return await page.locator(within).evaluate_all(
+        """(els, [l, r]) => els.filter((e) => e.querySelector(l) && e.querySelector(r))
+          .map((e) => { const a = e.querySelector(l).getBoundingClientRect();
+                        const b = e.querySelector(r).getBoundingClientRect();
+                        return b.top >= a.bottom - 1 ? 99 : b.left - a.right; })""",
+        [left, right])
+
+
+async def labels_outside_their_cards(page) -> list[str]:
+    """The labels of the drawn cards (svg.card) whose text runs past the card's face."""
+    return await page.locator("svg.card .card-label").evaluate_all(
+        """(els) => els.filter((t) => { const face = t.parentNode.querySelector('.card-face');
+            const a = t.getBBox(); const f = face.getBBox();
+            return a.x < f.x || a.x + a.width > f.x + f.width; })
+          .map((t) => t.textContent)""")
 
 
 async def test_a_player_bids_from_the_table(mini, browser, tmp_path) -> None:
@@ -200,3 +239,66 @@ async def test_no_other_site_frames_the_page(mini, browser) -> None:
                              "</iframe>")
     await wait_for(lambda: any("frame-ancestors" in m for m in console), timeout=15)
     assert await framer.frames[-1].locator("#main").count() == 0  # nothing of it shown
+
+
+@pytest.mark.parametrize(("edition", "dark"), [("classic", False), ("poker-deck", True)])
+async def test_the_end_screen_shows_the_result_and_the_way_to_a_rematch(
+        mini, browser, tmp_path, edition, dark) -> None:
+    """Once over, the table shows the places as the group's last message gives them (in
+    poker-deck, everyone but the loser shares the win) instead of an empty bid line, and
+    tells a player where 🔁 Rematch is, with a button back to the chat."""
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP, f"/newgame {edition}")
+    while not api.find_messages(GROUP, "is over!"):
+        assert await play_turn(api, players, GROUP)
+    await api.settle()
+    page, errors = await open_page(browser, mini, players[0], "g1",
+                                   **({"theme": TELEGRAM_DARK, "dark": True} if dark else {}))
+    result = page.locator("[data-testid=result] .result li")
+    await result.first.wait_for()
+    assert await result.all_text_contents() == result_lines(api, GROUP)
+    if edition == "poker-deck":
+        marks = await page.locator(".result .mark").all_inner_texts()
+        assert marks.count("🥇") == 2, marks  # the winners share the first place
+    assert "No bid yet." not in await page.locator("main").inner_text()
+    assert await page.locator(".bidline").count() == 0
+    # hearts and the place apart, not "♥♡♡Place 1"
+    gaps = await gap_between(page, ".lives", ".place", ".seat-foot")
+    assert gaps and min(gaps) >= 4, gaps
+    rematch = page.locator(".rematch")
+    assert "🔁 Rematch" in await rematch.inner_text()
+    await rematch.scroll_into_view_if_needed()
+    await page.screenshot(path=tmp_path / f"end-{edition}{'-dark' if dark else ''}.png")
+    await page.locator("[data-testid=back-to-chat]").click()
+    assert "web_app_close" in await page.evaluate("window.tgEvents")
+    # the table of someone who did not play it: the result, no rematch
+    dee = api.add_user(99, "Dee")  # sat in a game of the chat (a lobby in another topic)
+    await service_of(runner).open_lobby(GROUP, "Mini league", 7, UserRef(99, "Dee"),
+                                        kind="coyote")
+    other, errors2 = await open_page(browser, mini, dee, "g1")
+    await other.locator("[data-testid=result]").wait_for()
+    assert await other.locator(".rematch").count() == 0
+    assert errors == [] and errors2 == []
+
+
+async def test_special_cards_fit_and_are_explained(mini, browser, tmp_path) -> None:
+    """A special card's label fits its card ("MAX→0" ran past both edges), and the table
+    says what each special card shown does (a line under the seats, a tooltip on the
+    card)."""
+    api, players, runner, client = mini
+    seed = next(n for n in range(10_000)
+                if "max0" in GAMES["coyote"].new_game(3, n, {})[0]["hands"])
+    service_of(runner).new_seed = lambda: seed
+    await start_game(api, players, GROUP)
+    game = await service_of(runner).get(1)
+    holder = game.state["hands"].index("max0")
+    viewer = next(u for u in players if game.player(u.id).seat != holder)
+    page, errors = await open_page(browser, mini, viewer, "g1")
+    card = page.locator(".seat svg.card[aria-label='MAX→0']")
+    await card.wait_for()
+    assert await labels_outside_their_cards(page) == []
+    assert await card.locator("title").text_content() == "the highest positive card counts 0"
+    legend = await page.locator("[data-testid=legend]").inner_text()
+    assert "MAX→0 the highest positive card counts 0" in legend, legend
+    await page.screenshot(path=tmp_path / "table-max0.png")
+    assert errors == []

@@ -226,3 +226,104 @@ async def test_the_public_table_and_a_spanish_player(mini, browser, tmp_path) ->
     assert "Mont" in await spanish.locator("[data-testid=stock]").inner_text()
     await spanish.screenshot(path=tmp_path / "koira-es-dark.png")
     assert errors == [] and errors2 == []
+
+
+CONTRAST = """(buttons) => {
+  const parse = (c) => {
+    let m = c.match(/^rgba?\\(([^)]+)\\)/);
+    if (m) return m[1].split(/[\\s,/]+/).filter(Boolean).map(Number).concat([1]).slice(0, 4);
+    m = c.match(/^color\\(srgb ([^)]+)\\)/);
+    if (m) {
+      const [rgb, alpha] = m[1].split("/");
+      return rgb.trim().split(/\\s+/).map((x) => Number(x) * 255)
+        .concat([alpha === undefined ? 1 : Number(alpha)]);
+    }
+    throw new Error(`colour ${c}`);
+  };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  return buttons.map((button) => {
+    let backdrop = null;
+    for (let e = button.parentElement; e && !backdrop; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) backdrop = c;
+    }
+    let opacity = 1;
+    let filters = "";
+    for (let e = button; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      opacity *= Number(style.opacity);
+      if (style.filter !== "none") filters += style.filter;
+    }
+    // what the eye gets: the button's pixels blended into what lies behind it
+    const seen = (c) => c.slice(0, 3).map((v, i) => opacity * v + (1 - opacity) * backdrop[i]);
+    const svg = button.querySelector("svg");
+    const face = seen(parse(getComputedStyle(svg.querySelector(".card-face")).fill));
+    const ink = seen(parse(getComputedStyle(svg.querySelector(".pc-suit")).fill));
+    return { card: button.dataset.card, red: svg.classList.contains("pc-red"),
+             ratio: ratio(face, ink), face, filters };
+  });
+}"""
+
+
+async def test_cards_you_cannot_play_stay_readable_in_the_dark(mini, browser, tmp_path) -> None:
+    """In Telegram's dark theme the hand cards that no legal play uses are told apart from
+    the others but stay readable: their suits keep a contrast of 4.5 (black) or 3 (red,
+    large symbols) against their face, as drawn over the hand's background."""
+    api, players, runner, client = mini
+    game = await koira_game(runner, GROUP)
+
+    def some_cannot_be_played(g) -> bool:
+        if g.state["phase"] != 2 or not g.state["trick"] or human_on_turn(g) is None:
+            return False
+        seat = KOIRA.current_seat(g.state)
+        playable = {c for a in KOIRA.legal_actions(g.state, seat) if a.kind == "play"
+                    for c in a.cards}
+        return bool(set(g.state["hands"][seat]) - playable) and bool(playable)
+
+    game = await drive(runner, game.id, some_cannot_be_played)
+    mover = human_on_turn(game)
+    page, errors, tables = await open_page(browser, mini, mover, f"g{game.id}",
+                                           theme=TELEGRAM_DARK, dark=True)
+    await page.wait_for_selector("[data-testid=hand] .hcard:disabled")
+    await page.locator(".myhand").scroll_into_view_if_needed()
+    await page.screenshot(path=tmp_path / "koira-dark-unplayable.png")
+    seen = await page.locator("[data-testid=hand] .hcard").evaluate_all(CONTRAST)
+    blocked = await page.locator("[data-testid=hand] .hcard:disabled").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    for card in seen:
+        assert card["ratio"] >= (3 if card["red"] else 4.5), card
+        assert card["filters"] == "", card
+    faces = {tuple(round(v) for v in c["face"]) for c in seen if c["card"] in blocked}
+    open_faces = {tuple(round(v) for v in c["face"]) for c in seen if c["card"] not in blocked}
+    assert faces and open_faces and not faces & open_faces  # told apart
+    assert errors == []
+
+
+async def test_the_koira_end_screen_shows_the_places(mini, browser, tmp_path) -> None:
+    """Once over, the page lists the places as the group's "is over!" message does (the
+    koira marked 🐕) and tells a player where 🔁 Rematch is."""
+    api, players, runner, client = mini
+    game = await koira_game(runner, GROUP)
+    game = await drive(runner, game.id, lambda g: g.state["over"])
+    await api.settle()
+    told = [m.text or "" for m in api.find_messages(GROUP, "is over!")]
+    assert told, "the group was told the end"
+    lines = told[-1].translate(str.maketrans("", "", "\u2068\u2069")).split("\n")
+    start = next(i for i, line in enumerate(lines) if "is over!" in line) + 2
+    places = lines[start:lines.index("", start)]
+    assert any("🐕" in line for line in places), places
+    page, errors, tables = await open_page(browser, mini, 2, f"g{game.id}")
+    result = page.locator("[data-testid=result] .result li")
+    await result.first.wait_for()
+    assert await result.all_text_contents() == places
+    assert "🔁 Rematch" in await page.locator(".rematch").inner_text()
+    await page.locator("[data-testid=result]").scroll_into_view_if_needed()
+    await page.screenshot(path=tmp_path / "koira-end.png")
+    assert errors == []

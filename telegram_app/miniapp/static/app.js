@@ -5,6 +5,7 @@ import { setInitData, get, post, watch, ApiError } from "./api.js";
 import { h } from "./dom.js";
 import { drawTable, tickClocks } from "./table.js";
 import { drawKoira } from "./koira.js";
+import { fitCardLabels } from "./cards.js";
 import { drawStandings, drawProfile, drawHistory, drawReplay } from "./league.js";
 
 const main = document.getElementById("main");
@@ -29,6 +30,7 @@ function toast(text) {
 function show(node) {
   main.replaceChildren(node);
   document.body.dataset.view = state.view;
+  fitCardLabels(main);
 }
 
 function drawTabs() {

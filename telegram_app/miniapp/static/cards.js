@@ -1,6 +1,22 @@
-// Cards drawn as SVG: any game's card is {label, tone, hidden?, void?, note?} from the server;
-// the tone picks the colours (pos, neg, zero, special, back), the label is printed as sent.
+// Cards drawn as SVG: any game's card is {label, tone, hidden?, void?, note?, title?} from
+// the server; the tone picks the colours (pos, neg, zero, special, back), the label is
+// printed as sent (shrunk to fit the card by fitCardLabels), the title is its tooltip.
 import { s, h } from "./dom.js";
+
+const LABEL_WIDTH = 50; // of the card's 60 (viewBox units): the face less a margin
+
+// Long labels ("MAX→0", "🌙 night", and whatever a translation makes of them) are shrunk
+// until they fit the card: their width is known only once drawn, so this runs on cards
+// already in the document (hidden ones measure 0 and are left as they are).
+export function fitCardLabels(root) {
+  for (const text of root.querySelectorAll("svg.card .card-label")) {
+    const width = text.getComputedTextLength();
+    if (width > LABEL_WIDTH) {
+      const size = parseFloat(text.getAttribute("font-size"));
+      text.setAttribute("font-size", (size * LABEL_WIDTH / width).toFixed(2));
+    }
+  }
+}
 
 export function cardSvg(card, { size = "md" } = {}) {
   const tone = card.hidden ? "back" : (card.tone || "zero");
@@ -10,6 +26,7 @@ export function cardSvg(card, { size = "md" } = {}) {
     viewBox: "0 0 60 84", class: `card card-${tone} card-${size}${card.void ? " card-void" : ""}`,
     role: "img", "aria-label": card.hidden ? "hidden card" : label,
   },
+  card.title ? s("title", {}, card.title) : null,
   s("rect", { x: 1.5, y: 1.5, width: 57, height: 81, rx: 7, class: "card-face" }),
   tone === "back"
     ? [s("rect", { x: 7, y: 7, width: 46, height: 70, rx: 4, class: "card-inlay" }),

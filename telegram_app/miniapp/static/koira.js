@@ -5,7 +5,7 @@
 // here), and sends that play.
 import { h, format } from "./dom.js";
 import { cardSvg, playingCardSvg } from "./cards.js";
-import { buttonsControl } from "./table.js";
+import { buttonsControl, endBox } from "./table.js";
 
 function seatTile(seat, t) {
   const classes = ["kseat", seat.turn && "turn", seat.out && "out"].filter(Boolean).join(".");
@@ -120,6 +120,7 @@ export function drawKoira(page, t, send) {
     board(k),
     page.notes.map((note) => h("p.note", {}, note)),
     h(`p.prompt${page.your_turn ? ".mine" : ""}`, {}, page.prompt),
+    endBox(page, t),
     clock,
     // the stock and a pick-up go above the hand: a long phase-2 hand would hide them
     page.controls.length ? h("div.controls", {},

@@ -3,6 +3,7 @@
 // an action the server gave, with the version it was drawn at.
 import { h, format } from "./dom.js";
 import { cardBox } from "./cards.js";
+import { postEvent } from "./tg.js";
 
 function hearts(seat) {
   if (seat.tally === null || seat.tally === undefined) return null;
@@ -99,6 +100,28 @@ export function buttonsControl(control, send) {
     control.title ? h("h3", {}, control.title) : null, options);
 }
 
+// The end of a game: the places as the group's last message gives them (shared places
+// included) and, for its players, where the chat's 🔁 Rematch is with a way back to it (the
+// page cannot press that button: its tap opens the lobby in the group).
+export function endBox(page, t) {
+  if (!page.over || !page.result || !page.result.length) return null;
+  return h("section.end", { "data-testid": "result" },
+    h("h3", {}, t.result),
+    h("ol.result", {}, page.result.map((r) => h(`li${r.you ? ".mine" : ""}`, {},
+      h("span.mark", {}, r.mark), " ", h("span.name", {}, r.name)))),
+    page.rematch ? h("div.rematch", {},
+      h("p.hint", {}, page.rematch.text),
+      h("button.big.secondary", { type: "button", "data-testid": "back-to-chat",
+        onclick: () => postEvent("web_app_close") }, page.rematch.button)) : null);
+}
+
+// What the special cards on the table do, once per card, under the seats that show them.
+export function legendBox(page) {
+  if (!page.legend || !page.legend.length) return null;
+  return h("section.legend", { "data-testid": "legend" }, page.legend.map((item) => h("p", {},
+    h("b", {}, item.label), " ", item.text)));
+}
+
 export function drawTable(page, t, send) {
   const mine = page.seats.find((seat) => seat.you);
   const others = page.seats.filter((seat) => !seat.you);
@@ -112,9 +135,12 @@ export function drawTable(page, t, send) {
       page.pile !== null && page.pile !== undefined
         ? h("span.hint", {}, format(t.pile, { n: page.pile })) : null),
     h("div.seats", {}, seats.map((seat) => seatTile(seat, t))),
-    page.pile === null ? null : h("section.bidline", {}, h("h3", {}, t.claims), bids),
+    legendBox(page),
+    page.pile === null || page.over ? null
+      : h("section.bidline", {}, h("h3", {}, t.claims), bids),
     page.notes.map((note) => h("p.note", {}, note)),
     h(`p.prompt${page.your_turn ? ".mine" : ""}`, {}, page.prompt),
+    endBox(page, t),
     clock(page, t),
     page.controls.length ? h("div.controls", {}, page.controls.map((control) =>
       control.type === "number" ? numberControl(control, send, t) : buttonsControl(control, send)))
