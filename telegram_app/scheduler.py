@@ -176,7 +176,8 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def show(bot: BotServices, result: SweepResult, bot_username: str | None) -> None:
-    """Render a reminder or an expired lobby (timeouts are delivered by the presenter)."""
+    """Render a reminder (in the group, and privately to a player private messages reach)
+    or an expired lobby (timeouts are delivered by the presenter)."""
     game = result.game
     if result.kind == "lobby_expired":
         await bot.messenger.edit(game.chat_id, game.lobby_message_id,
@@ -190,7 +191,10 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
             sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
             if sent is not None:
                 delivery.set_messages(reminder=sent)
-        if player.user_id is not None:
+        # Not to a player Telegram refused before (blocked the bot, deleted, never started
+        # it: User.can_message, read with the game): every turn's attempt would be refused
+        # again. /start makes them reachable again.
+        if player.user_id is not None and player.reachable is not False:
             with for_player(player):
                 text = reminder_text(game, player, removal=result.removed)
             await bot.messenger.send(player.user_id, with_place(game, text))

@@ -78,7 +78,8 @@ class Screens:
             await asyncio.gather(*(
                 self.messenger.edit(p.user_id, p.private_message_id,
                                     ui_for(game).private_cancelled_text(game, reader=p))
-                for p in game.seated if p.user_id is not None and p.private_message_id))
+                for p in game.seated
+                if p.user_id is not None and p.private_message_id and _may_write(p)))
 
     @asynccontextmanager
     async def _lock(self, game_id: int) -> AsyncIterator[None]:
@@ -236,12 +237,12 @@ class Screens:
                                 ui_for(game).private_closed_text(
                                     game, private_hand(p) or hand, reader=p))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id
+            if p.user_id is not None and p.private_message_id and _may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         if (player.user_id is None or player.seat is None or not player.private_message_id
-                or private_hand(player) != hand_number(game)):
+                or private_hand(player) != hand_number(game) or not _may_write(player)):
             return
         await self.messenger.edit(player.user_id, player.private_message_id,
                                   ui_for(game).private_text(game, player.seat),
@@ -252,6 +253,14 @@ class Screens:
             await self.messenger.edit(game.chat_id, game.table_message_id,
                                       ui_for(game).table_text(game),
                                       markup=table_keyboard(game))
+
+
+def _may_write(player: PlayerInfo) -> bool:
+    """Whether to edit the player's private message: not when Telegram refused the last
+    message to them (blocked, deleted; ``User.can_message``, as read with the game), which
+    every edit would repeat until they /start the bot again (their messages are then sent
+    anew). Unknown (not read): try."""
+    return player.reachable is not False
 
 
 def _in_hand(game: GameSnapshot, player: PlayerInfo) -> bool:
