@@ -15,6 +15,7 @@ Prometheus scrapes each (or sums them).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -36,6 +37,21 @@ SWEEPER_LAG = Gauge("coyote_sweeper_lag_seconds", "Seconds since the last finish
                     registry=REGISTRY)
 
 _last_sweep: list[float] = []  # time.monotonic() of the last finished sweep (empty: none yet)
+
+
+def handled(update: Any, started: float | None) -> None:
+    """Count a handled update by its kind, and a press's time from its arrival (``started``,
+    ``time.monotonic()``) to now."""
+    message = update.message
+    if update.callback_query is not None:
+        kind = "press"
+    elif message is not None and message.text is not None:
+        kind = "command" if message.text.startswith("/") else "text"
+    else:
+        kind = "other"
+    UPDATES.labels(kind).inc()
+    if kind == "press" and started is not None:
+        PRESS_SECONDS.observe(time.monotonic() - started)
 
 
 def swept() -> None:

@@ -17,12 +17,16 @@ log = logging.getLogger(__name__)
 ANSWERED = frozenset({"55P03", "40P01", "40001", "57014"})
 
 
+def sqlstate(error: BaseException) -> str | None:
+    return getattr(getattr(error, "orig", None), "sqlstate", None) or \
+        getattr(error, "sqlstate", None)
+
+
 def is_outage(error: BaseException | None) -> bool:
     """Whether ``error`` (or its cause) says the database cannot be reached."""
     seen = 0
     while error is not None and seen < 5:
-        if getattr(getattr(error, "orig", None), "sqlstate", None) in ANSWERED or \
-                getattr(error, "sqlstate", None) in ANSWERED:
+        if sqlstate(error) in ANSWERED:
             return False
         if isinstance(error, sa_exc.OperationalError | sa_exc.InterfaceError |
                       sa_exc.TimeoutError | ConnectionError):

@@ -9,15 +9,36 @@ sender who knows the secret) out of the inbox (see :mod:`telegram_app.web`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from telegram import Chat, Message, Update, User
 
-from telegram_app.intake import lane_of
+from telegram_app.intake.lanes import lane_of
 from telegram_app.webguard import INT_LIMIT, load_json
 
 NONE = type(None)
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""Characters no database text or JSON can hold (PostgreSQL refuses U+0000 and unpaired
+surrogates): an update carrying one is invalid input (forged callback data), not an outage."""
+
+
+def unstorable(payload: Any) -> bool:
+    """Whether any string (key or value) in ``payload`` holds an :data:`UNSTORABLE` character."""
+    pending = [payload]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if UNSTORABLE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+    return False
+
 
 
 class NotAnUpdate(ValueError):

@@ -68,7 +68,7 @@ def routes(app: Application, *, webhook_path: str | None, secret: str | None
             # delivers it again and again) and nothing to handle.
             log.warning("webhook: ignored a body that is no update: %s", exc)
             return Response(status_code=200)
-        if not await intake.receive([update], [raw]):
+        if not await intake.received.receive([update], [raw]):
             # Not stored (an outage) and nobody to tell "nothing was changed": Telegram
             # delivers it again later, until it is stored.
             return Response(status_code=503)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -39,15 +38,6 @@ def lane_of(update: Update) -> str:
     return f"c{chat.id}:0" if chat is not None else "-"
 
 
-def kind_of(update: Update) -> str:
-    if update.callback_query is not None:
-        return "press"
-    message = update.message
-    if message is not None and message.text is not None:
-        return "command" if message.text.startswith("/") else "text"
-    return "other"
-
-
 class Intake:
     """One process's intake; ``grace``: seconds before a replay takes an undone item."""
 
@@ -71,10 +61,6 @@ class Intake:
     def pending(self) -> set[int]:
         """Ids received or taken here and not yet handled (or being handled)."""
         return set(self.received.fresh) | self.handling
-
-    async def receive(self, updates: Any, raw: Any = None) -> int:
-        """:meth:`Received.receive` (the webhook's way in)."""
-        return await self.received.receive(updates, raw)
 
     @asynccontextmanager
     async def _lane(self, lane: str) -> AsyncIterator[None]:
@@ -110,11 +96,7 @@ class Intake:
                         await running
                 finally:
                     CURRENT.reset(token)
-                kind = kind_of(update)
-                metrics.UPDATES.labels(kind).inc()
-                begun = self.received.started_at.get(uid)
-                if kind == "press" and begun is not None:
-                    metrics.PRESS_SECONDS.observe(time.monotonic() - begun)
+                metrics.handled(update, self.received.started_at.get(uid))
                 if item.failed:
                     self.abandoned.add(uid)
                 elif not item.done:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Sequence
 from datetime import timedelta
@@ -20,32 +19,12 @@ from telegram_app.i18n import use_language
 from telegram_app.intake.lanes import lane_of
 from telegram_app.outage import OutageLog, answerable, is_outage
 from telegram_app.render.common import error_text
+from telegram_app.update_check import unstorable
 
 log = logging.getLogger(__name__)
 HOLD_PAUSE = 1.0
 """Seconds ``getUpdates`` waits before it returns when it held updates back (an outage):
 Telegram answers the next call with them at once, and the poll must not spin."""
-UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-"""Characters no database text or JSON can hold (PostgreSQL refuses U+0000 and unpaired
-surrogates): an update carrying one is invalid input (forged callback data), not an outage."""
-
-
-def unstorable(payload: Any) -> bool:
-    """Whether any string (key or value) in ``payload`` holds an :data:`UNSTORABLE` character."""
-    pending = [payload]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            if UNSTORABLE.search(item):
-                return True
-        elif isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list | tuple):
-            pending.extend(item)
-    return False
-
-
 class Received:
     """The updates this process received and has yet to handle: ``fresh[id]`` is ``True`` for
     one stored as new (work), ``False`` for one received during an outage (its sender is
@@ -60,16 +39,11 @@ class Received:
 
     async def receive(self, updates: Sequence[Update],
                       raw: Sequence[dict[str, Any]] | None = None) -> int:
-        """Store ``updates`` in one transaction (``raw``: their JSON as received, else PTB's
-        ``to_dict()``); returns how many of them, from the first, Telegram may now be told
-        arrived: all of them once stored. During an outage, the leading ones with somebody
-        to answer (:func:`~telegram_app.outage.answerable`: a press, a command, a private
-        text) count, to be answered "nothing was changed"; the first with nobody to answer
-        (a departure from a group, a migration) and all after it do not, so Telegram
-        delivers them again until they are stored. A payload a reachable database refuses is
-        logged and counted (held back, it would stall the bot for good). An update holding
-        text no database can store (:func:`unstorable`) is not stored: one warning, and a
-        press gets the "not valid" alert (:meth:`refuse`). Never raises."""
+        """Store ``updates`` (``raw``: their JSON as received); how many of them, from the
+        first, Telegram may be told arrived. In an outage only those up to the first with
+        nobody to answer "nothing was changed" (it comes again); one a reachable database
+        refuses is logged and counted (it would stall the bot); one no database can store is
+        refused (:meth:`refuse`). Never raises."""
         if not updates:
             return 0
         now = time.monotonic()
@@ -107,9 +81,8 @@ class Received:
 
     @staticmethod
     async def refuse(update: Update) -> None:
-        """Drop an update that cannot be stored: one warning (its id only: the text may be
-        anything); a press is answered "That button is not valid." in its presser's
-        language. It is never handled (it is not :attr:`fresh`)."""
+        """Drop an update that cannot be stored: one warning (its id only), and a press is
+        told "That button is not valid." in its presser's language."""
         log.warning("update %d refused: it holds a character no database can store (U+0000 "
                     "or an unpaired surrogate)", update.update_id)
         query = update.callback_query

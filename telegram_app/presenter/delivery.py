@@ -11,11 +11,12 @@ from typing import Any
 from league.outcome import Outcome
 from league.service import MatchService
 from telegram_app.messenger import Messenger
-from telegram_app.outage import OutageLog, is_outage
+from telegram_app.outage import OutageLog, is_outage, sqlstate
 from telegram_app.presenter.reports import Reports
 
 # Each holds a database connection while it sends: with the intake's 16, below the pool's 40.
 DELIVERIES = 16
+LOCK_TIMEOUT = "55P03"  # PostgreSQL's lock_not_available: the lock wait (LOCK_WAIT) ran out
 log = logging.getLogger(__name__)
 
 
@@ -59,7 +60,7 @@ class Presenter(Reports):
     def _failed(self, exc: Exception, what: str) -> None:
         if is_outage(exc):
             self.outage.failed(exc)
-        elif _sqlstate(exc) == LOCK_TIMEOUT:  # (another process's delivery: a sweep retries)
+        elif sqlstate(exc) == LOCK_TIMEOUT:  # (another process's delivery: a sweep retries)
             log.info("%s: the game's delivery is busy elsewhere", what)
         else:
             log.exception(what)
@@ -92,14 +93,6 @@ class Presenter(Reports):
                     await self._represent(delivery, self.messenger.bot.username)
         except Exception as exc:
             self._failed(exc, f"showing game {game_id} failed")
-
-
-LOCK_TIMEOUT = "55P03"  # PostgreSQL's lock_not_available: the lock wait (LOCK_WAIT) ran out
-
-
-def _sqlstate(exc: BaseException) -> str | None:
-    return getattr(getattr(exc, "orig", None), "sqlstate", None) or \
-        getattr(exc, "sqlstate", None)
 
 
 def _runs(pending: dict[int, Outcome]) -> list[Outcome]:

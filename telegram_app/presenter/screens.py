@@ -256,10 +256,8 @@ class Screens:
 
 
 def _may_write(player: PlayerInfo) -> bool:
-    """Whether to edit the player's private message: not when Telegram refused the last
-    message to them (blocked, deleted; ``User.can_message``, as read with the game), which
-    every edit would repeat until they /start the bot again (their messages are then sent
-    anew). Unknown (not read): try."""
+    """Not when Telegram refused the last message to them (``User.can_message``, read with
+    the game): every edit would be refused until they /start the bot again."""
     return player.reachable is not False
 
 
