@@ -11,7 +11,7 @@ from typing import Any
 from engine import GAMES
 from engine.coyote.editions import MAX_BID
 from league.snapshots import GameSnapshot
-from telegram_app.games.coyote.events import showdown_summary, step_lines
+from telegram_app.games.coyote.events import number, showdown_summary, step_lines
 from telegram_app.games.coyote.keyboards import guess_cards
 from telegram_app.games.coyote.screens import _status_lines
 from telegram_app.games.coyote.words import card_label, special_name
@@ -222,3 +222,34 @@ def recent(game: GameSnapshot, rows: list[list[dict[str, Any]]]) -> list[str]:
                 lines.append(plain(showdown_summary(then, event)))
         lines += [plain(line) for line in step_lines(game, events)]
     return lines
+
+
+def replay_marks(log: list[list[dict[str, Any]]]) -> list[tuple[int, str]]:
+    """The replay's places to jump to: the deal of each round."""
+    return [(i, _("Round {n}").format(n=e["round"])) for i, events in enumerate(log)
+            for e in events if e["type"] == "round_dealt"]
+
+
+def replay_cards(game: GameSnapshot, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The cards a showdown among ``events`` revealed, each with its owner (``turned up``
+    for a card drawn from the pile) and its value where the scoring changed it, as the
+    group's showdown message lists them (``"through"``: the showdown's index in ``events``,
+    whose line the cards follow); ``None`` without a showdown."""
+    edition = game.options.get("edition", "classic")
+    for index, event in enumerate(events):
+        if event["type"] != "showdown":
+            continue
+        owners = list(event["owners"])
+        shown = []
+        for i, c in enumerate(event["cards"]):
+            try:
+                name = clean_name(game.at_seat(owners[i]).name) if i < len(owners) \
+                    else _("turned up")
+            except KeyError:
+                name = "?"
+            changed = c["face"] is not None and c["value"] != c["face"]
+            shown.append({"name": name, "card": card(c["card"], edition),
+                          "value": number(c["value"]) if changed else None})
+        return {"cards": shown, "legend": legend([c["card"] for c in event["cards"]], edition),
+                "through": index}
+    return None

@@ -243,3 +243,26 @@ def event_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
 def recent(game: GameSnapshot, rows: list[list[dict[str, Any]]]) -> list[str]:
     """The lines of the last logged steps (each a list of events), newest last."""
     return [line for events in rows for line in event_lines(game, events)]
+
+
+def replay_marks(log: list[list[dict[str, Any]]]) -> list[tuple[int, str]]:
+    """The replay's places to jump to: the first card of each trick (a trick starts in the
+    move that ended the one before, whose step does not show it yet)."""
+    marks: list[tuple[int, str]] = []
+    started: dict[str, Any] | None = None
+    for i, events in enumerate(log):
+        for e in events:
+            if e["type"] == "trick_started":
+                started = e
+            elif e["type"] == "card_played" and started is not None:
+                marks.append((i, _("Phase {phase} · trick {trick}").format(
+                    phase=started["phase"], trick=started["trick"])))
+                started = None
+    return marks
+
+
+def replay_cards(game: GameSnapshot, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The cards played among ``events``, each with who played it; ``None`` for none."""
+    shown = [{"name": _name(game, e.get("seat")), "card": card(code), "value": None}
+             for e in events if e["type"] == "card_played" for code in e["cards"]]
+    return {"cards": shown, "legend": []} if shown else None

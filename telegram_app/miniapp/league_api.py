@@ -27,6 +27,7 @@ from league.ratings import START, format_rating
 from telegram_app.context import BotServices
 from telegram_app.games.base import UIS, default_kind
 from telegram_app.i18n import _, format_day, format_number
+from telegram_app.miniapp import table
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
@@ -184,16 +185,19 @@ async def history(request: Request, bot: BotServices, user: WebAppUser) -> Respo
         "empty": None if entries else _("No finished game yet.")})
 
 
-def replay_steps(lines_after: list[list[str]]) -> tuple[list[list[str]], list[int]]:
+def replay_steps(lines_after: list[list[str]]
+                 ) -> tuple[list[list[str]], list[int], list[int]]:
     """The replay as steps from ``lines_after[i]``, the replay's lines after logged step
     ``i``: each step that changes them becomes ``(kept, new lines)``, the first ``kept``
     lines of the step before staying and the new lines following them. A game that only
     appends (Coyote) keeps everything; Koira's trick line grows with each card, so that
-    line is replaced. Returns ``(steps, kept)``, two lists of the same length."""
+    line is replaced. Returns ``(steps, kept, logged)``, three lists of the same length,
+    ``logged`` the index of the logged step each step shows the lines after."""
     steps: list[list[str]] = []
     kept: list[int] = []
+    logged: list[int] = []
     before: list[str] = []
-    for after in lines_after:
+    for index, after in enumerate(lines_after):
         if after == before:
             continue
         same = 0
@@ -201,15 +205,37 @@ def replay_steps(lines_after: list[list[str]]) -> tuple[list[list[str]], list[in
             same += 1
         steps.append(after[same:])
         kept.append(same)
+        logged.append(index)
         before = after
-    return steps, kept
+    return steps, kept, logged
+
+
+def replay_marks(marks: list[tuple[int, str]], logged: list[int]) -> list[dict[str, Any]]:
+    """``[{"step", "label"}]``: each ``(logged step, label)`` of ``marks`` (a round, a
+    trick) at the first step that shows what that logged step did, in order, one per
+    step."""
+    out: list[dict[str, Any]] = []
+    for index, label in marks:
+        step = next((k for k, at in enumerate(logged) if at >= index), None)
+        if step is None:
+            continue
+        if out and out[-1]["step"] == step:
+            out[-1]["label"] = label  # (the later mark names what the step shows)
+        else:
+            out.append({"step": step, "label": label})
+    return out
 
 
 async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``/replay/{game_id}``: ``{"title", "game", "label", "kind", "chat_id", "steps":
-    [[line, ...], ...], "kept": [n, ...]}``: one entry per logged move that says something,
-    in order, as :func:`replay_steps` (the lines are the game's ``/replay`` lines, plain
-    text). Raises ``game_not_found`` for a kind the bot has no UI for."""
+    [[line, ...], ...], "kept": [n, ...], "cards": [{"cards": [{"name", "card", "value"}],
+    "legend": [...], "line"?} or None, ...], "marks": [{"step", "label"}], "jump"}``: one entry per
+    logged move that says something, in order, as :func:`replay_steps` (the lines are the
+    game's ``/replay`` lines, plain text); ``cards``, per step, the cards it revealed or
+    played, each with its owner (the game's adapter: a Coyote showdown, a Koira play), to
+    be drawn after the replay's line number ``line`` (else after the step's lines);
+    ``marks`` the steps to jump to (Coyote's rounds, Koira's tricks). Raises
+    ``game_not_found`` for a kind the bot has no UI for."""
     game = await bot.service.get(id_of(request.path_params["game_id"]))
     await _member(bot, game.chat_id, user)
     game, log = await bot.service.replay(game.id, game.chat_id)
@@ -218,10 +244,24 @@ async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Respon
         raise ServiceError("game_not_found")
     # Each prefix of the log told anew (a game's lines may depend on the moves before, as
     # Koira's trick line does): quadratic, on a few hundred moves at most.
-    steps, kept = replay_steps([[plain(line) for line in ui.replay_lines(game, log[:i + 1])]
-                                for i in range(len(log))])
+    steps, kept, logged = replay_steps(
+        [[plain(line) for line in ui.replay_lines(game, log[:i + 1])] for i in range(len(log))])
+    adapter = table.TABLES.get(game.kind)
+    cards: list[dict[str, Any] | None] = []
+    for k, at in enumerate(logged):  # a step shows the cards of the logged steps it covers
+        start = logged[k - 1] + 1 if k else 0
+        covered = [e for events in log[start:at + 1] for e in events]
+        entry = adapter.replay_cards(game, covered) if adapter else None
+        if entry is not None and entry.get("through") is not None:
+            # the cards follow the line of the event that showed them (a showdown's, not
+            # the next round's heading the same move brought)
+            told = ui.replay_lines(game, [*log[:start], covered[:entry.pop("through") + 1]])
+            entry["line"] = len(told) - 1
+        cards.append(entry)
     return JSONResponse({
         "title": plain(_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)),
         "game": game_name(game.kind), "label": game_title(game.kind, game.options),
         "kind": game.kind,
-        "chat_id": game.chat_id, "steps": steps, "kept": kept})
+        "chat_id": game.chat_id, "steps": steps, "kept": kept, "cards": cards,
+        "marks": replay_marks(adapter.replay_marks(log) if adapter else [], logged),
+        "jump": _("Jump to")})

@@ -35,16 +35,23 @@ from telegram_app.miniapp.text import clean_name, plain
 class Adapter(NamedTuple):
     """One game's drawing for the page: ``table(game, seat or None)`` (the generic shape
     above plus the game's own keys), ``controls(game, seat)`` (the seat's legal moves as
-    controls) and ``recent(game, [events of a logged step, …])`` (plain lines)."""
+    controls), ``recent(game, [events of a logged step, …])`` (plain lines), and for the
+    replay ``replay_marks([events of a logged step, …])`` (``(logged step, label)`` of each
+    place to jump to) and ``replay_cards(game, events)`` (the cards those events showed,
+    each with its owner: ``{"cards": [{"name", "card", "value"}], "legend"}`` or ``None``)."""
 
     table: Callable[[GameSnapshot, int | None], dict[str, Any]]
     controls: Callable[[GameSnapshot, int], list[dict[str, Any]]]
     recent: Callable[[GameSnapshot, list[list[dict[str, Any]]]], list[str]]
+    replay_marks: Callable[[list[list[dict[str, Any]]]], list[tuple[int, str]]]
+    replay_cards: Callable[[GameSnapshot, list[dict[str, Any]]], dict[str, Any] | None]
 
 
 TABLES: dict[str, Adapter] = {
-    "coyote": Adapter(coyote_table.table, coyote_table.controls, coyote_table.recent),
-    "koira": Adapter(koira_table.table, koira_table.controls, koira_table.recent),
+    "coyote": Adapter(coyote_table.table, coyote_table.controls, coyote_table.recent,
+                      coyote_table.replay_marks, coyote_table.replay_cards),
+    "koira": Adapter(koira_table.table, koira_table.controls, koira_table.recent,
+                     koira_table.replay_marks, koira_table.replay_cards),
 }
 """Per game kind, its adapter."""
 

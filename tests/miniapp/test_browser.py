@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine import GAMES
+from league.snapshots import UserRef
 from tests.e2e.harness import (
     mover,
     open_lobby,
@@ -15,8 +17,6 @@ from tests.e2e.harness import (
     start_game,
     wait_for,
 )
-from engine import GAMES
-from league.snapshots import UserRef
 from tests.miniapp.browser import chromium, phone
 from tests.miniapp.koira import service_of
 from tests.miniapp.server import page_url
@@ -301,4 +301,50 @@ async def test_special_cards_fit_and_are_explained(mini, browser, tmp_path) -> N
     legend = await page.locator("[data-testid=legend]").inner_text()
     assert "MAX→0 the highest positive card counts 0" in legend, legend
     await page.screenshot(path=tmp_path / "table-max0.png")
+    assert errors == []
+
+
+@pytest.mark.parametrize("dark", [False, True])
+async def test_the_replay_jumps_and_shows_whose_cards(mini, browser, tmp_path, dark) -> None:
+    """The replay has a slider over every step and a jump to each round; a showdown's step
+    shows each card with its owner."""
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    while not api.find_messages(GROUP, "is over!"):
+        assert await play_turn(api, players, GROUP)
+    await api.settle()
+    game, log = await service_of(runner).replay(1, GROUP)
+    rounds = [e["round"] for events in log for e in events if e["type"] == "round_dealt"]
+    assert len(rounds) >= 3
+    page, errors = await open_page(browser, mini, players[1], "r1",
+                                   **({"theme": TELEGRAM_DARK, "dark": True} if dark else {}))
+    await page.wait_for_selector(".replay .rstep p.current")
+    slider = page.locator("[data-testid=slider]")
+    total = int(await slider.get_attribute("max")) + 1
+    assert await page.locator(".counter").inner_text() == f"Step 1 of {total} · Round 1"
+    options = await page.locator("[data-testid=jump] option:not([disabled])").all_inner_texts()
+    assert options == [f"Round {n}" for n in rounds]
+    await page.locator("[data-testid=jump]").select_option(label="Round 3")
+    await page.wait_for_selector(".counter:text-matches('· Round 3$')")
+    current = await page.locator(".rstep p.current").all_inner_texts()
+    assert "— round 3 —" in current, current
+    assert await slider.input_value() != "0"
+    # the move that dealt round 3 ended round 2 in a showdown: its cards, each with its
+    # owner, under the showdown's line (before the new round's heading)
+    cards = page.locator("[data-testid=step-cards] figure")
+    await cards.first.wait_for()
+    assert (await page.locator(".rstep > p:has(+ [data-testid=step-cards])").inner_text()
+            ).strip().startswith("cards ")
+    assert await page.locator("[data-testid=step-cards] + p").inner_text() == "— round 3 —"
+    showdown = [e for events in log for e in events if e["type"] == "showdown"][1]
+    names = {p.seat: p.name for p in game.seated}
+    owners = [names[s] for s in showdown["owners"]]
+    shown = await page.locator("[data-testid=step-cards] figcaption .name").all_inner_texts()
+    assert shown[:len(owners)] == owners and len(shown) == len(showdown["cards"])
+    assert await labels_outside_their_cards(page) == []
+    await page.screenshot(path=tmp_path / f"replay-showdown{'-dark' if dark else ''}.png")
+    await slider.fill(str(total - 1))
+    await page.wait_for_selector(f".counter:text-matches('^Step {total} of {total}')")
+    assert "— game over —" in await page.locator(".rstep").inner_text()
+    await page.screenshot(path=tmp_path / f"replay-end{'-dark' if dark else ''}.png")
     assert errors == []

@@ -63,4 +63,16 @@ async def test_koira_standings_profile_chart_and_replay(mini, browser, tmp_path)
         await page.wait_for_selector(".counter:text-matches('^Step 6 of')")
         assert await page.locator(".replay .rstep p").count() >= first
         await page.screenshot(path=tmp_path / "koira-replay.png")
+        # a jump to a trick of phase 2: its first card, with who played it
+        tricks = await page.locator("[data-testid=jump] option:not([disabled])").all_inner_texts()
+        assert tricks[0] == "Phase 1 · trick 1", tricks
+        later = next(label for label in tricks if label.startswith("Phase 2"))
+        await page.locator("[data-testid=jump]").select_option(label=later)
+        await page.wait_for_selector(f".counter:text-matches('· {later}$')")
+        owners = await page.locator("[data-testid=step-cards] figcaption .name").all_inner_texts()
+        assert owners and set(owners) <= {"Ann", "Bob", "Cat", "Wile"}, owners
+        leader = (await page.locator(".rstep p.current").all_inner_texts())[-1].translate(
+            str.maketrans("", "", "\u2068\u2069"))
+        assert leader.startswith(f"{later.rsplit(' ', 1)[1]}. {owners[0]} "), (leader, owners)
+        await page.screenshot(path=tmp_path / "koira-replay-jump.png")
         assert errors == []

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from telegram_app.games.base import UIS
-from telegram_app.miniapp.league_api import replay_steps
+from telegram_app.games.coyote.words import card_label
+from telegram_app.miniapp.league_api import replay_marks, replay_steps
 from telegram_app.miniapp.text import plain
 from tests.e2e.harness import wait_for
 from tests.miniapp.koira import service_of
@@ -116,8 +117,67 @@ async def test_history_and_replays_of_both_games(mini, koira_ui) -> None:
 
 def test_replay_steps_keep_and_replace_lines() -> None:
     assert replay_steps([["a"], ["a"], ["a", "b"], ["a", "b2"], ["a", "b2", "c"]]) == (
-        [["a"], ["b"], ["b2"], ["c"]], [0, 1, 1, 2])
-    assert replay_steps([]) == ([], [])
+        [["a"], ["b"], ["b2"], ["c"]], [0, 1, 1, 2], [0, 2, 3, 4])
+    assert replay_steps([]) == ([], [], [])
+
+
+def test_replay_marks_land_on_the_step_that_shows_them() -> None:
+    # logged steps 0..4 shown by steps 0..3 (logged step 1 changed nothing)
+    logged = [0, 2, 3, 4]
+    assert replay_marks([(0, "R1"), (1, "R2"), (4, "R3")], logged) == [
+        {"step": 0, "label": "R1"}, {"step": 1, "label": "R2"}, {"step": 3, "label": "R3"}]
+    assert replay_marks([(2, "a"), (2, "b"), (9, "c")], logged) == [{"step": 1, "label": "b"}]
+
+
+async def test_a_replay_jumps_to_rounds_and_tricks_and_shows_whose_cards(
+        mini, koira_ui) -> None:
+    """The replay names a step to jump to for each Coyote round and Koira trick, and shows
+    the cards of a Coyote showdown and of a Koira play each with its owner."""
+    api, players, runner, client = mini
+    coyote, koira = await both_games(mini, GROUP)
+    service = service_of(runner)
+    data = (await client.get(f"replay/{coyote}", 3)).json()
+    game, log = await service.replay(coyote, GROUP)
+    rounds = [e["round"] for events in log for e in events if e["type"] == "round_dealt"]
+    assert [m["label"] for m in data["marks"]] == [f"Round {n}" for n in rounds]
+    for mark, n in zip(data["marks"], rounds, strict=True):
+        assert f"— round {n} —" in data["steps"][mark["step"]], (mark, data["steps"])
+    showdowns = [e for events in log for e in events if e["type"] == "showdown"]
+    shown = [(step, c) for step, c in enumerate(data["cards"]) if c]
+    assert len(shown) == len(showdowns) > 0 and len(data["cards"]) == len(data["steps"])
+    names = {p.seat: p.name for p in game.seated}
+    lines_at: list[list[str]] = []
+    for kept, new in zip(data["kept"], data["steps"], strict=True):
+        lines_at.append((lines_at[-1][:kept] if lines_at else []) + new)
+    for (step, cards), showdown in zip(shown, showdowns, strict=True):
+        # drawn under the showdown's line
+        assert lines_at[step][cards["line"]].strip().startswith("cards "), cards
+        owners = [names[s] for s in showdown["owners"]]
+        owners += ["turned up"] * (len(showdown["cards"]) - len(owners))
+        assert [c["name"] for c in cards["cards"]] == owners
+        assert [c["card"]["label"] for c in cards["cards"]] == [
+            card_label(c["card"]) for c in showdown["cards"]]
+    data = (await client.get(f"replay/{koira}", 3)).json()
+    game, log = await service.replay(koira, GROUP)
+    tricks = [(e["phase"], e["trick"]) for events in log for e in events
+              if e["type"] == "trick_started"]
+    labels = [m["label"] for m in data["marks"]]
+    assert labels[0] == "Phase 1 · trick 1" and len(labels) >= len(tricks) - 1
+    assert set(labels) <= {f"Phase {p} · trick {t}" for p, t in tricks}
+    assert [m["step"] for m in data["marks"]] == sorted({m["step"] for m in data["marks"]})
+    lines_at = []
+    for kept, new in zip(data["kept"], data["steps"], strict=True):
+        lines_at.append((lines_at[-1][:kept] if lines_at else []) + new)
+    for mark in data["marks"]:  # a trick's step shows its line, its first card played
+        trick = mark["label"].rsplit(" ", 1)[1]
+        assert any(line.startswith(f"{trick}. ") for line in data["steps"][mark["step"]]), (
+            mark, lines_at[mark["step"]][-3:])
+    names = {p.seat: p.name for p in game.seated}
+    plays = [(names[e["seat"]], code) for events in log for e in events
+             if e["type"] == "card_played" for code in e["cards"]]
+    drawn = [(c["name"], c["card"]["code"]) for step in data["cards"] if step
+             for c in step["cards"]]
+    assert drawn == plays
 
 
 async def test_the_league_pages_open_on_the_game_played_last(mini, koira_ui) -> None:

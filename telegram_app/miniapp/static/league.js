@@ -2,6 +2,7 @@
 // server sends), the chat's history and a replay viewer stepping through a game's log. Each
 // game has its own league: the switch lists the games the server names (data.kinds).
 import { h, s, format } from "./dom.js";
+import { cardSvg, fitCardLabels, playingCardSvg } from "./cards.js";
 
 // The game switch: one chip per game the server offers, the shown one pressed; none for one.
 export function gameSwitch(data, chooseGame) {
@@ -95,25 +96,65 @@ function linesAt(data, at) {
   return lines;
 }
 
+// The cards a step revealed or played, each with its owner under it (a Coyote showdown's
+// value where the scoring changed it), and what the special ones among them do.
+function stepCards(entry) {
+  if (!entry || !entry.cards.length) return null;
+  return h("div.rcards", { "data-testid": "step-cards" },
+    h("div.rcards-row", {}, entry.cards.map((c) => h("figure.cardbox", {},
+      c.card.suit ? playingCardSvg(c.card) : cardSvg(c.card),
+      h("figcaption", {}, h("span.name", {}, c.name), c.value ? h("b", {}, ` → ${c.value}`)
+        : null)))),
+    (entry.legend || []).map((item) => h("p.small.hint", {}, h("b", {}, item.label), " ",
+      item.text)));
+}
+
+// A bar that stays on screen (the step, a slider over every step, a jump to a round or a
+// trick, previous and next) above the lines, the current step's lines marked and followed
+// by its cards.
 export function drawReplay(data, t) {
   let at = 0;
+  const total = data.steps.length;
+  const marks = data.marks || [];
   const body = h("div.replay-steps");
   const counter = h("p.hint.counter");
+  const slider = h("input.slider", { type: "range", min: 0, max: Math.max(0, total - 1),
+    step: 1, value: 0, "aria-label": data.jump, "data-testid": "slider" });
+  const jump = marks.length ? h("select.jump", { "aria-label": data.jump, "data-testid": "jump" },
+    h("option", { value: "", disabled: true }, data.jump),
+    marks.map((m) => h("option", { value: String(m.step) }, m.label))) : null;
+  const markAt = () => marks.filter((m) => m.step <= at).pop() || null;
   const show = () => {
-    body.replaceChildren(h("div.rstep", {}, linesAt(data, at).map(([line, now]) => h(
-      `p${now ? ".current" : ""}`, {}, line))));
-    counter.textContent = format(t.step, { n: at + 1, total: data.steps.length });
-    const current = body.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    const lines = linesAt(data, at).map(([line, now]) => h(`p${now ? ".current" : ""}`, {}, line));
+    const entry = data.cards && data.cards[at];
+    const cards = stepCards(entry);
+    // after the line that showed them (a showdown's), else after the step's lines
+    const after = entry && entry.line !== undefined && entry.line < lines.length
+      ? entry.line + 1 : lines.length;
+    body.replaceChildren(h("div.rstep", {}, lines.slice(0, after), cards, lines.slice(after)));
+    if (cards) fitCardLabels(cards);
+    const mark = markAt();
+    counter.textContent = format(t.step, { n: at + 1, total }) + (mark ? ` · ${mark.label}` : "");
+    slider.value = String(at);
+    if (jump) jump.value = mark ? String(mark.step) : "";
+    // the step's end in view (its cards lie above it, a game's last lines below them)
+    const last = body.querySelector(".rstep").lastElementChild;
+    if (last) last.scrollIntoView({ block: "nearest" });
   };
-  const go = (d) => { at = Math.min(data.steps.length - 1, Math.max(0, at + d)); show(); };
-  show();
-  return h("div.league.replay", {},
+  const goTo = (n) => { at = Math.min(total - 1, Math.max(0, n)); show(); };
+  slider.addEventListener("input", () => goTo(Number(slider.value)));
+  if (jump) jump.addEventListener("change", () => goTo(Number(jump.value)));
+  const node = h("div.league.replay", {},
     h("h2", {}, data.title), h("p.hint", {}, data.label === data.game ? data.game
-      : `${data.game} · ${data.label}`), counter,
-    h("div.stepper-row", {},
-      h("button.big.secondary", { type: "button", onclick: () => go(-1) }, t.prev),
-      h("button.big.primary", { type: "button", onclick: () => go(1), "data-testid": "next" },
-        t.next)),
+      : `${data.game} · ${data.label}`),
+    h("div.replay-bar", {}, counter, slider,
+      h("div.stepper-row", {},
+        h("button.big.secondary", { type: "button", onclick: () => goTo(at - 1),
+          "data-testid": "prev" }, t.prev),
+        jump,
+        h("button.big.primary", { type: "button", onclick: () => goTo(at + 1),
+          "data-testid": "next" }, t.next))),
     body);
+  show();
+  return node;
 }
