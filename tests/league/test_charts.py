@@ -1,8 +1,11 @@
 """The Elo chart: a valid PNG of the agreed size for 0, 1 or many points, user titles drawn
-literally, safe from threads, and no pyplot, Telegram, database or network imports."""
+literally, safe from threads, and no pyplot, Telegram, database or network imports; the line
+starts at the starting rating, whose dashed line is labelled, the time axis is labelled in one
+format fitting the span, and the first and last points sit inside the frame."""
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 import sys
@@ -10,8 +13,17 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from matplotlib.dates import date2num
 
-from league.charts import FONTS, HEIGHT_PX, TITLE_CHARS, WIDTH_PX, rating_chart_png
+from league.charts import (
+    FONTS,
+    HEIGHT_PX,
+    TITLE_CHARS,
+    WIDTH_PX,
+    rating_chart,
+    rating_chart_png,
+)
+from league.ratings import START
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 T0 = datetime(2024, 3, 1, 18, tzinfo=UTC)
@@ -112,3 +124,56 @@ def test_numeric_dates_for_other_languages() -> None:
     assert png_size(rating_chart_png(series(20), "김민준", numeric_dates=True)) == (800, 400)
     assert rating_chart_png(series(20), "x", numeric_dates=True) != \
         rating_chart_png(series(20), "x")
+
+
+def _drawn(points, **kw):
+    """The chart's axes once drawn (tick labels are known only then)."""
+    fig = rating_chart(points, "x", **kw)
+    fig.canvas.draw()
+    return fig.axes[0]
+
+
+WEEKS = [(T0, 1480.0), (T0 + timedelta(days=17, hours=3), 1495.0),
+         (T0 + timedelta(days=40, hours=-5), 1510.0)]
+
+
+@pytest.mark.parametrize("points", [WEEKS, WEEKS[:1], series(30)])
+def test_the_line_starts_at_the_starting_rating_before_the_first_game(points) -> None:
+    ax = _drawn(points)
+    line = next(a for a in ax.lines if a.get_gid() == "rating")
+    xs, ys = line.get_xdata(), line.get_ydata()
+    assert ys[0] == START and list(ys[1:]) == [elo for _, elo in sorted(points)]
+    assert xs[0] < date2num(min(when for when, _ in points))
+
+
+def test_the_starting_rating_line_is_labelled() -> None:
+    ax = _drawn(WEEKS)
+    labels = [t for t in ax.texts if t.get_text() == f"{START:.0f}"]
+    assert len(labels) == 1 and labels[0].xy[1] == START
+
+
+@pytest.mark.parametrize(("points", "pattern"), [
+    (WEEKS, r"^[A-Z][a-z]{2} \d\d$"),  # weeks apart: dates, never "12:00"
+    (WEEKS[:1], r"^[A-Z][a-z]{2} \d\d$"),  # one game: its date, not the hours around it
+    (WEEKS[:2], r"^[A-Z][a-z]{2} \d\d$"),
+    ([(T0 + timedelta(days=3 * i), 1500.0 + i) for i in range(4)], r"^[A-Z][a-z]{2} \d\d$"),
+    ([(T0 + timedelta(hours=i), 1500.0 + i) for i in range(4)], r"^\d\d:\d\d$"),  # an evening
+    ([(T0 + timedelta(days=40 * i), 1500.0 + i) for i in range(12)], r"^[A-Z][a-z]{2} \d{4}$"),
+])
+def test_the_time_axis_fits_the_span(points, pattern: str) -> None:
+    ax = _drawn(points)
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert 2 <= len(labels) <= 8 and all(re.match(pattern, label) for label in labels), labels
+    numeric = _drawn(points, numeric_dates=True)
+    labels = [t.get_text() for t in numeric.get_xticklabels() if t.get_text()]
+    assert all(re.match(r"^[\d:-]+$", label) for label in labels), labels
+
+
+def test_the_first_and_last_points_are_not_at_the_edges() -> None:
+    for points in (WEEKS, WEEKS[:1], series(30)):
+        ax = _drawn(points)
+        left, right = ax.get_xlim()
+        line = next(a for a in ax.lines if a.get_gid() == "rating")
+        xs = line.get_xdata()
+        room = (right - left) * 0.02
+        assert left + room < min(xs) and max(xs) < right - room, (left, right, xs)

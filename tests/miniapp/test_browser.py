@@ -73,6 +73,15 @@ async def gap_between(page, left: str, right: str, within: str) -> list[float]:
         [left, right])
 
 
+async def labels_outside_the_chart(page) -> list[str]:
+    """The texts and dots of the Elo chart that run past its frame."""
+    return await page.locator("svg.chart text, svg.chart circle").evaluate_all(
+        """(els) => els.filter((e) => { const b = e.getBBox();
+            const v = e.ownerSVGElement.viewBox.baseVal;
+            return b.x < 0 || b.y < 0 || b.x + b.width > v.width || b.y + b.height > v.height; })
+          .map((e) => e.textContent || e.getAttribute("class"))""")
+
+
 async def labels_outside_their_cards(page) -> list[str]:
     """The labels of the drawn cards (svg.card) whose text runs past the card's face."""
     return await page.locator("svg.card .card-label").evaluate_all(
@@ -135,6 +144,12 @@ async def test_standings_and_profile_chart(mini, browser, tmp_path) -> None:
     await page.locator("button.tab[data-view=profile]").click()
     await page.wait_for_selector("svg.chart circle.dot")
     assert await page.locator("svg.chart circle.dot").count() == 1
+    # the line starts at the starting rating, whose dashed line is labelled
+    start_y = float(await page.locator("svg.chart .start-line").get_attribute("y1"))
+    first = (await page.locator("svg.chart path.line").get_attribute("d")).split()[0]
+    assert abs(float(first.split(",")[1]) - start_y) < 0.1, first
+    assert await page.locator("svg.chart .start-label").text_content() == "1500"
+    assert await labels_outside_the_chart(page) == []
     await page.screenshot(path=tmp_path / "profile.png")
     await page.locator("button.tab[data-view=history]").click()
     await page.locator(".history .chip").first.click()

@@ -31,8 +31,10 @@ export function drawStandings(data, t, choose, openProfile, chooseGame) {
     data.rows.length ? h("p.hint.small", {}, t.rank_cols) : null);
 }
 
+// The Elo after each rated game, the line starting at the starting rating (every player's,
+// a step before the first game; a hollow dot) beside a dashed line labelled with it.
 export function eloChart(points, emptyText, start = 1500) {
-  const width = 360; const height = 200; const pad = { l: 40, r: 10, t: 12, b: 24 };
+  const width = 360; const height = 200; const pad = { l: 40, r: 34, t: 12, b: 24 };
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img" });
   if (!points.length) {
     svg.append(s("text", { x: width / 2, y: height / 2, class: "chart-empty" }, emptyText));
@@ -41,8 +43,8 @@ export function eloChart(points, emptyText, start = 1500) {
   const values = [start, ...points.map((p) => p.elo)];
   let low = Math.min(...values); let high = Math.max(...values);
   if (high - low < 20) { low -= 10; high += 10; }
-  const x = (i) => pad.l + (points.length === 1 ? (width - pad.l - pad.r) / 2
-    : i * (width - pad.l - pad.r) / (points.length - 1));
+  const inner = 8; // room inside the frame for the first and last dots
+  const x = (i) => pad.l + inner + i * (width - pad.l - pad.r - 2 * inner) / points.length;
   const y = (v) => pad.t + (high - v) * (height - pad.t - pad.b) / (high - low);
   for (const v of [low, (low + high) / 2, high]) {
     svg.append(s("line", { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v), class: "grid" }));
@@ -50,13 +52,21 @@ export function eloChart(points, emptyText, start = 1500) {
   }
   svg.append(s("line", { x1: pad.l, x2: width - pad.r, y1: y(start), y2: y(start),
     class: "start-line" }));
-  const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.elo).toFixed(1)}`);
+  svg.append(s("text", { x: width - pad.r + 3, y: y(start) + 3, class: "axis start-label" },
+    String(start)));
+  const path = [`M${x(0).toFixed(1)},${y(start).toFixed(1)}`,
+    ...points.map((p, i) => `L${x(i + 1).toFixed(1)},${y(p.elo).toFixed(1)}`)];
   svg.append(s("path", { d: path.join(" "), class: "line" }));
-  points.forEach((p, i) => svg.append(s("circle", { cx: x(i), cy: y(p.elo), r: points.length > 1 ? 3.5 : 6, class: "dot" },
-    s("title", {}, `${p.at.slice(0, 10)}: ${p.elo}`))));
-  svg.append(s("text", { x: pad.l, y: height - 6, class: "axis start" }, points[0].at.slice(0, 10)));
-  svg.append(s("text", { x: width - pad.r, y: height - 6, class: "axis end" },
-    points[points.length - 1].at.slice(0, 10)));
+  svg.append(s("circle", { cx: x(0), cy: y(start), r: 3, class: "dot-start" }));
+  points.forEach((p, i) => svg.append(s("circle", { cx: x(i + 1), cy: y(p.elo),
+    r: points.length > 1 ? 3.5 : 6, class: "dot" },
+  s("title", {}, `${p.at.slice(0, 10)}: ${p.elo}`))));
+  svg.append(s("text", { x: x(1), y: height - 6, class: points.length > 1 ? "axis start" : "axis" },
+    points[0].at.slice(0, 10)));
+  if (points.length > 1) {
+    svg.append(s("text", { x: x(points.length), y: height - 6, class: "axis" },
+      points[points.length - 1].at.slice(0, 10)));
+  }
   return svg;
 }
 
