@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import event
 
 from tests.clock import Clock
-from tests.e2e.harness import bot_table, mover, open_lobby, press, wait_for
+from tests.e2e.harness import bot_table, mover, open_lobby, play_turn, press, wait_for
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
 ALPHA = -100601
@@ -107,12 +107,17 @@ async def test_a_new_name_shows_everywhere(pg_db, pg_url) -> None:
     async with bot_table(pg_url, ALPHA, "Alpha group", ["Alex", "Bob", "Cat"]) as (
             api, players, runner):
         alex, bob, cat = players
-        # A rated game that ends quickly: two of three players leave.
+        # A rated game that ends quickly: Alex leaves, Cat makes a move, Bob leaves (a game
+        # is rated when three players made a move of their own; a leave is one).
         lobby = await open_lobby(api, players, ALPHA)
         await alex.press_and_settle(lobby, "▶️ Start")
-        for user in (alex, bob):
-            await user.send(ALPHA, "/leave")
-            await api.settle()
+        await alex.send(ALPHA, "/leave")
+        await api.settle()
+        while await mover(api, [bob, cat]) is not cat:
+            assert await play_turn(api, [bob, cat], ALPHA)  # Bob's turn
+        assert await play_turn(api, [bob, cat], ALPHA)  # Cat's
+        await bob.send(ALPHA, "/leave")
+        await api.settle()
         await wait_for(lambda: bool(api.find_messages(ALPHA, "is over!")))
         await bob.send(ALPHA, "/standings")
         await wait_for(lambda: bool(api.find_messages(ALPHA, "Standings this week")))
