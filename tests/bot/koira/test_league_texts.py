@@ -32,8 +32,9 @@ async def test_history_and_replay_of_a_koira_game(pg_db: Database) -> None:
         game, log = await service.replay(game_id, CHAT)
         replay = render.replay_text(game, log)
         ui = telegram_app.games.koira.KOIRA
-        steps, kept = replay_steps([[plain(line) for line in ui.replay_lines(game, log[:i + 1])]
-                                    for i in range(len(log))])
+        steps, kept, _logged = replay_steps(
+            [[plain(line) for line in ui.replay_lines(game, log[:i + 1])]
+             for i in range(len(log))])
     assert f"#{game_id}" in history and "Koira:" in history
     assert "trump" in replay and "koira:" in replay and "1. " in replay, replay
     for text in (history.split("\n")[2], replay):
