@@ -104,8 +104,9 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
             "seat": s, "name": clean_name(player.name), "you": s == own, "ai": player.is_ai,
             "turn": s == view["turn"], "out": not view["lives"][s],
             "tally": view["lives"][s], "max_tally": view["max_lives"], "cards": cards,
-            "badges": badges, "place": (view["placements"] or [None] * view["seats"])[s]
-            if view["over"] else None,
+            # (the league's places, as the group's final message shows them; else the game's)
+            "badges": badges, "place": None if not view["over"] else player.placement
+            if player.placement is not None else (view["placements"] or [None] * view["seats"])[s],
         })
     return seats
 

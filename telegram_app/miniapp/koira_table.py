@@ -91,7 +91,9 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
             "pile": view["pile_counts"][s] if view["phase"] == 1 else None,
             "pile_text": n_("{n} won", "{n} won", view["pile_counts"][s]).format(
                 n=view["pile_counts"][s]) if view["phase"] == 1 else None,
-            "place": view["placements"][s] if view["over"] else None,
+            # (the league's places, as the group's final message shows them; else the game's)
+            "place": None if not view["over"] else player.placement
+            if player.placement is not None else view["placements"][s],
         })
     return seats
 
