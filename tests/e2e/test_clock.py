@@ -142,8 +142,9 @@ async def test_pause_and_resume(bot) -> None:
     await wait_for(lambda: bool(api.find_messages(GROUP, "only the group's admins can pause")))
     await ann.send(GROUP, "/pause")
     await wait_for(lambda: bool(api.find_messages(GROUP, "is paused")))
-    assert any("The clock is paused" in (m.text or "") for u in players  # (the turn's)
-               for m in api.bot_messages(u.id))
+    # (the private messages are redrawn beside the command's answer)
+    await wait_for(lambda: any("The clock is paused" in (m.text or "") for u in players
+                               for m in api.bot_messages(u.id)))  # (the turn's)
     clock.advance(10 * 86400)
     await api.settle(quiet=0.3)
     assert not api.find_messages(GROUP, "ran out of time")
