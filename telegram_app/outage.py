@@ -12,8 +12,7 @@ from telegram.error import TelegramError
 from telegram_app.i18n import _
 
 log = logging.getLogger(__name__)
-# Lock timeout, deadlock, serialization failure, cancelled statement: OperationalErrors too,
-# but the server answered.
+# Lock timeout, deadlock, serialization failure, cancelled: the server answered after all.
 ANSWERED = frozenset({"55P03", "40P01", "40001", "57014"})
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +16,7 @@ from league.models import utcnow
 from telegram_app import metrics
 from telegram_app.callbacks import parse
 from telegram_app.handlers.common import thread_of
+from telegram_app.keylocks import KeyLocks
 from telegram_app.outage import OutageLog, answer_outage, is_outage
 
 log = logging.getLogger(__name__)
@@ -55,24 +55,12 @@ class Intake:
         self.abandoned: set[int] = set()  # answered with the outage note: done once it ends
         self.born = utcnow()  # items received before this are no one's here (a restart's)
         self._slots = asyncio.Semaphore(concurrency)
-        self._locks: dict[str, list[Any]] = {}  # lane -> [lock, users]
+        self._lanes = KeyLocks()
 
     @property
     def pending(self) -> set[int]:
         """Ids received or taken here and not yet handled (or being handled)."""
         return set(self.received.fresh) | self.handling
-
-    @asynccontextmanager
-    async def _lane(self, lane: str) -> AsyncIterator[None]:
-        entry = self._locks.setdefault(lane, [asyncio.Lock(), 0])
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[lane]
 
     async def handle(self, update: Update, coroutine: Awaitable[Any] | None) -> None:
         """Run ``coroutine`` (PTB's handling) in its lane if this process stored it as new."""
@@ -88,7 +76,7 @@ class Intake:
                 await answer_outage(update)
                 return
             # (the lane first: a busy lane must not hold a slot another lane could use)
-            async with self._lane(lane_of(update)), self._slots:
+            async with self._lanes.hold(lane_of(update)), self._slots:
                 running, coroutine, item = coroutine, None, Work(uid)
                 token = CURRENT.set(item)
                 try:

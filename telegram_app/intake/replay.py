@@ -30,8 +30,7 @@ class Replay:
         self.runs = 0
 
     async def run(self) -> int:
-        """Hold what this process stored or took for ``grace`` seconds more, and queue the
-        undone items nobody holds (their holder died); how many were queued."""
+        """Hold this process's items ``grace`` s more; queue those nobody holds; how many."""
         intake = self.intake
         held_for = timedelta(seconds=self.grace)
         if self.runs == 0 and (answered := await self.answer_owed()):
@@ -55,8 +54,7 @@ class Replay:
         return len(items)
 
     async def answer_owed(self) -> int:
-        """Answer the presses done just before this process started (a kill after a commit
-        leaves them unanswered; a second answer is refused); how many Telegram took."""
+        """Answer the presses done just before the start (a kill after a commit); how many."""
         born = self.intake.born
         items = await self.intake.inbox.done_since(born - timedelta(seconds=ANSWER_WINDOW), born)
         queries = [query["id"] for item in items
@@ -75,7 +73,7 @@ class Replay:
 
 
 async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """JobQueue callback: :meth:`Replay.run` (no grace at first: nothing is handled yet)."""
+    """JobQueue callback: :meth:`Replay.run`."""
     from telegram_app.intake.lanes import KEY
 
     intake: Intake | None = context.application.bot_data.get(KEY)

@@ -10,6 +10,7 @@ from typing import Any
 
 from league.outcome import Outcome
 from league.service import MatchService
+from telegram_app.keylocks import KeyLocks
 from telegram_app.messenger import Messenger
 from telegram_app.outage import OutageLog, is_outage, sqlstate
 from telegram_app.presenter.reports import Reports
@@ -28,7 +29,7 @@ class Presenter(Reports):
         self.messenger = messenger
         self.service = service
         self.outage = outage or OutageLog()  # the intake's: one warning per outage
-        self._locks: dict[int, list[Any]] = {}
+        self._locks = KeyLocks()
         self._pending: dict[int, dict[int, Outcome]] = {}  # game -> version -> undelivered
         self._tasks: set[asyncio.Task] = set()
         self._slots = asyncio.Semaphore(DELIVERIES)
@@ -46,9 +47,7 @@ class Presenter(Reports):
         task.add_done_callback(self._tasks.discard)
 
     def later(self, draw: Coroutine[Any, Any, Any]) -> None:
-        """Run a handler's draw (a lobby, a redraw, a resend) beside it: its wait for the
-        game's delivery or the group's flood budget then holds none of the handlers' slots
-        (one slot on SQLite: it held up every chat)."""
+        """Run a handler's draw beside it: its waits hold no handler's slot (SQLite has one)."""
         self.spawn(self._logged(draw))
 
     async def _logged(self, draw: Coroutine[Any, Any, Any]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from engine import GAMES
 from league.delivery import Delivery
@@ -13,6 +12,7 @@ from league.service import MatchService
 from league.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import hand_number, is_over, private_hand, ui_for
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
+from telegram_app.keylocks import KeyLocks
 from telegram_app.messenger import Messenger
 from telegram_app.render.common import fit_lines
 
@@ -22,13 +22,14 @@ class Screens:
 
     messenger: Messenger
     service: MatchService
-    _locks: dict[int, list[Any]]  # game -> [lock, holders and waiters]
+    _locks: KeyLocks  # one delivery of a game at a time in this process
     _slots: asyncio.Semaphore
 
     @asynccontextmanager
     async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
         """The game's lock here, a slot (a database connection), the league's delivery."""
-        async with self._lock(game_id), self._slots, self.service.delivering(game_id) as delivery:
+        async with self._locks.hold(game_id), self._slots, \
+                self.service.delivering(game_id) as delivery:
             yield delivery
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None, *,
@@ -80,18 +81,6 @@ class Screens:
                                     ui_for(game).private_cancelled_text(game, reader=p))
                 for p in game.seated
                 if p.user_id is not None and p.private_message_id and _may_write(p)))
-
-    @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[None]:
-        entry = self._locks.setdefault(game_id, [asyncio.Lock(), 0])
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[game_id]
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Draw every private message as the game is now."""
@@ -256,8 +245,7 @@ class Screens:
 
 
 def _may_write(player: PlayerInfo) -> bool:
-    """Not when Telegram refused the last message to them (``User.can_message``, read with
-    the game): every edit would be refused until they /start the bot again."""
+    """Not to whom Telegram refused the last message (until they /start the bot again)."""
     return player.reachable is not False
 
 
