@@ -16,9 +16,8 @@ log = logging.getLogger(__name__)
 ANSWERED = frozenset({"55P03", "40P01", "40001", "57014"})
 
 
-def sqlstate(error: BaseException) -> str | None:
-    return getattr(getattr(error, "orig", None), "sqlstate", None) or \
-        getattr(error, "sqlstate", None)
+def sqlstate(err: BaseException) -> str | None:
+    return getattr(getattr(err, "orig", None), "sqlstate", None) or getattr(err, "sqlstate", None)
 
 
 def is_outage(error: BaseException | None) -> bool:
