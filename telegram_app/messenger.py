@@ -165,8 +165,7 @@ class Messenger:
             self._remember(chat_id, message_id, content)
             return "ok"
         except BadRequest as exc:
-            if "not modified" in exc.message.lower():  # (shown already: not asked again)
-                self._remember(chat_id, message_id, content)
+            if "not modified" in exc.message.lower():
                 return "ok"
             log.info("editMessageText %s/%s failed: %s", chat_id, message_id, exc.message)
             return "gone"
