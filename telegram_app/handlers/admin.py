@@ -133,7 +133,7 @@ async def _clock(update: Update, context: ContextTypes.DEFAULT_TYPE, *, pausing:
     except ServiceError as exc:
         await reply(update, context, error_text(exc.code, exc.detail))
         return
-    bot.presenter.later(bot.presenter.refresh(game))
+    await bot.presenter.refresh(game)  # (before the answer: the players see the clock as said)
     await reply(update, context, _("⏸ The clock of game #{id} is paused.").format(id=game.id)
                  if pausing else _("▶️ The clock of game #{id} runs again.").format(id=game.id))
 
