@@ -1,6 +1,6 @@
 """Alembic environment: synchronous connection (psycopg 3 or sqlite3), batch mode on SQLite.
 
-The app migrates through :func:`league.db.upgrade`, which passes the URL in. The ``alembic``
+The app migrates through :func:`league.store.db.upgrade`, which passes the URL in. The ``alembic``
 command line (with ``alembic.ini``) reads ``DATABASE_URL`` like the app does, so
 ``DATABASE_URL=... .venv/bin/alembic revision --autogenerate`` compares against that database.
 """
@@ -10,8 +10,8 @@ import os
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from league.db import sync_url
-from league.models import Base
+from league.store.db import sync_url
+from league.store.models import Base
 
 config = context.config
 target_metadata = Base.metadata

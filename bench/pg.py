@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 import psycopg
 from sqlalchemy.engine import make_url
 
-from league.db import Database, upgrade
+from league.store.db import Database, upgrade
 
 ADMIN = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 

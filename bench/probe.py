@@ -1,5 +1,5 @@
 """Attacker's probe of the bot's web app (not a test): the webhook and the Mini App served by
-uvicorn as in production (``telegram_app.web`` with the Mini App's routes), the real bot
+uvicorn as in production (``telegram_app.transport.web`` with the Mini App's routes), the real bot
 against the fake Bot API on a throwaway PostgreSQL database, and a few hundred hostile
 requests: junk and oversized webhook bodies, forged secrets, bodies no database can store,
 hostile paths, forged or odd ``initData``, outsiders asking for a game's pages, move bodies
@@ -31,11 +31,11 @@ import uvicorn
 from sqlalchemy import func, select
 
 from bench.pg import throwaway_database
-from league.models import InboxItem
-from league.snapshots import UserRef
+from league.store.models import InboxItem
+from league.store.snapshots import UserRef
 from telegram_app import miniapp
 from telegram_app.miniapp.initdata import sign
-from telegram_app.web import create_web_app
+from telegram_app.transport.web import create_web_app
 from tests.e2e.harness import bot_table, start_game
 from tests.miniapp.server import free_port, init_data
 
@@ -340,8 +340,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("telegram_app.web").setLevel(logging.ERROR)  # (a warning per junk body)
-    logging.getLogger("telegram_app.intake.receiving").setLevel(logging.ERROR)
+    # (a warning per junk body)
+    logging.getLogger("telegram_app.transport.web").setLevel(logging.ERROR)
+    logging.getLogger("telegram_app.transport.intake.receiving").setLevel(logging.ERROR)
     findings = asyncio.run(run(args.fuzz, args.seed))
     print(f"{findings.sent} requests; statuses: {dict(sorted(findings.statuses.items()))}")
     for line in findings.violations:

@@ -44,7 +44,7 @@ from pathlib import Path
 import psycopg
 
 from engine import GAMES
-from league.db import upgrade
+from league.store.db import upgrade
 from tests.e2e.harness import choose, move_version, private_turn_message, wait_for
 from tests.e2e.processes import free_port, kill, spawn
 from tests.fakebot import FakeBotAPI, FakeUser

@@ -16,9 +16,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import insert
 
 from bench.pg import throwaway_database
-from league.db import Database
-from league.models import Chat, Game, GamePlayer, Rating, RatingEvent, User
 from league.service import MatchService
+from league.store.db import Database
+from league.store.models import Chat, Game, GamePlayer, Rating, RatingEvent, User
 
 NOW = datetime(2026, 6, 3, 12, 0, tzinfo=UTC)
 CHAT = -42

@@ -16,9 +16,9 @@ from sqlalchemy import insert
 
 from bench.pg import throwaway_database
 from engine import GAMES
-from league.db import Database
-from league.models import Chat, Game, GamePlayer, User
 from league.service import MatchService
+from league.store.db import Database
+from league.store.models import Chat, Game, GamePlayer, User
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 

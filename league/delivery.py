@@ -14,9 +14,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from league.context import Context
-from league.models import Game as GameRow
-from league.models import (
+from league.store.context import Context
+from league.store.models import Game as GameRow
+from league.store.models import (
     GameEvent,
     GameMessages,
     GamePlayer,
@@ -25,9 +25,9 @@ from league.models import (
     table_of,
     utcnow,
 )
-from league.reads import GameReads
-from league.rows import load_game
-from league.snapshots import GameSnapshot, snapshot
+from league.store.reads import GameReads
+from league.store.rows import load_game
+from league.store.snapshots import GameSnapshot, snapshot
 
 log = logging.getLogger(__name__)
 

@@ -2,13 +2,13 @@
 
 The bot calls these coroutines and renders what they return; each either commits a change and
 returns a snapshot (with the engine's events for moves) or raises
-:class:`~league.errors.ServiceError` having changed nothing. Moves are guarded by the game's
+:class:`~league.store.errors.ServiceError` having changed nothing. Moves are guarded by the game's
 ``version`` (optimistic concurrency: ``UPDATE … WHERE version = :seen``), so of two concurrent
 or repeated presses on the same turn exactly one is applied, on PostgreSQL and SQLite alike.
 Computer players answer in the same transaction as the move that gave them the turn.
 
 :class:`MatchService` is the one object the bot holds: a facade over composed parts, each
-built from one shared :class:`~league.context.Context` and the parts it needs (no part
+built from one shared :class:`~league.store.context.Context` and the parts it needs (no part
 reaches into another's private methods). Each public method is the part's, by :func:`via`.
 """
 
@@ -19,22 +19,22 @@ from datetime import datetime
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from engine import GAMES, Game
-from league.chats import Chats
-from league.context import Context, _new_seed
-from league.db import Database
 from league.delivery import Deliveries
-from league.lobby import LobbyService
-from league.models import utcnow
-from league.moves import MAX_AI_STEPS, Moves
-from league.names import Names
-from league.notify import Alerts
-from league.outcome import Listeners, Outcome, Step
-from league.people import People
-from league.queries import LeagueQueries
-from league.reads import GameReads
-from league.sweeper import Sweeper
+from league.match.alerts import Alerts
+from league.match.chats import Chats
+from league.match.lobby import LobbyService
+from league.match.moves import MAX_AI_STEPS, Moves
+from league.match.names import Names
+from league.match.outcome import Listeners, Outcome, Step
+from league.match.people import People
+from league.match.sweeper import Sweeper
+from league.store.context import Context, _new_seed
+from league.store.db import Database
+from league.store.models import utcnow
+from league.store.reads import GameReads
+from league.tables.queries import LeagueQueries
 
-__all__ = ["MAX_AI_STEPS", "MatchService", "Outcome", "Step"]  # (Step/Outcome: league.outcome)
+__all__ = ["MAX_AI_STEPS", "MatchService", "Outcome", "Step"]  # (from league.match.outcome)
 
 P = ParamSpec("P")
 R = TypeVar("R")

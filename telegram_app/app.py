@@ -28,24 +28,24 @@ from telegram.ext import (
     filters,
 )
 
-from league.db import Database, upgrade
-from league.inbox import CURRENT, Inbox
-from league.models import utcnow
 from league.service import MatchService
+from league.store.db import Database, upgrade
+from league.store.inbox import CURRENT, Inbox
+from league.store.models import utcnow
 from telegram_app import miniapp, startup
-from telegram_app.aiohttp_request import AiohttpRequest
-from telegram_app.context import KEY, BotServices
+from telegram_app.config import Settings
 from telegram_app.handlers import admin, buttons, commands, language, league, members, notify
 from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
-from telegram_app.intake import KEY as INTAKE
-from telegram_app.intake import InboxBot, Intake, LaneProcessor, replay_job
-from telegram_app.messenger import Messenger
 from telegram_app.miniapp import links
-from telegram_app.outage import answer_outage, is_outage
 from telegram_app.presenter import Presenter
-from telegram_app.ratelimit import ChatRateLimiter
-from telegram_app.scheduler import finish_jobs, schedule
-from telegram_app.settings import Settings
+from telegram_app.services import KEY, BotServices
+from telegram_app.transport.aiohttp_request import AiohttpRequest
+from telegram_app.transport.intake import KEY as INTAKE
+from telegram_app.transport.intake import InboxBot, Intake, LaneProcessor, replay_job
+from telegram_app.transport.messenger import Messenger
+from telegram_app.transport.outage import answer_outage, is_outage
+from telegram_app.transport.ratelimit import ChatRateLimiter
+from telegram_app.transport.scheduler import finish_jobs, schedule
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = Update.ALL_TYPES
@@ -247,12 +247,12 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
 
 def make_server(app: Application, settings: Settings, extra_routes: Sequence[Any] = ()
                 ) -> Any:
-    """The uvicorn server of the bot's web app (:mod:`telegram_app.web`): the webhook at
+    """The uvicorn server of the bot's web app (:mod:`telegram_app.transport.web`): the webhook at
     ``TELEGRAM_WEBHOOK_URL``'s path when set, ``/healthz``, ``/metrics`` and
     ``extra_routes`` (Starlette routes: the Mini App's)."""
     import uvicorn
 
-    from telegram_app.web import create_web_app
+    from telegram_app.transport.web import create_web_app
 
     secret = settings.telegram_webhook_secret
     web = create_web_app(app, webhook_path=settings.webhook_path

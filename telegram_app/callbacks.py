@@ -19,7 +19,7 @@ The bot's own verbs (``telegram_app.games.base.LEAGUE_VERBS``):
 | ``rm`` | 🔁 Rematch of a finished game | – |
 
 Every other verb is a game's (``GameUI.verbs``; its first number the game version), handed
-to that game's UI: Coyote's are listed in ``telegram_app.games.coyote.verbs``.
+to that game's UI: Coyote's are listed in ``telegram_app.games.coyote.keyboards``.
 """
 
 from __future__ import annotations

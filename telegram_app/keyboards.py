@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.core import OptionSpec
-from league.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot
 from telegram_app.callbacks import PACE_ORDER, Callback
 from telegram_app.games.base import Rows, is_over, ui_for
 from telegram_app.i18n import _

@@ -1,5 +1,5 @@
 """Prometheus metrics of the bot (prometheus-client), served at ``/metrics`` by
-:mod:`telegram_app.web`. Counters live in one registry per process; with several workers
+:mod:`telegram_app.transport.web`. Counters live in one registry per process; with several workers
 Prometheus scrapes each (or sums them).
 
 - ``coyote_updates_total{kind}``: updates handled (``press``, ``command``, ``text``, ``other``);

@@ -19,8 +19,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from league.db import Database, upgrade
-from league.models import Base
+from league.store.db import Database, upgrade
+from league.store.models import Base
 
 ADMIN_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 TABLES = tuple(t.name for t in reversed(Base.metadata.sorted_tables))

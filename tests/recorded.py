@@ -22,16 +22,16 @@ from telegram import InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.coyote import EDITIONS
-from league.outcome import Step
-from league.places import final_places
-from league.queries import HistoryEntry, RatingCard, Standings
-from league.snapshots import GameSnapshot, PlayerInfo
-from league.standings import StandingRow
+from league.match.outcome import Step
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from league.tables.places import final_places
+from league.tables.queries import HistoryEntry, RatingCard, Standings
+from league.tables.standings import StandingRow
 from telegram_app.callbacks import ARITY
-from telegram_app.games.coyote import events as events_text
+from telegram_app.games.coyote import notes
 from telegram_app.games.coyote import screens as render
 from telegram_app.games.coyote.keyboards import guess_rows, move_rows, target_rows
-from telegram_app.games.coyote.report import report
+from telegram_app.games.coyote.notes import report
 from telegram_app.games.coyote.rules import rules_text
 from telegram_app.i18n import use_language
 from telegram_app.keyboards import (
@@ -41,8 +41,8 @@ from telegram_app.keyboards import (
 )
 from telegram_app.render import league as league_text
 from telegram_app.render import texts
+from telegram_app.render.chat_settings import LEAGUE_SETTINGS, settings_keyboard
 from telegram_app.render.common import error_text
-from telegram_app.render.settings import LEAGUE_SETTINGS, settings_keyboard
 from telegram_app.render.turns import reminder_text
 
 GAME = GAMES["coyote"]
@@ -137,9 +137,9 @@ def messages(edition: str, seed: int, language: str) -> Iterator[tuple[str, str]
     yield "expired", render.lobby_expired_text(lobby)
     with use_language(language):  # a command's answer, in the chat's language
         yield "replay", league_text.replay_text(replace(game, status="finished"), log)
-        for rated in ((True, True, True, False), (False,) * 4):  # (league.rated's verdicts)
+        for rated in ((True, True, True, False), (False,) * 4):  # (league.tables.rated's verdicts)
             seats = tuple(replace(p, rated=r) for p, r in zip(game.players, rated, strict=True))
-            yield "game over (rating)", events_text.game_over_text(
+            yield "game over (rating)", notes.game_over_text(
                 replace(game, status="finished", players=seats))
         yield "rules", rules_text(edition, options)
         yield "help", texts.help_text()

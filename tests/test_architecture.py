@@ -12,8 +12,8 @@ from babel.messages.pofile import read_po
 from importlinter.cli import lint_imports
 from sqlalchemy import create_engine
 
-from league.db import sync_url
-from league.models import Base
+from league.store.db import sync_url
+from league.store.models import Base
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,10 +93,8 @@ GAME_WORDS: dict[str, set[str]] = {
 code, in any letter case."""
 
 GAME_HOMES: dict[str, tuple[str, ...]] = {
-    "coyote": ("engine/coyote/", "telegram_app/games/coyote/",
-               "telegram_app/miniapp/coyote_table.py"),
-    "koira": ("engine/koira/", "telegram_app/games/koira/",
-              "telegram_app/miniapp/koira_table.py"),
+    "coyote": ("engine/coyote/", "telegram_app/games/coyote/"),
+    "koira": ("engine/koira/", "telegram_app/games/koira/"),
 }
 """Where each game's words belong."""
 
@@ -104,18 +102,15 @@ WORDS_ALLOWED: dict[tuple[str, str], set[str]] = {
     # The registries: a game's line in each (its kind, its adapter).
     ("engine/__init__.py", "coyote"): {"coyote"},
     ("engine/__init__.py", "koira"): {"koira"},
-    ("telegram_app/miniapp/table.py", "koira"): {"koira"},
     # The product's name: the bot_data key, the default database file, the help and start
     # texts, /newgame's command description (the metrics' prefix is a longer word,
     # "coyote_updates", so it is no match).
-    ("telegram_app/context.py", "coyote"): {"coyote"},
-    ("league/db.py", "coyote"): {"coyote"},
+    ("telegram_app/services.py", "coyote"): {"coyote"},
+    ("league/store/db.py", "coyote"): {"coyote"},
     ("telegram_app/app.py", "coyote"): {"coyote"},
     # The product's name in /start's and /help's texts (each game adds its own line:
     # GameUI.help_lines).
     ("telegram_app/render/texts.py", "coyote"): {"coyote"},
-    # The Mini App's adapters' registry (miniapp/table.py TABLES), with Coyote's line.
-    ("telegram_app/miniapp/table.py", "coyote"): {"coyote"},
     # The page's label of the claims row ("Bids"; Coyote's adapter is the one that fills it),
     # in the page's one table of strings.
     ("telegram_app/miniapp/strings.py", "coyote"): {"bids"},

@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from telegram_app.settings import Settings
+from telegram_app.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {name.upper() for name in Settings.model_fields}
@@ -58,11 +58,11 @@ def test_image_runs_the_bot() -> None:
 
 
 def test_postgres_takes_every_workers_connections() -> None:
-    """Each bot process may open its whole pool (``league.db``: ``pool_size`` plus
+    """Each bot process may open its whole pool (``league.store.db``: ``pool_size`` plus
     ``max_overflow``; busy lanes and deliveries each hold one); PostgreSQL's default
     ``max_connections`` (100) is less than three webhook workers' pools, and a refused
     connection is answered as a database outage."""
-    from league.db import Database
+    from league.store.db import Database
 
     engine = Database("postgresql://u@localhost/x").engine
     per_process = engine.pool.size() + engine.pool._max_overflow

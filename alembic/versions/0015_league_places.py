@@ -26,7 +26,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def _places(placements: list[int], departed: set[int]) -> list[int]:
-    """``league.places.final_places`` as of this revision (a migration keeps its own copy:
+    """``league.tables.places.final_places`` as of this revision (a migration keeps its own copy:
     the function may change, the migration may not)."""
     keys = [(1, 0) if seat in departed else (0, place) for seat, place in enumerate(placements)]
     return [1 + sum(other < key for other in keys) for key in keys]

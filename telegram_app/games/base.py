@@ -9,7 +9,7 @@ private messages are drawn again.
 
 Terms used below:
 
-- ``game`` is a :class:`league.snapshots.GameSnapshot` (state, options, seats, message ids).
+- ``game`` is a :class:`league.store.snapshots.GameSnapshot` (state, options, seats, message ids).
 - A **hand** is one deal of private information: every player's private message belongs to
   a hand (``Game.hand_number(state)``: Coyote's round, Koira's phase). A new
   hand number means every player still in gets a new private message and the old one is
@@ -36,9 +36,10 @@ kind (a button drawn before the game changed) gets the ``game_changed`` alert.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from telegram import InlineKeyboardButton
 
@@ -46,7 +47,7 @@ from engine import Action
 
 if TYPE_CHECKING:
     from engine.core import OptionSpec
-    from league.snapshots import GameSnapshot, PlayerInfo
+    from league.store.snapshots import GameSnapshot, PlayerInfo
 
 Rows = list[list[InlineKeyboardButton]]
 """Inline keyboard rows."""
@@ -112,6 +113,22 @@ class Report:
         return self.new_table
 
 
+class PageTable(NamedTuple):
+    """One game's drawing for the Mini App (``telegram_app.miniapp.table``): ``table(game, seat or
+    None)`` (the page's generic shape plus the game's own keys), ``controls(game, seat)`` (the
+    seat's legal moves as controls), ``recent(game, [events of a logged step, …])`` (plain
+    lines), and for the replay ``replay_marks([events of a logged step, …])`` (``(logged step,
+    label)`` of each place to jump to) and ``replay_cards(game, events)`` (the cards those
+    events showed, each with its owner: ``{"cards": [{"name", "card", "value"}], "legend"}`` or
+    ``None``)."""
+
+    table: Callable[[GameSnapshot, int | None], dict[str, Any]]
+    controls: Callable[[GameSnapshot, int], list[dict[str, Any]]]
+    recent: Callable[[GameSnapshot, list[list[dict[str, Any]]]], list[str]]
+    replay_marks: Callable[[list[list[dict[str, Any]]]], list[tuple[int, str]]]
+    replay_cards: Callable[[GameSnapshot, list[dict[str, Any]]], dict[str, Any] | None]
+
+
 @runtime_checkable
 class GameUI(Protocol):
     """Everything the bot shows of one game kind, and how it reads that game's input.
@@ -131,6 +148,14 @@ class GameUI(Protocol):
 
     peek: bool
     """Whether the table carries the 👀 button (``p``: :meth:`peek_alert` as an alert)."""
+
+    page: PageTable
+    """How the Mini App draws this game (the package's ``table.py``)."""
+
+    page_scripts: Path | None
+    """The folder of the game's own page scripts, served at ``static/games/<kind>/``, or
+    ``None``: its ``table.js`` exports ``draw(page, t, send)``, used when the game's page
+    names ``"layout": <kind>``; without it the page draws the generic table."""
 
     # --- names and settings ----------------------------------------------------------------
     def game_name(self) -> str:
@@ -232,7 +257,7 @@ class GameUI(Protocol):
     # --- reports ---------------------------------------------------------------------------
     def report(self, game: GameSnapshot, steps: list[Any], held: list[str] | None = None, *,
                mention: bool = True) -> Report:
-        """The report of ``steps`` (``league.outcome.Step`` list, ``game`` as committed right
+        """The report of ``steps`` (``league.match.outcome.Step`` list, ``game`` as committed right
         after them), group language: ``held`` lines of earlier moves not yet told come
         first; ``mention``: end with a mention of the player to act (false when the game has
         moved on since)."""
@@ -287,7 +312,7 @@ class GameUI(Protocol):
         for the pressed message (more bids, a target, a selection of cards with a tick on
         each chosen one — the selection lives in the callback data, e.g. a bitmask of hand
         indexes, with the version), drawn in the pressed message's language (the caller sets
-        it). Raises ``league.errors.ServiceError`` (``bad_button``, ``stale``,
+        it). Raises ``league.store.errors.ServiceError`` (``bad_button``, ``stale``,
         ``not_your_turn``, …) to refuse; ``KeyError``/``IndexError`` count as
         ``bad_button``."""
         ...

@@ -9,14 +9,14 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from league.errors import ServiceError
+from league.store.errors import ServiceError
 from telegram_app.callbacks import Callback
-from telegram_app.context import services
 from telegram_app.handlers import language
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
 from telegram_app.i18n import SUPPORTED, _, normalize, set_language, use_language
+from telegram_app.render.chat_settings import pressed, settings_keyboard
 from telegram_app.render.common import error_text
-from telegram_app.render.settings import pressed, settings_keyboard
+from telegram_app.services import services
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -10,18 +10,18 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from engine import GAMES, Action
-from league.errors import ServiceError
-from league.snapshots import GameSnapshot
+from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot
 from telegram_app.callbacks import Callback, is_move, parse
-from telegram_app.context import BotServices, services
 from telegram_app.games.base import kind_of_verb, ui_for
 from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import deep_link, lobby_option, private_keyboard, table_keyboard
-from telegram_app.outage import is_outage
 from telegram_app.render.common import error_text
 from telegram_app.render.language import for_chat, for_player
+from telegram_app.services import BotServices, services
+from telegram_app.transport.outage import is_outage
 
 log = logging.getLogger(__name__)
 

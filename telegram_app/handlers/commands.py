@@ -7,8 +7,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from engine import Action
-from league.errors import ServiceError
-from telegram_app.context import services
+from league.store.errors import ServiceError
 from telegram_app.games.base import kinds, ui_for
 from telegram_app.handlers import notify
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
@@ -16,6 +15,7 @@ from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
 from telegram_app.render.place import with_place
+from telegram_app.services import services
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -7,8 +7,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 from typing_extensions import TypeIs
 
-from league.snapshots import UserRef
-from telegram_app.context import services
+from league.store.snapshots import UserRef
+from telegram_app.services import services
 
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 

@@ -26,10 +26,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from telegram_app.callbacks import Callback
-from telegram_app.context import services
 from telegram_app.handlers.common import in_group, reply, user_ref
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _, normalize, set_language, use_language
 from telegram_app.render.common import error_text
+from telegram_app.services import services
 
 log = logging.getLogger(__name__)
 REMEMBER = 60.0

@@ -9,15 +9,15 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from engine import GAMES
-from league.charts import rating_chart_png
-from league.errors import ServiceError
-from league.queries import RatingCard
-from telegram_app.context import services
+from league.store.errors import ServiceError
+from league.tables.charts import rating_chart_png
+from league.tables.queries import RatingCard
 from telegram_app.games.base import default_kind
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
 from telegram_app.render import league as render
 from telegram_app.render.common import error_text
+from telegram_app.services import services
 
 PERIOD_WORDS = {"": "week", "week": "week", "last": "last", "season": "season"}
 

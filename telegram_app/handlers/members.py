@@ -24,10 +24,10 @@ from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
 from engine import Action
-from league.errors import ServiceError
-from league.inbox import CURRENT
-from telegram_app.context import BotServices, services
+from league.store.errors import ServiceError
+from league.store.inbox import CURRENT
 from telegram_app.handlers.common import in_group, user_ref
+from telegram_app.services import BotServices, services
 
 log = logging.getLogger(__name__)
 NAMES_KEY = "seen_names"  # bot_data key of this process's :class:`SeenNames`
@@ -170,7 +170,7 @@ async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id:
     ``chat_member`` update came, or they were out anyway): nothing happens.
 
     Each game's leave is its own transaction, so the update is marked done only once every
-    game was left (:attr:`league.inbox.Work.several`): a kill between two games has the update
+    game was left (:attr:`league.store.inbox.Work.several`): a kill between two games has the update
     handled again after the restart, and the games left already are skipped."""
     bot = services(context)
     games = [g for g in await bot.service.open_games_in(chat_id) if g.player(user_id) is not None]

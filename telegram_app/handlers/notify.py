@@ -9,13 +9,13 @@ from collections.abc import Awaitable, Callable
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from league.snapshots import GameSnapshot, UserRef
-from telegram_app.context import BotServices, services
+from league.store.snapshots import GameSnapshot, UserRef
 from telegram_app.handlers.common import in_group, reply, user_ref
 from telegram_app.i18n import _, use_language
 from telegram_app.keyboards import deep_link
+from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.render.place import with_place
-from telegram_app.render.settings import game_name, game_title
+from telegram_app.services import BotServices, services
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@
 legal moves, league figures); no rule lives in JavaScript.
 
 Every response under the mount carries :data:`SECURITY_HEADERS`, and a request body longer
-than :data:`MAX_BODY` gets 413 unread (:mod:`telegram_app.webguard`)."""
+than :data:`MAX_BODY` gets 413 unread (:mod:`telegram_app.transport.webguard`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from telegram.ext import Application
 
-from telegram_app.webguard import AddHeaders, BodyLimit
+from telegram_app.transport.webguard import AddHeaders, BodyLimit
 
 STATIC = Path(__file__).resolve().parent / "static"
 PREFIX = "/app"
@@ -52,6 +52,7 @@ SECURITY_HEADERS = {
 def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
     """The Mini App's routes for the bot ``app`` (its token checks ``initData``; its
     ``bot_data`` holds the services), under ``prefix``."""
+    from telegram_app.games.base import UIS
     from telegram_app.miniapp import game_api, league_api
     from telegram_app.miniapp.auth import authed
     from telegram_app.miniapp.strings import me, strings
@@ -81,6 +82,9 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
     return [Mount(prefix, routes=[
         Route("/", index),
         Mount("/api", routes=api),
+        # each game's own page scripts (GameUI.page_scripts), before the page's own
+        *(Mount(f"/static/games/{ui.kind}", StaticFiles(directory=ui.page_scripts))
+          for ui in UIS.values() if ui.page_scripts is not None),
         Mount("/static", StaticFiles(directory=STATIC)),
     ], middleware=[Middleware(AddHeaders, headers=SECURITY_HEADERS),
                    Middleware(BodyLimit, limit=MAX_BODY)])]

@@ -13,11 +13,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from telegram.ext import Application
 
-from league.errors import ServiceError
-from telegram_app.context import KEY, BotServices
+from league.store.errors import ServiceError
 from telegram_app.miniapp.initdata import InitDataError, WebAppUser, validate
 from telegram_app.miniapp.text import language
 from telegram_app.render.common import error_text
+from telegram_app.services import KEY, BotServices
 
 log = logging.getLogger(__name__)
 SCHEME = "tma "

@@ -3,7 +3,7 @@ the same :meth:`MatchService.act` and version check as a button press) and an ev
 that tells the page when the game changed.
 
 A game's endpoints are for its players and the members of its chat, known as for the chat's
-league pages (:func:`league.access.may_see_game`: anyone who sat in one of its games); others
+league pages (:func:`league.store.access.may_see_game`: anyone who sat in one of its games); others
 get 403 ``game_members_only``, an unknown game 404."""
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from engine import Action, RuleError
-from league import access
-from league.errors import ServiceError
-from league.snapshots import GameSnapshot
-from telegram_app.context import BotServices
+from league.store import access
+from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot
 from telegram_app.i18n import _
 from telegram_app.miniapp import table
 from telegram_app.miniapp.auth import refusal
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import id_of
-from telegram_app.webguard import load_json
+from telegram_app.services import BotServices
+from telegram_app.transport.webguard import load_json
 
 log = logging.getLogger(__name__)
 POLL = 0.1
@@ -59,7 +59,7 @@ async def visible_game_id(request: Request, bot: BotServices, user: WebAppUser) 
 
 async def recent_lines(bot: BotServices, game: GameSnapshot) -> list[str]:
     """The last moves as short plain lines (the game's adapter words them), newest last."""
-    adapter = table.TABLES.get(game.kind)
+    adapter = table.adapter_of(game.kind)
     if game.state is None or adapter is None:
         return []
     rows = (await bot.service.log(game.id))[-RECENT_STEPS:]

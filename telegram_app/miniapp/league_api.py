@@ -3,14 +3,14 @@ history: ``?game=<kind>``; without it, the game the chat or the player played la
 :func:`_kind`): a chat's standings (week,
 last week, season), a player's profile with their Elo history (the page draws the chart), the
 chat's history of every game and a game's replay, step by step. The figures are the chat
-commands' own: the same queries (:mod:`league.queries`), the same formatting
+commands' own: the same queries (:mod:`league.tables.queries`), the same formatting
 (:mod:`telegram_app.render.league`) and each game's own replay lines
 (:meth:`telegram_app.games.base.GameUI.replay_lines`).
 
 The games offered are those of the registries (``engine.GAMES``, named by
-:func:`telegram_app.render.settings.game_name`), sent with each page: the page holds no list.
+:func:`telegram_app.render.chat_settings.game_name`), sent with each page: the page holds no list.
 
-A chat's pages are for people who took a seat in one of its games (:mod:`league.access`)."""
+A chat's pages are for people who took a seat in one of its games (:mod:`league.store.access`)."""
 
 from __future__ import annotations
 
@@ -20,18 +20,18 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from league import access
-from league.errors import ServiceError
-from league.queries import RatingCard
-from league.ratings import START, format_rating
-from telegram_app.context import BotServices
+from league.store import access
+from league.store.errors import ServiceError
+from league.tables.queries import RatingCard
+from league.tables.ratings import START, format_rating
 from telegram_app.games.base import UIS, default_kind
 from telegram_app.i18n import _, format_day, format_number
 from telegram_app.miniapp import table
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
-from telegram_app.render.settings import game_kinds, game_name, game_title
+from telegram_app.render.chat_settings import game_kinds, game_name, game_title
+from telegram_app.services import BotServices
 
 PERIODS = ("week", "last", "season")
 
@@ -246,7 +246,7 @@ async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Respon
     # Koira's trick line does): quadratic, on a few hundred moves at most.
     steps, kept, logged = replay_steps(
         [[plain(line) for line in ui.replay_lines(game, log[:i + 1])] for i in range(len(log))])
-    adapter = table.TABLES.get(game.kind)
+    adapter = table.adapter_of(game.kind)
     cards: list[dict[str, Any] | None] = []
     for k, at in enumerate(logged):  # a step shows the cards of the logged steps it covers
         start = logged[k - 1] + 1 if k else 0

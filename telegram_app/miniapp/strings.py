@@ -6,11 +6,11 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from league import access
-from telegram_app.context import BotServices
+from league.store import access
 from telegram_app.i18n import _
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, current_language
+from telegram_app.services import BotServices
 
 
 def ui_strings() -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""A game as the page draws it, for any game: a per-game adapter (``TABLES``) turns the
+"""A game as the page draws it, for any game: a per-game adapter (each game's ``GameUI.page``, a
+:class:`~telegram_app.games.base.PageTable`) turns the
 engine's view into the generic shape below, so another game plugs in with its own adapter
 and the page stays the same.
 
@@ -14,46 +15,20 @@ and the page stays the same.
      "result": [{"mark", "name", "you"}] (once finished: see :func:`result`),
      "rematch": {"text", "button"} or None (see :func:`rematch`),
      "legend": [{"label", "text"}] (what the special cards shown do; may be absent),
-     "controls": [...]  (see :func:`telegram_app.miniapp.coyote_table.controls`,
-                         :func:`telegram_app.miniapp.koira_table.controls`)}
+     "controls": [...]  (see :func:`telegram_app.games.coyote.table.controls`,
+                         :func:`telegram_app.games.koira.table.controls`)}
 
 A game may add keys of its own (Koira: ``"layout": "koira"`` and ``"koira": {...}``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
-from league.snapshots import GameSnapshot
-from telegram_app.games.base import UIS
+from league.store.snapshots import GameSnapshot
+from telegram_app.games.base import UIS, PageTable
 from telegram_app.i18n import _
-from telegram_app.miniapp import coyote_table, koira_table
 from telegram_app.miniapp.text import clean_name, plain
-
-
-class Adapter(NamedTuple):
-    """One game's drawing for the page: ``table(game, seat or None)`` (the generic shape
-    above plus the game's own keys), ``controls(game, seat)`` (the seat's legal moves as
-    controls), ``recent(game, [events of a logged step, …])`` (plain lines), and for the
-    replay ``replay_marks([events of a logged step, …])`` (``(logged step, label)`` of each
-    place to jump to) and ``replay_cards(game, events)`` (the cards those events showed,
-    each with its owner: ``{"cards": [{"name", "card", "value"}], "legend"}`` or ``None``)."""
-
-    table: Callable[[GameSnapshot, int | None], dict[str, Any]]
-    controls: Callable[[GameSnapshot, int], list[dict[str, Any]]]
-    recent: Callable[[GameSnapshot, list[list[dict[str, Any]]]], list[str]]
-    replay_marks: Callable[[list[list[dict[str, Any]]]], list[tuple[int, str]]]
-    replay_cards: Callable[[GameSnapshot, list[dict[str, Any]]], dict[str, Any] | None]
-
-
-TABLES: dict[str, Adapter] = {
-    "coyote": Adapter(coyote_table.table, coyote_table.controls, coyote_table.recent,
-                      coyote_table.replay_marks, coyote_table.replay_cards),
-    "koira": Adapter(koira_table.table, koira_table.controls, koira_table.recent,
-                     koira_table.replay_marks, koira_table.replay_cards),
-}
-"""Per game kind, its adapter."""
 
 
 def seat_of(game: GameSnapshot, user_id: int) -> int | None:
@@ -106,7 +81,7 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
             "chat_id": game.chat_id, "paused": game.paused,
             "deadline": game.deadline_at.isoformat() if game.deadline_at and
             game.status == "running" else None}
-    if game.state is None or game.kind not in TABLES:  # the lobby (or a cancelled one)
+    if game.state is None or game.kind not in UIS:  # the lobby (or a cancelled one)
         return {"game": head, "you": None, "title": _("Game #{id}").format(id=game.id),
                 "prompt": _("Waiting in the lobby: the host starts the game in the group.")
                 if game.status == "lobby" else _("This game is not running any more."),
@@ -116,7 +91,7 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
                            "ai": p.is_ai, "turn": False, "out": False, "tally": None,
                            "max_tally": None, "cards": [], "badges": [], "place": None}
                           for i, p in enumerate(game.players)]}
-    adapter = TABLES[game.kind]
+    adapter = UIS[game.kind].page
     body = adapter.table(game, seat)
     body["controls"] = adapter.controls(game, seat) if seat is not None and \
         game.status == "running" else []
@@ -129,6 +104,12 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
 def controls(game: GameSnapshot, user_id: int) -> list[dict[str, Any]]:
     """The legal moves of ``user_id`` now (empty when not their turn or not a player)."""
     seat = seat_of(game, user_id)
-    if seat is None or game.status != "running" or game.kind not in TABLES:
+    if seat is None or game.status != "running" or game.kind not in UIS:
         return []
-    return TABLES[game.kind].controls(game, seat)
+    return UIS[game.kind].page.controls(game, seat)
+
+
+def adapter_of(kind: str) -> PageTable | None:
+    """How the page draws games of ``kind`` (``None``: a kind the bot does not run)."""
+    ui = UIS.get(kind)
+    return ui.page if ui is not None else None

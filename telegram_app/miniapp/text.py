@@ -18,7 +18,7 @@ ID_LIMIT = 2**63
 def id_of(raw: object, *, signed: bool = False) -> int:
     """A path or query id as an int; raises ``ServiceError("game_not_found")`` for anything
     that is no 64-bit (``signed``: possibly negative, as chat ids are) decimal number."""
-    from league.errors import ServiceError
+    from league.store.errors import ServiceError
 
     text = str(raw)
     digits = text[1:] if signed and text.startswith("-") else text

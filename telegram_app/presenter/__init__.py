@@ -1,5 +1,5 @@
 """Committed changes into Telegram messages: when, what the group is told, and the screens."""
 
-from telegram_app.presenter.delivery import DELIVERIES, Presenter
+from telegram_app.presenter.presenter import DELIVERIES, Presenter
 
 __all__ = ["DELIVERIES", "Presenter"]

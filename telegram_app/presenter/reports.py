@@ -6,11 +6,11 @@ import asyncio
 from typing import Any
 
 from league.delivery import Delivery
-from league.outcome import Outcome
-from league.snapshots import GameSnapshot
+from league.match.outcome import Outcome
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report, hand_number, is_over, turn_marker, ui_for
 from telegram_app.keyboards import rematch_keyboard
-from telegram_app.presenter.screens import Screens
+from telegram_app.presenter.drawing import Screens
 from telegram_app.render.common import fit_lines
 
 

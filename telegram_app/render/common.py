@@ -6,7 +6,7 @@ from datetime import datetime
 from html import escape
 from typing import Any
 
-from league.snapshots import PlayerInfo
+from league.store.snapshots import PlayerInfo
 from telegram_app.i18n import _
 
 FSI, PDI = "\u2068", "\u2069"  # isolate a name so right-to-left text cannot reorder the line

@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import use_language
 
 P = ParamSpec("P")

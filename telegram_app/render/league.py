@@ -8,14 +8,14 @@ from html import escape
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from league.queries import HistoryEntry, RatingCard, Standings
-from league.ratings import format_rating
-from league.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot
+from league.tables.queries import HistoryEntry, RatingCard, Standings
+from league.tables.ratings import format_rating
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
+from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.render.common import fit_lines, plain_name, seat_label
 from telegram_app.render.results import places_text
-from telegram_app.render.settings import game_name, game_title
 
 
 def _name(name: str) -> str:

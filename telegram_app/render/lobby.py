@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine import GAMES
-from league.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot
 from telegram_app.i18n import _, n_
 from telegram_app.render.common import name_html, seat_label
 

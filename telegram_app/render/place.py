@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from league.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot
 from telegram_app.render.common import plain_name
 
 PLACE_LINE = 34

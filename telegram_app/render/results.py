@@ -1,7 +1,7 @@
 """The results of a finished game as every message shows them: the final message, /history,
-/replay (and so the Mini App's pages, which reuse these texts and ``league.queries``).
+/replay (and so the Mini App's pages, which reuse these texts and ``league.tables.queries``).
 
-The places themselves are the league's (``league.places``, stored on the seats when the game
+The places themselves are the league's (``league.tables.places``, stored on the seats when the game
 ends: ``PlayerInfo.placement``); nothing here ranks anyone. Tied players share a place
 number and its medal (🥇 Bob, 🥈 Ann, 🥈 Dan; /history's "1. Bob, 2. Ann, 2. Dan").
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from league.ratings import MIN_RATED_HUMANS
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from league.tables.ratings import MIN_RATED_HUMANS
 from telegram_app.i18n import _, n_
 from telegram_app.render.common import name_html
 
@@ -47,7 +47,7 @@ def places_text(places: Iterable[tuple[int, str]]) -> str:
 
 
 def rating_lines(game: GameSnapshot) -> list[str]:
-    """What the final message says of the rating when play decided it (``league.rated``):
+    """What the final message says of the rating when play decided it (``league.tables.rated``):
     a game of 3 or more humans and no computer player that is not rated, because fewer
     than 3 of them made a move of their own; or the humans of a rated game who are not
     rated, having made none. Empty otherwise (a game with a computer player, or fewer

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import _
 from telegram_app.render.common import mention_html, time_html
 

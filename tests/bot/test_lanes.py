@@ -1,10 +1,10 @@
-"""Which lane an update is handled in (``telegram_app.intake.lane_of``)."""
+"""Which lane an update is handled in (``telegram_app.transport.intake.lane_of``)."""
 
 from __future__ import annotations
 
 from telegram import Update
 
-from telegram_app.intake import lane_of
+from telegram_app.transport.intake import lane_of
 
 USER = {"id": 7, "is_bot": False, "first_name": "Ann"}
 GROUP = {"id": -100, "type": "supergroup", "title": "G", "is_forum": True}

@@ -7,7 +7,7 @@ import psycopg
 import psycopg.errors
 from sqlalchemy import exc as sa_exc
 
-from telegram_app.outage import is_outage
+from telegram_app.transport.outage import is_outage
 
 
 def _wrapped(orig: Exception) -> sa_exc.DBAPIError:

@@ -12,7 +12,7 @@ from typing import Any
 
 from telegram.error import RetryAfter
 
-from telegram_app.ratelimit import ChatRateLimiter
+from telegram_app.transport.ratelimit import ChatRateLimiter
 
 
 async def test_flood_control_in_one_group_does_not_hold_up_another() -> None:

@@ -8,12 +8,11 @@ from hypothesis import strategies as st
 
 from engine.core import Action
 from engine.coyote import CoyoteGame
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.callbacks import ARITY, Callback, parse
-from telegram_app.games.coyote import events as events_text
+from telegram_app.games.coyote import notes
 from telegram_app.games.coyote import screens as render
-from telegram_app.games.coyote.keyboards import move_rows
-from telegram_app.games.coyote.verbs import mod_of, unmod
+from telegram_app.games.coyote.keyboards import mod_of, move_rows, unmod
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.render.turns import reminder_text
 from tests.fakebot import parse_html
@@ -89,8 +88,8 @@ def test_public_table_shows_no_card() -> None:
 def test_every_message_is_valid_telegram_html(names: list[str]) -> None:
     game = _game(len(names), names=names, bids=[[0, 4], [1, 9]])
     texts = [render.lobby_text(game, set()), render.table_text(game, mention=True),
-             render.private_text(game, 0), events_text.turn_line(game) or "",
-             "\n".join(events_text.step_lines(game, [{"type": "bid_placed", "seat": 1,
+             render.private_text(game, 0), notes.turn_line(game) or "",
+             "\n".join(notes.step_lines(game, [{"type": "bid_placed", "seat": 1,
                                                       "amount": 9}]))]
     for text in texts:
         plain, _ = parse_html(text)
@@ -152,7 +151,7 @@ def test_batched_showdown_line_tells_two_lives_and_knock_out() -> None:
     state = CoyoteGame().new_state(4, 7)
     state["lives"] = [0, 3, 3, 3]
     game = _snapshot(state, {"edition": "classic"})
-    line = events_text.showdown_summary(game, {"caller": 1, "bidder": 0, "bid": 3, "total": 2,
+    line = notes.showdown_summary(game, {"caller": 1, "bidder": 0, "bid": 3, "total": 2,
                                                "loser": 0, "lives_lost": 2})
     assert "two lives" in line and "out of the game" in line
 
@@ -261,7 +260,7 @@ def test_showdown_text_per_edition() -> None:
                     for i in range(3))
     game = GameSnapshot(1, -100, 0, "coyote", {"edition": "feathers"}, "running", 12, after,
                         1000, 5, 6, players)
-    text = events_text.showdown_text(game, showdown)
+    text = notes.showdown_text(game, showdown)
     parse_html(text)
     assert "doubles the green feathers still positive" in text
     assert "Total: <b>−10</b>" in text and "((" not in text.replace(" ", "")
@@ -292,11 +291,11 @@ def test_showdown_labels_extra_cards_and_change_says_the_double_is_void() -> Non
                          (1, Action("bid", 30)), (2, Action("call"))]:
         state, events = rules.apply(state, seat, action)
         data = [e.to_json() for e in events]
-        lines += events_text.step_lines(snap(state), data)
+        lines += notes.step_lines(snap(state), data)
         showdown = next((e for e in data if e["type"] == "showdown"), None)
     assert any("uses Change" in line and "The Double on the last bid no longer counts." in line
                for line in lines)
-    text = events_text.showdown_text(snap(state), showdown)
+    text = notes.showdown_text(snap(state), showdown)
     parse_html(text)
     assert "P1\u2069: <b>?</b> (Draw 1, turns up the top card)" in text
     assert "turned up: <b>4</b>" in text
@@ -305,12 +304,12 @@ def test_showdown_labels_extra_cards_and_change_says_the_double_is_void() -> Non
 def test_game_over_names_every_winner() -> None:
     state = CoyoteGame().new_state(3, 7, {"edition": "poker-deck"})
     state.update(over=True, out=[1], lives=[2, 0, 3])
-    places = [1, 3, 1]  # (league.places: the league stores them on the seats at the end)
+    places = [1, 3, 1]  # (league.tables.places: the league stores them on the seats at the end)
     players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, places[i], None, None)
                     for i in range(3))
     game = GameSnapshot(1, -100, 0, "coyote", {"edition": "poker-deck"}, "finished", 12,
                         state, 1000, 5, 6, players)
-    text, _ = parse_html(events_text.game_over_text(game))
+    text, _ = parse_html(notes.game_over_text(game))
     assert "🏆 Winners: \u2068P0\u2069, \u2068P2\u2069" in text
     assert text.count("🥇") == 2 and "🥉 \u2068P1" in text  # 1, 1, 3: competition ranks
 
@@ -334,7 +333,7 @@ def test_a_swapped_away_blue_zero_still_says_the_feathers_are_reshuffled() -> No
                     for i in range(3))
     game = GameSnapshot(1, -100, 0, "coyote", options, "running", 12, state, 1000, 5, 6,
                         players)
-    text = events_text.showdown_text(game, showdown)
+    text = notes.showdown_text(game, showdown)
     parse_html(text)
     assert "(swapped away, does not count; all feathers are reshuffled after this round)" in text
 
@@ -344,7 +343,7 @@ def test_league_dates_read_in_each_languages_order() -> None:
     the order and with the units each language writes (not an English pattern's order)."""
     from datetime import UTC, datetime, timedelta
 
-    from league.queries import HistoryEntry, Standings
+    from league.tables.queries import HistoryEntry, Standings
     from telegram_app.i18n import use_language
     from telegram_app.render import league as league_text
 

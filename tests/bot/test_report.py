@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine import GAMES
 from engine.core import Action
-from league.outcome import Step
-from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.coyote.report import report, untold_lines
+from league.match.outcome import Step
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.coyote.notes import report, untold_lines
 from tests.fakebot import parse_html
 
 G = GAMES["coyote"]
@@ -68,7 +68,7 @@ def test_a_change_answered_by_a_computer_keeps_the_turn() -> None:
     """Change on a computer player's bid: it answers at once and the turn comes back to the
     human who used Change, so the note waits for their next move; a Change on a human's bid,
     a Pass or a plain bid passes the turn on and is reported at once."""
-    from telegram_app.games.coyote.report import keeps_turn
+    from telegram_app.games.coyote.notes import keeps_turn
 
     options = {"edition": "classic", "specials": True}
     state, _ = G.new_game(3, 5, options)

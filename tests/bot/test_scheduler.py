@@ -6,7 +6,7 @@ import asyncio
 
 from telegram.ext import ApplicationBuilder, CallbackContext
 
-from telegram_app import scheduler
+from telegram_app.transport import scheduler
 
 
 async def test_cancelled_job_finishes_its_work_before_the_stop_ends() -> None:
@@ -52,7 +52,7 @@ def test_a_job_cancelled_by_a_stop_is_not_logged_as_an_error(caplog) -> None:
     and logs that as an error; nothing was lost, so the line is dropped."""
     import logging
 
-    from telegram_app.scheduler import schedule
+    from telegram_app.transport.scheduler import schedule
 
     app = ApplicationBuilder().token("1:fake").build()
     schedule(app, 5, 60)

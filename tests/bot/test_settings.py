@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from telegram_app.settings import Settings
+from telegram_app.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = "https://bot.example/hook"

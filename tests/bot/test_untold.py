@@ -4,8 +4,8 @@ could tell them (a lost note, a crash after a commit, a report that gave up wait
 from __future__ import annotations
 
 from engine.core import Action, RuleError
-from league.outcome import Step
-from telegram_app.games.coyote.report import report, untold_lines
+from league.match.outcome import Step
+from telegram_app.games.coyote.notes import report, untold_lines
 from tests.bot.test_report import OPTIONS, PLAYERS, G, apply, plain, snap
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine import GAMES
 from engine.coyote.editions import MAX_BID
-from telegram_app.context import KEY
+from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import choose, hold, move_version
 from tests.fakebot import FakeBotAPI, FakeUser

@@ -17,10 +17,10 @@ from apscheduler.events import (
 )
 from telegram.ext import Application
 
-from league.models import utcnow
+from league.store.models import utcnow
 from telegram_app.app import ALLOWED_UPDATES, build_application
-from telegram_app.context import KEY
-from telegram_app.settings import Settings
+from telegram_app.config import Settings
+from telegram_app.services import KEY
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
 

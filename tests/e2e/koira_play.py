@@ -1,5 +1,5 @@
 """Playing Koira through the fake Bot API: the move buttons a player's private message
-carries (``ky``/``kt``/``kw``/``kh``, ``telegram_app/games/koira/keyboard.py``), whose turn
+carries (``ky``/``kt``/``kw``/``kh``, ``telegram_app/games/koira/keyboards.py``), whose turn
 it is, and a scripted player that carries out a chosen move by pressing what it sees (a
 sequence: tap its cards, then Play)."""
 
@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from engine import GAMES, Action
 from league.service import MatchService
-from league.snapshots import GameSnapshot
-from telegram_app.context import KEY
-from telegram_app.games.koira.keyboard import mask_of, parse
+from league.store.snapshots import GameSnapshot
+from telegram_app.games.koira.keyboards import mask_of, parse
+from telegram_app.services import KEY
 from tests.e2e.harness import wait_for
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from telegram_app.context import KEY
+from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.chaos_checks import check, logged_sequence, told_sequence
 from tests.e2e.chaos_walk import FSI, GROUP, NAMES, PDI, Chaos, seeds

@@ -197,7 +197,7 @@ async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot
     """As above, but the computer plays the timed-out turn with a bid and a computer player
     then calls, ending the round: still two new group messages (seed 4: Bob opens, Cat
     follows, then the computer player)."""
-    from telegram_app.context import KEY
+    from telegram_app.services import KEY
 
     api, players, clock, runner = bot
     runner.app.bot_data[KEY].service.new_seed = lambda: 4
@@ -288,7 +288,7 @@ async def test_another_players_leave_that_ends_the_round(bot) -> None:
 
 async def _masks_and_a_computer(api, players, runner) -> None:
     """Seed 4, masks on, Ann, Bob, Cat and a computer player: Bob opens, then Cat."""
-    from telegram_app.context import KEY
+    from telegram_app.services import KEY
 
     runner.app.bot_data[KEY].service.new_seed = lambda: 4
     lobby = await open_lobby(api, players, GROUP)

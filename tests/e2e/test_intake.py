@@ -11,7 +11,7 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from league.models import GameEvent, InboxItem
+from league.store.models import GameEvent, InboxItem
 from tests.e2e.harness import (
     BotRunner,
     hold,

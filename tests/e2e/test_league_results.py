@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from telegram_app.context import KEY
+from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
     bot_table,

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from telegram_app import ratelimit
-from telegram_app.context import KEY
-from telegram_app.ratelimit import ChatRateLimiter
-from telegram_app.settings import Settings
+from telegram_app.config import Settings
+from telegram_app.services import KEY
+from telegram_app.transport import ratelimit
+from telegram_app.transport.ratelimit import ChatRateLimiter
 from tests.e2e.harness import BotRunner, bot_table, open_lobby, wait_for
 from tests.fakebot import FakeBotAPI
 

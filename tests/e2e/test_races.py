@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from telegram_app.context import KEY
+from telegram_app.services import KEY
 from tests.e2e.harness import (
     hold_timeout_note,
     move_version,

@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from telegram_app.context import KEY
+from telegram_app.services import KEY
 from tests.e2e.harness import bot_table, mover, press, start_game, wait_for
 
 GROUP = -100991

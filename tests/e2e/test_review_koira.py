@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from league.errors import ServiceError
+from league.store.errors import ServiceError
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, wait_for
 from tests.e2e.koira_play import (

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from league.db import Database
+from league.store.db import Database
 from tests.e2e.processes import free_port, kill, spawn
 from tests.fakebot import FakeBotAPI
 

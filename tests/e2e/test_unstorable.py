@@ -13,8 +13,8 @@ from contextlib import asynccontextmanager
 import uvicorn
 from sqlalchemy import select
 
-from league.models import InboxItem
-from telegram_app.web import create_web_app
+from league.store.models import InboxItem
+from telegram_app.transport.web import create_web_app
 from tests.e2e.harness import bot_table, open_lobby, wait_for
 from tests.miniapp.server import free_port
 
@@ -64,7 +64,7 @@ async def test_callback_data_with_a_nul_is_refused_when_polling(pg_db, pg_url,
         assert await _inbox(pg_db) == stored
         warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert [(r.name, r.levelname) for r in warnings] == \
-            [("telegram_app.intake.receiving", "WARNING")] * 3, \
+            [("telegram_app.transport.intake.receiving", "WARNING")] * 3, \
             [r.getMessage() for r in warnings]
         assert all(r.exc_info is None for r in warnings)
         # the bot goes on: a genuine press after them is handled

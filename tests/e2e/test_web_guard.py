@@ -13,8 +13,8 @@ from contextlib import asynccontextmanager
 import httpx
 from sqlalchemy import func, select
 
-from league.models import InboxItem
-from telegram_app.web import WEBHOOK_MAX_BODY, create_web_app
+from league.store.models import InboxItem
+from telegram_app.transport.web import WEBHOOK_MAX_BODY, create_web_app
 from tests.e2e.harness import bot_table, wait_for
 
 GROUP = -100702
@@ -100,7 +100,8 @@ async def test_a_body_that_is_no_update_is_one_warning_and_a_200(pg_db, pg_url,
             assert response.status_code == 200, (body[:80], response.text)
             new = caplog.records[before:]
             assert [(r.name, r.levelname) for r in new] == \
-                [("telegram_app.web", "WARNING")], (body[:80], [r.getMessage() for r in new])
+                [("telegram_app.transport.web", "WARNING")], \
+                (body[:80], [r.getMessage() for r in new])
             assert new[0].exc_info is None and "no update" in new[0].getMessage()
         await api.settle()
         assert await _inbox(pg_db) == stored  # none stored

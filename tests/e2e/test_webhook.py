@@ -11,9 +11,9 @@ import aiohttp
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
-from league.models import InboxItem
+from league.store.models import InboxItem
 from telegram_app.app import build_application, make_server, serve
-from telegram_app.settings import Settings
+from telegram_app.config import Settings
 from tests.e2e.harness import open_lobby, wait_for
 from tests.e2e.tcp_proxy import TcpProxy
 from tests.fakebot import FakeBotAPI

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 from sqlalchemy import func, select
 
-from league.models import InboxItem
+from league.store.models import InboxItem
 from tests.e2e.harness import hold, play_turn, start_game, wait_for
 from tests.e2e.processes import free_port, kill, spawn, spawn_with_game
 from tests.fakebot import FakeBotAPI

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 
 from engine import GAMES
-from telegram_app.context import KEY
 from telegram_app.games.base import register, unregister
+from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, wait_for
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage

@@ -10,8 +10,8 @@ from telegram import InlineKeyboardButton
 
 from engine import Action
 from engine.core import PLAYER_REMOVED, ROUND_OVER, OptionSpec
-from league.errors import ServiceError
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import Events, Press, Report, Rows
 from telegram_app.render.common import mention_html, name_html
 from tests.highcard.game import DEALT, PLAYED

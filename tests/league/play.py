@@ -6,7 +6,7 @@ import random
 
 from engine import Action
 from league.service import MatchService
-from league.snapshots import GameSnapshot, UserRef
+from league.store.snapshots import GameSnapshot, UserRef
 
 
 async def play_koira(service: MatchService, chat_id: int, users: list[UserRef],

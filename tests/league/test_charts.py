@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from matplotlib.dates import date2num
 
-from league.charts import (
+from league.tables.charts import (
     FONTS,
     HEIGHT_PX,
     TITLE_CHARS,
@@ -23,7 +23,7 @@ from league.charts import (
     rating_chart,
     rating_chart_png,
 )
-from league.ratings import START
+from league.tables.ratings import START
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 T0 = datetime(2024, 3, 1, 18, tzinfo=UTC)
@@ -93,8 +93,8 @@ def test_charts_can_be_drawn_from_threads() -> None:
 def test_no_pyplot_telegram_database_or_network_imports() -> None:
     code = (
         "import sys\n"
-        "import league.ratings, league.standings, league.charts\n"
-        "league.charts.rating_chart_png([], 't')\n"
+        "import league.tables.ratings, league.tables.standings, league.tables.charts\n"
+        "league.tables.charts.rating_chart_png([], 't')\n"
         "bad = ('matplotlib.pyplot', 'telegram', 'sqlalchemy', 'psycopg', 'aiosqlite',\n"
         "       'httpx', 'aiohttp', 'urllib.request', 'http.client')\n"
         "loaded = sorted(m for m in bad if m in sys.modules)\n"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from league.db import Database
-from league.errors import ServiceError
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.errors import ServiceError
+from league.store.snapshots import UserRef
 from tests.league.play import play_koira
 
 CHAT = -3001

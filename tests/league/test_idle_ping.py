@@ -1,4 +1,4 @@
-"""Pooled connections an outage killed unnoticed are replaced before use (league.db's check of
+"""Pooled connections an outage killed unnoticed are replaced before use (league.store.db's check of
 connections idle longer than PING_AFTER), and a busy pool makes no ping per checkout."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import asyncio
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from league import db as league_db
-from league.db import Database
+from league.store import db as league_db
+from league.store.db import Database
 from tests.e2e.tcp_proxy import TcpProxy
 
 

@@ -8,10 +8,10 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from league.inbox import CURRENT, Inbox, Item, Work
-from league.models import InboxItem, utcnow
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.inbox import CURRENT, Inbox, Item, Work
+from league.store.models import InboxItem, utcnow
+from league.store.snapshots import UserRef
 
 ANN = UserRef(1, "Ann")
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from engine import Action
-from league.db import Database
-from league.errors import ServiceError
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.errors import ServiceError
+from league.store.snapshots import UserRef
 
 KIM = UserRef(1, "Kim", language="ko-KR")
 BETO = UserRef(2, "Beto", language="es-419")

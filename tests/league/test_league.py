@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import select
 
 from engine import Action
-from league.db import Database
-from league.models import RatingEvent
-from league.ratings import RatingChange, replay
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.models import RatingEvent
+from league.store.snapshots import UserRef
+from league.tables.ratings import RatingChange, replay
 from tests.clock import Clock
 from tests.league.play import finish_coyote
 
@@ -33,7 +33,7 @@ async def play_game(service: MatchService, users: list[UserRef], *, ai: int = 0,
         await service.add_ai(lobby.id, users[0].id)
     game = (await service.start(lobby.id, users[0].id)).game
     if leave_first:
-        from league.models import Game
+        from league.store.models import Game
         async with service.db.sessions.begin() as session:
             row = await session.get(Game, game.id)
             row.due_at = service.clock()  # the sweeper removes the player to act
@@ -226,7 +226,7 @@ async def test_migration_into_a_supergroup_that_has_a_row_already(pg_db: Databas
 
 
 async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) -> None:
-    from league.models import LeaguePost
+    from league.store.models import LeaguePost
 
     clock = Clock(datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC))
     service = MatchService(pg_db, clock=clock)
@@ -243,7 +243,7 @@ async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) ->
 
 async def test_last_rated_time_never_goes_back(pg_db: Database) -> None:
     """Two games finishing together: the one committing last may have the earlier time."""
-    from league.models import Chat
+    from league.store.models import Chat
 
     clock = Clock(datetime(2026, 3, 8, 23, 59, tzinfo=UTC))
     service = MatchService(pg_db, clock=clock, new_seed=lambda: 5)
@@ -258,7 +258,7 @@ async def test_last_rated_time_never_goes_back(pg_db: Database) -> None:
 
 async def test_chat_time_zone_and_season_settings(pg_db: Database) -> None:
     service = MatchService(pg_db)
-    from league.errors import ServiceError
+    from league.store.errors import ServiceError
 
     for bad in ("Mars/Base", "localtime", "posix/Europe/Berlin", "right/UTC", "Factory", 5):
         with pytest.raises(ServiceError, match="bad_timezone"):
@@ -292,7 +292,7 @@ async def test_a_post_that_was_not_sent_is_retried_once(pg_db: Database) -> None
 
 
 async def test_overall_rank_counts_only_established_players(pg_db: Database) -> None:
-    from league.models import Rating, User
+    from league.store.models import Rating, User
 
     service = MatchService(pg_db)
     async with pg_db.sessions.begin() as session:

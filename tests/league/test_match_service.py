@@ -7,10 +7,10 @@ import asyncio
 import pytest
 
 from engine import Action
-from league.db import Database
-from league.errors import ServiceError
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.errors import ServiceError
+from league.store.snapshots import UserRef
 
 CHAT = -1001
 USERS = [UserRef(i, f"P{i}") for i in range(1, 6)]

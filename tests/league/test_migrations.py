@@ -38,7 +38,7 @@ def _scratch_postgresql() -> Iterator[str]:
 def test_processes_starting_together_migrate_once() -> None:
     with _scratch_postgresql() as url:
         # Separate processes, as in a redeploy (Alembic's context is per process).
-        script = f"from league.db import upgrade; upgrade({url!r})"
+        script = f"from league.store.db import upgrade; upgrade({url!r})"
         runs = [subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
                                  stderr=subprocess.PIPE, text=True) for _ in range(3)]
         for run in runs:
@@ -53,7 +53,7 @@ def _downgrade(url: str, revision: str) -> None:
     from alembic import command
     from alembic.config import Config
 
-    from league.db import ALEMBIC_DIR, sync_url
+    from league.store.db import ALEMBIC_DIR, sync_url
 
     config = Config()
     config.set_main_option("script_location", str(ALEMBIC_DIR))
@@ -69,7 +69,7 @@ def _check_game_options(url: str) -> None:
 
     from sqlalchemy import create_engine, text
 
-    from league.db import sync_url, upgrade
+    from league.store.db import sync_url, upgrade
 
     upgrade(url, "0010_names_topics")
     engine = create_engine(sync_url(url))
@@ -123,7 +123,7 @@ def _check_posts_per_kind(url: str) -> None:
     game claim the same chat and period, and on the way down keeps Coyote's claims."""
     from sqlalchemy import create_engine, text
 
-    from league.db import sync_url, upgrade
+    from league.store.db import sync_url, upgrade
 
     upgrade(url, "0011_game_options")
     engine = create_engine(sync_url(url))
@@ -167,7 +167,7 @@ def _check_league_places(url: str) -> None:
 
     from sqlalchemy import create_engine, text
 
-    from league.db import sync_url, upgrade
+    from league.store.db import sync_url, upgrade
 
     upgrade(url, "0014_delivery_tables")
     engine = create_engine(sync_url(url))

@@ -14,10 +14,10 @@ import psycopg
 import pytest
 
 from engine import Action
-from league.db import Database
-from league.errors import ServiceError
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.errors import ServiceError
+from league.store.snapshots import UserRef
 from tests.clock import Clock
 from tests.conftest import _libpq
 

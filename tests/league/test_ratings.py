@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.places import final_places
-from league.ratings import (
+from league.tables.places import final_places
+from league.tables.ratings import (
     K_ESTABLISHED,
     K_PROVISIONAL,
     START,

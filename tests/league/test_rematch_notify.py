@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import update
 
-from league.db import Database
-from league.errors import ServiceError
-from league.models import User
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.errors import ServiceError
+from league.store.models import User
+from league.store.snapshots import UserRef
 from tests.league.play import finish_coyote
 
 CHAT = -3101
@@ -116,8 +116,8 @@ def test_the_stand_in_plays_at_the_chats_level() -> None:
 
     from engine import GAMES
     from engine.core import step_of
-    from league.models import Game as GameRow
-    from league.models import GamePlayer
+    from league.store.models import Game as GameRow
+    from league.store.models import GamePlayer
 
     game = GAMES["coyote"]
     for seed in range(40):

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.ratings import START, rate_game, recompute
-from league.standings import (
+from league.tables.ratings import START, rate_game, recompute
+from league.tables.standings import (
     EPOCH,
     GameResult,
     champions,

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from engine import GAMES, Action
 from engine.koira.cards import DECK
 from league.service import MatchService
-from league.snapshots import GameSnapshot, UserRef
-from telegram_app.context import KEY
-from telegram_app.miniapp.koira_table import label
+from league.store.snapshots import GameSnapshot, UserRef
+from telegram_app.games.koira.table import label
+from telegram_app.services import KEY
 
 KOIRA = GAMES["koira"]
 NAMES = {1: "Ann", 2: "Bob", 3: "Cat"}

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine import GAMES
-from league.snapshots import GameSnapshot, UserRef
+from league.store.snapshots import GameSnapshot, UserRef
 from telegram_app.games import base
 from tests.e2e.harness import start_game
 from tests.miniapp.koira import NAMES, service_of

@@ -1,6 +1,6 @@
 """Who may read a game's pages in the Mini App (the real bot, the fake Bot API, PostgreSQL):
 its players and the members of its chat, known as for the chat's league pages (those who sat
-in one of its games: ``league.access``); anyone else gets 403 with a text that says so, in
+in one of its games: ``league.store.access``); anyone else gets 403 with a text that says so, in
 their language, and nothing of the table, not even through a stale move's answer. The league
 pages' refusals say what they require."""
 

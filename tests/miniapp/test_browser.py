@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine import GAMES
-from league.snapshots import UserRef
+from league.store.snapshots import UserRef
 from tests.e2e.harness import (
     mover,
     open_lobby,

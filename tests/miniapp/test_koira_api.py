@@ -15,7 +15,7 @@ import random
 import time
 
 from engine.koira.cards import sorted_hand
-from league.snapshots import UserRef
+from league.store.snapshots import UserRef
 from tests.miniapp.koira import (
     KOIRA,
     drive,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Action
-from league.snapshots import UserRef
-from telegram_app.miniapp.koira_table import label
+from league.store.snapshots import UserRef
+from telegram_app.games.koira.table import label
 from tests.miniapp.browser import chromium, phone
 from tests.miniapp.koira import (
     KOIRA,

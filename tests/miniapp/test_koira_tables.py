@@ -11,8 +11,9 @@ from dataclasses import fields, replace
 
 from engine import GAMES, Action
 from engine.koira.cards import DECK
-from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.miniapp import koira_table, table
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.koira import table as koira_table
+from telegram_app.miniapp import table
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 KOIRA = GAMES["koira"]

@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from engine import GAMES, Action
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.coyote.table import controls
 from telegram_app.miniapp import table
-from telegram_app.miniapp.coyote_table import controls
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 

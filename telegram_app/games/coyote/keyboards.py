@@ -2,6 +2,21 @@
 keyboards (more bids, a target, the card to guess), each with a way back.
 
 A move keyboard offers only what the rules allow now (the engine's ``legal_actions``).
+
+The callback verbs (``<verb>:<game id>:<version>[:<n>…]``, see
+``telegram_app.callbacks``); they keep the letters of the buttons already in chats.
+
+| verb | meaning | numbers after the game id |
+| --- | --- | --- |
+| ``b`` | bid | version, amount[, mod] |
+| ``c`` | call Coyote | version |
+| ``m`` | show bids from a number | version, first bid[, mod] |
+| ``k`` | pick a mask used with a bid | version, special code |
+| ``x`` | use a special action on its own | version, special code |
+| ``q`` | guess one's own card | version, card index |
+| ``g`` | show the guess keyboard | version |
+
+``mod`` = special code × 100 + target seat (Double: no target).
 """
 
 from __future__ import annotations
@@ -13,12 +28,34 @@ from telegram import InlineKeyboardButton
 from engine import GAMES
 from engine.coyote import CoyoteGame, get_edition
 from engine.coyote.editions import MAX_BID
-from league.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Press, Rows
-from telegram_app.games.coyote.verbs import SPECIAL_CODES, mod_of, unmod
 from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
+
+VERBS: dict[str, tuple[int, ...]] = {
+    "b": (2, 3), "c": (1,), "m": (2, 3), "k": (2,), "x": (2,), "q": (2,), "g": (1,),
+}
+SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
+                 "extra": 7, "skip": 8, "swap": 9, "guess": 10}
+SPECIAL_NAMES = {code: name for name, code in SPECIAL_CODES.items()}
+
+
+def mod_of(special: str | None, target: int | None = None) -> int | None:
+    """Encode a bid's mask and target as one number (``None`` for a plain bid)."""
+    if special is None:
+        return None
+    return SPECIAL_CODES[special] * 100 + (target or 0)
+
+
+def unmod(mod: int | None) -> tuple[str | None, int | None]:
+    """Decode :func:`mod_of`: ``(special, target)``; raises ``KeyError`` on a bad code."""
+    if mod is None:
+        return None, None
+    special = SPECIAL_NAMES[mod // 100]
+    return special, (mod % 100 if special in ("draw1", "shot") else None)
+
 
 BIDS_SHOWN = 8
 BIDS_PER_ROW = 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from league.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name

@@ -13,7 +13,7 @@ from typing import Any
 from engine import GAMES
 from engine.coyote import CoyoteGame
 from engine.coyote.editions import MAX_BID
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.coyote.words import card_label, edition_name, hearts, special_name
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import mention_html, name_html, plain_name, seat_label, time_html
@@ -122,7 +122,7 @@ def _seat_lines(game: GameSnapshot, view: dict[str, Any], own: int | None) -> li
     return lines
 
 
-def _status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
+def status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     lines = []
     if view["direction"] == -1:
         lines.append(_("↩️ Play goes the other way this round."))
@@ -153,7 +153,7 @@ def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
     view = GAMES[game.kind].view(state, None)
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
     lines += _seat_lines(game, {**view, "turn": None}, None)
-    status = _status_lines(game, view)
+    status = status_lines(game, view)
     if status:
         lines += ["", *status]
     if view["over"]:
@@ -185,7 +185,7 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     view = GAMES[game.kind].view(state, seat)
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
     lines += _seat_lines(game, view, seat)
-    lines += ["", _bids_line(game, state)] + _status_lines(game, view)
+    lines += ["", _bids_line(game, state)] + status_lines(game, view)
     if view["turn"] == seat:
         if view["min_bid"] > MAX_BID:  # the highest bid closes the bidding
             lines += ["", _("<b>Your turn:</b> nobody may bid higher: call Coyote!")]

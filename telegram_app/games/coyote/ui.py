@@ -3,28 +3,31 @@ together from this package's screens, keyboards, verbs, reports and texts."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine import GAMES, Action
 from engine.core import OptionSpec
 from engine.coyote import EDITIONS, CoyoteGame
 from engine.coyote.editions import BID_SPECIALS, MAX_BID
-from league.errors import ServiceError
-from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import Events, Press, Report, Rows
-from telegram_app.games.coyote import events as events_text
-from telegram_app.games.coyote import report as reports
-from telegram_app.games.coyote import screens, settings
+from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.base import Events, PageTable, Press, Report, Rows
+from telegram_app.games.coyote import notes, screens
+from telegram_app.games.coyote import options as option_texts
+from telegram_app.games.coyote import table as page_table
 from telegram_app.games.coyote.errors import error_text
 from telegram_app.games.coyote.keyboards import (
+    SPECIAL_NAMES,
+    VERBS,
     guess_cards,
     guess_rows,
     move_rows,
     target_rows,
+    unmod,
 )
 from telegram_app.games.coyote.replay import replay_lines
 from telegram_app.games.coyote.rules import rules_text
-from telegram_app.games.coyote.verbs import SPECIAL_NAMES, VERBS, unmod
 from telegram_app.i18n import _
 from telegram_app.render.texts import escape
 
@@ -37,10 +40,13 @@ class CoyoteUI:
     kind = "coyote"
     verbs = VERBS
     peek = True
+    page = PageTable(page_table.table, page_table.controls, page_table.recent,
+                     page_table.replay_marks, page_table.replay_cards)
+    page_scripts: Path | None = None  # the generic table
 
     # --- names and settings ----------------------------------------------------------------
     def game_name(self) -> str:
-        return settings.game_name()
+        return option_texts.game_name()
 
     def help_lines(self) -> tuple[str | None, str | None]:
         # (/start's answer is written around the first game; /help names its editions)
@@ -48,10 +54,10 @@ class CoyoteUI:
                        "its edition; /rules with an edition explains it.")
 
     def title(self, options: dict[str, Any]) -> str:
-        return settings.title(options)
+        return option_texts.title(options)
 
     def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
-        return settings.setting_label(spec, value)
+        return option_texts.setting_label(spec, value)
 
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
@@ -122,25 +128,25 @@ class CoyoteUI:
     # --- reports ---------------------------------------------------------------------------
     def report(self, game: GameSnapshot, steps: list[Any], held: list[str] | None = None, *,
                mention: bool = True) -> Report:
-        return reports.report(game, steps, held, mention=mention)
+        return notes.report(game, steps, held, mention=mention)
 
     def untold_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
-        return reports.untold_lines(game, logged)
+        return notes.untold_lines(game, logged)
 
     def keeps_turn(self, game: GameSnapshot, steps: list[Any]) -> bool:
-        return reports.keeps_turn(game, steps)
+        return notes.keeps_turn(game, steps)
 
     def still_acting(self, game: GameSnapshot, logged: list[Events]) -> bool:
-        return reports.still_acting(game, logged)
+        return notes.still_acting(game, logged)
 
     def opens_table(self, events: Events) -> bool:
         return any(e["type"] == "round_dealt" for e in events)
 
     def turn_line(self, game: GameSnapshot) -> str | None:
-        return events_text.turn_line(game)
+        return notes.turn_line(game)
 
     def game_over_text(self, game: GameSnapshot) -> str:
-        return events_text.game_over_text(game)
+        return notes.game_over_text(game)
 
     def replay_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
         return replay_lines(game, logged)

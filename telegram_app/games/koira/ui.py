@@ -16,16 +16,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import GAMES
 from engine.core import Action
 from engine.koira.cards import is_card, sort_key
-from league.errors import ServiceError
-from league.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import Events, Press, Report, Rows
-from telegram_app.games.koira import keyboard, notes, rules, settings, texts
-from telegram_app.games.koira.cards import hand_label
+from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.base import Events, PageTable, Press, Report, Rows
+from telegram_app.games.koira import errors, keyboards, notes, replay, rules, screens
+from telegram_app.games.koira import options as option_texts
+from telegram_app.games.koira import table as page_table
+from telegram_app.games.koira.words import hand_label
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
@@ -52,14 +55,14 @@ def _engine() -> Any:
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
     """The lobby: the rule options, the players (⚠️: not reachable privately), how to start."""
     lines = [_("🐕 <b>Koira</b> — new game #{id}").format(id=game.id),
-             rules.options_line(game.options), ""]
+             option_texts.options_line(game.options), ""]
     return "\n".join(lines + lobby_body(game, reachable))
 
 
 @in_chat_language
 def option_label(game: GameSnapshot, spec: OptionSpec, value: Any) -> str:
     """A lobby option's button label in the group's language."""
-    return rules.option_label(spec.name, value)
+    return option_texts.option_label(spec.name, value)
 
 
 @in_reader_language
@@ -68,9 +71,9 @@ def lobby_closed_text(game: GameSnapshot, reader: PlayerInfo | None = None) -> s
     is drawn; ``None``: the group)."""
     if game.status == "cancelled":
         return _("🐕 Koira #{id} was cancelled.").format(id=game.id)
-    names = ", ".join(texts.player_label(p) for p in game.players)
+    names = ", ".join(screens.player_label(p) for p in game.players)
     return _("🐕 Koira #{id} started with {names}.").format(id=game.id, names=names) + \
-        "\n" + rules.options_line(game.options)
+        "\n" + option_texts.options_line(game.options)
 
 
 @in_chat_language
@@ -83,7 +86,7 @@ def lobby_expired_text(game: GameSnapshot) -> str:
 @in_chat_language
 def table_text(game: GameSnapshot, mention: bool = False) -> str:
     """The trick's table; a new one (``mention``) mentions who leads."""
-    text = texts.table_text(game)
+    text = screens.table_text(game)
     if mention and (line := notes.turn_line(game)):
         text += "\n" + line
     return text
@@ -101,7 +104,7 @@ def peek_alert(game: GameSnapshot, seat: int) -> str:
 @in_seat_language
 def private_rows(game: GameSnapshot, seat: int, selection: int = 0) -> Rows:
     """``seat``'s move buttons (their language)."""
-    return keyboard.move_rows(game, seat, selection)
+    return keyboards.move_rows(game, seat, selection)
 
 
 @in_chat_language
@@ -166,15 +169,18 @@ class KoiraUI:
     """Koira's Telegram face (:class:`telegram_app.games.base.GameUI`)."""
 
     kind = "koira"
-    verbs = dict(keyboard.VERBS_ARITY)
+    verbs = dict(keyboards.VERBS_ARITY)
     peek = True
+    page = PageTable(page_table.table, page_table.controls, page_table.recent,
+                     page_table.replay_marks, page_table.replay_cards)
+    page_scripts: Path | None = Path(__file__).resolve().parent / "static"  # its table.js
     """👀 on the table shows the reader their own hand (for a player without the private
     chat open)."""
 
     # --- names and settings ----------------------------------------------------------------
     def game_name(self) -> str:
         """``Koira``."""
-        return settings.game_name()
+        return option_texts.game_name()
 
     def help_lines(self) -> tuple[str | None, str | None]:
         """Koira's line in /start's answer and in /help."""
@@ -184,11 +190,11 @@ class KoiraUI:
 
     def title(self, options: dict[str, Any]) -> str:
         """The game's name (its options are not part of a game's title)."""
-        return settings.game_name()
+        return option_texts.game_name()
 
     def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
-        """See :func:`telegram_app.games.koira.settings.setting_label`."""
-        return settings.setting_label(spec, value)
+        """See :func:`telegram_app.games.koira.option_texts.setting_label`."""
+        return option_texts.setting_label(spec, value)
 
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
@@ -196,7 +202,7 @@ class KoiraUI:
         return lobby_text(game, reachable)
 
     def option_label(self, game: GameSnapshot, spec: OptionSpec, value: Any) -> str:
-        """See :func:`telegram_app.games.koira.rules.option_label`."""
+        """See :func:`telegram_app.games.koira.option_texts.option_label`."""
         return option_label(game, spec, value)
 
     def lobby_closed_text(self, game: GameSnapshot, *, reader: PlayerInfo | None = None) -> str:
@@ -222,7 +228,7 @@ class KoiraUI:
 
     # --- the group's table ---------------------------------------------------------------
     def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
-        """The trick so far, trump, counts, whose turn (:func:`texts.table_text`)."""
+        """The trick so far, trump, counts, whose turn (:func:`screens.table_text`)."""
         return table_text(game, mention)
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
@@ -239,8 +245,8 @@ class KoiraUI:
         return bool(game.state) and seat in _engine().still_playing(game.state)
 
     def private_text(self, game: GameSnapshot, seat: int) -> str:
-        """See :func:`texts.private_text`."""
-        return texts.private_text(game, seat)
+        """See :func:`screens.private_text`."""
+        return screens.private_text(game, seat)
 
     def private_rows(self, game: GameSnapshot, seat: int) -> Rows:
         """The moves on ``seat``'s turn (a card a tap, the stock, the pick-up, a sequence
@@ -250,7 +256,7 @@ class KoiraUI:
     def private_closed_text(self, game: GameSnapshot, hand: int, *,
                             reader: PlayerInfo | None = None) -> str:
         """``🐕 Koira #id · phase n is over``."""
-        return texts.private_closed_text(game, hand, reader=reader)
+        return screens.private_closed_text(game, hand, reader=reader)
 
     def private_cancelled_text(self, game: GameSnapshot, *, reader: PlayerInfo | None) -> str:
         """The cancelled lobby's text under the group's name."""
@@ -302,7 +308,7 @@ class KoiraUI:
 
     def replay_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:
         """One line per trick, the trump, the phase change and the koira."""
-        lines, end = notes.replay_lines(game, logged)
+        lines, end = replay.replay_lines(game, logged)
         return lines + end
 
     # --- input -----------------------------------------------------------------------------
@@ -321,12 +327,12 @@ class KoiraUI:
             raise ServiceError("bad_button")
         if seat is None:
             raise ServiceError("not_a_player")
-        cb = keyboard.KoiraCallback.of(press.verb, press.game_id, press.args)
+        cb = keyboards.KoiraCallback.of(press.verb, press.game_id, press.args)
         try:
-            decoded = keyboard.check(cb, game, seat)
-        except keyboard.ButtonError as exc:
+            decoded = keyboards.check(cb, game, seat)
+        except keyboards.ButtonError as exc:
             raise ServiceError(exc.code) from None
-        if isinstance(decoded, keyboard.Selection):
+        if isinstance(decoded, keyboards.Selection):
             return private_rows(game, seat, decoded.mask)
         return decoded
 
@@ -344,8 +350,8 @@ class KoiraUI:
         return rules.rules_text(options)
 
     def error_text(self, code: str, detail: dict[str, Any]) -> str | None:
-        """Koira's own refusals (:data:`rules.OWN_CODES`); ``None`` for others."""
-        return rules.error_text(code, detail) if code in rules.OWN_CODES else None
+        """Koira's own refusals (:data:`errors.OWN_CODES`); ``None`` for others."""
+        return errors.error_text(code, detail) if code in errors.OWN_CODES else None
 
 
 

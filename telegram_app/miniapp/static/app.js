@@ -4,7 +4,6 @@ import { launch, applyTheme, postEvent, onThemeChange, haptic } from "./tg.js";
 import { setInitData, get, post, watch, ApiError } from "./api.js";
 import { h } from "./dom.js";
 import { drawTable, tickClocks } from "./table.js";
-import { drawKoira } from "./koira.js";
 import { fitCardLabels } from "./cards.js";
 import { drawStandings, drawProfile, drawHistory, drawReplay } from "./league.js";
 
@@ -44,10 +43,17 @@ function drawTabs() {
     "data-view": view, onclick: () => go(view) }, label)));
 }
 
-// Each game's page draws its own table ("layout"); the default is the generic one.
-const LAYOUTS = { koira: drawKoira };
-function drawPage(page) {
-  return (LAYOUTS[page.layout] || drawTable)(page, t, send);
+// A game may draw its own table: its page names a "layout", served from the game's package
+// (telegram_app/games/<kind>/static/table.js, exporting draw); the default is the generic one.
+const layouts = {};
+function layoutOf(name) {
+  if (!name) return Promise.resolve(drawTable);
+  layouts[name] ??= import(`./games/${encodeURIComponent(name)}/table.js`)
+    .then((module) => module.draw, () => drawTable);
+  return layouts[name];
+}
+async function drawPage(page) {
+  return (await layoutOf(page.layout))(page, t, send);
 }
 
 function failed(error) {
@@ -66,7 +72,7 @@ async function drawGame() {
   if (state.view !== "table") return;
   if (!state.chatId) { state.chatId = page.game.chat_id; drawTabs(); }
   shownVersion = page.game.version;
-  show(drawPage(page));
+  show(await drawPage(page));
   tickClocks();
 }
 
@@ -77,13 +83,13 @@ async function send(action) {
   try {
     const page = await post(`game/${state.gameId}/move`, { version: shownVersion, action });
     shownVersion = page.game.version;
-    show(drawPage(page));
+    show(await drawPage(page));
     tickClocks();
   } catch (error) {
     if (error instanceof ApiError && error.status === 409 && error.body.table) {
       toast(error.message);
       shownVersion = error.body.table.game.version;
-      show(drawPage(error.body.table));
+      show(await drawPage(error.body.table));
       tickClocks();
     } else {
       if (controls) controls.classList.remove("sending");

@@ -7,8 +7,8 @@ from typing import Any
 
 from engine import GAMES
 from engine.core import Action
-from league.places import final_places
-from league.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from league.tables.places import final_places
 from tests.engine.koira_helpers import deck_for
 
 GAME = GAMES["koira"]

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import Action
-from telegram_app.games.koira import keyboard
-from telegram_app.games.koira.cards import card_label
-from telegram_app.games.koira.keyboard import (
+from telegram_app.games.koira import keyboards
+from telegram_app.games.koira.keyboards import (
     ButtonError,
     KoiraCallback,
     Selection,
@@ -18,6 +17,7 @@ from telegram_app.games.koira.keyboard import (
     move_rows,
     parse,
 )
+from telegram_app.games.koira.words import card_label
 from tests.bot.koira.helpers import GAME, apply, dealt, play_random, snapshot
 from tests.engine.koira_helpers import phase2
 
@@ -37,7 +37,7 @@ def test_phase_1_one_tap_per_card_and_the_stock() -> None:
     assert action_of(shown[1][1], game, 0) == Action("play", cards=("KD",))
     assert action_of(shown[3][1], game, 0) == Action("stock")
     assert move_rows(game, 1) == []  # not their turn: nothing to press
-    assert keyboard.private_keyboard(game, 1) is None
+    assert keyboards.private_keyboard(game, 1) is None
 
 
 def test_no_stock_button_once_the_stock_holds_one_card() -> None:
@@ -186,7 +186,7 @@ def test_no_button_shows_another_players_card() -> None:
             own = {card_label(c) for c in state["hands"][seat]}
             table = {card_label(c) for p in state["trick"] for c in p[1]}
             for text, data in buttons(snapshot(state), seat):
-                label = text.removeprefix(keyboard.TICK).removesuffix(keyboard.SELECTS)
+                label = text.removeprefix(keyboards.TICK).removesuffix(keyboards.SELECTS)
                 if data.startswith(("ky", "kt")) and not label.startswith(("▶️", "✖️")):
                     assert label in own
                 elif data.startswith("kh"):  # the pick-up names cards on the table

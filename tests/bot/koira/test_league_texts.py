@@ -5,14 +5,14 @@ own labels."""
 from __future__ import annotations
 
 import telegram_app.games.koira  # noqa: F401  (registers "koira")
-from league.db import Database
 from league.service import MatchService
-from league.snapshots import UserRef
+from league.store.db import Database
+from league.store.snapshots import UserRef
 from telegram_app.i18n import use_language
 from telegram_app.miniapp.league_api import replay_steps
 from telegram_app.miniapp.text import plain
 from telegram_app.render import league as render
-from telegram_app.render.settings import settings_keyboard
+from telegram_app.render.chat_settings import settings_keyboard
 from tests.league.play import play_koira
 
 CHAT = -3101

@@ -7,14 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from telegram_app.games.koira import rules
+from telegram_app.games.koira import errors
 from telegram_app.games.koira.ui import KOIRA
 from telegram_app.i18n import DEFAULT_LANGUAGE, available, use_language
 from tests.bot.koira.helpers import GAME, NAMES, play_random, snapshot
 from tests.english_check import english_runs
 
 try:
-    from league.outcome import Step
+    from league.match.outcome import Step
 except ImportError:  # before the league's refactor is merged
     from league.service import Step  # type: ignore[no-redef]
 
@@ -45,8 +45,8 @@ def messages(language: str) -> list[tuple[str, bool]]:
         out.append(("\n".join(KOIRA.replay_lines(game, [e for _, e in history])), False))
         out += [(KOIRA.rules_text([], o), False) for o in ({}, {"tie_split": True,
                 "trump_ends_trick": True, "pickup_single": True, "min_sequence": 3})]
-        out += [(rules.error_text(code, {"min": 2, "max": 8}), True)
-                for code in rules.ERROR_CODES]
+        out += [(errors.error_text(code, {"min": 2, "max": 8}), True)
+                for code in errors.ERROR_CODES]
         out.append((str(KOIRA.new_game_options(["zz"])), True))
         out.append((KOIRA.typed_choose_text([game]), True))
         out += [(KOIRA.option_label(lobby, spec, v), True) for spec in GAME.option_specs()

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import Action
-from telegram_app.games.koira import notes, rules, texts
-from telegram_app.games.koira.cards import card_label, hand_label
+from telegram_app.games.koira import errors, notes, replay, rules, screens
+from telegram_app.games.koira import options as option_texts
 from telegram_app.games.koira.ui import KOIRA
+from telegram_app.games.koira.words import card_label, hand_label
 from telegram_app.i18n import SUPPORTED, use_language
 from tests.bot.koira.helpers import GAME, apply, dealt, play_random, snapshot
 from tests.engine.koira_helpers import phase2
@@ -45,7 +46,7 @@ def test_private_text_shows_own_hand_sorted_and_the_table() -> None:
     state = dealt([["9C", "KD", "4S"], ["KH", "3C", "7D"], ["QS", "5H", "5D"]])
     state, _ = apply(state, 0, Action("play", cards=("9C",)))
     game = snapshot(state, version=8)
-    text = texts.private_text(game, 1)
+    text = screens.private_text(game, 1)
     assert "Your hand: 7♦️ · 3♣️ · K♥️".replace("7♦️ · 3♣️ · K♥️", hand_label(
         ["KH", "3C", "7D"])) in text
     assert hand_label(["KH", "3C", "7D"]) == "K♥️ · 7♦️ · 3♣️"
@@ -56,8 +57,8 @@ def test_private_text_shows_own_hand_sorted_and_the_table() -> None:
     assert "👉 ⁨Sato⁩ · 3 cards in hand · 0 won" in text
     assert "⁨Kim⁩ · 2 cards in hand · 0 won" in text
     assert text.startswith("👥 <b>⁨Dogs⁩</b>")
-    assert "Waiting for ⁨Sato⁩." in texts.private_text(game, 2)
-    assert shown_cards(texts.private_text(game, 2)) == {"9C", "QS", "5H", "5D"}
+    assert "Waiting for ⁨Sato⁩." in screens.private_text(game, 2)
+    assert shown_cards(screens.private_text(game, 2)) == {"9C", "QS", "5H", "5D"}
 
 
 def test_no_text_shows_a_hidden_card_in_whole_games() -> None:
@@ -65,9 +66,9 @@ def test_no_text_shows_a_hidden_card_in_whole_games() -> None:
         players = 3 + seed
         for state, events in play_random(seed, players)[::3]:
             game = snapshot(state)
-            assert shown_cards(texts.table_text(game)).isdisjoint(hidden_from(state, None))
+            assert shown_cards(screens.table_text(game)).isdisjoint(hidden_from(state, None))
             for seat in range(players):
-                shown = shown_cards(texts.private_text(game, seat))
+                shown = shown_cards(screens.private_text(game, seat))
                 assert shown.isdisjoint(hidden_from(state, seat)), seat
             note = "\n".join(notes.step_lines(game, events))
             assert shown_cards(note).isdisjoint(hidden_from(state, None) - set(
@@ -152,8 +153,8 @@ def test_phase_change_going_out_and_the_koira() -> None:
     assert f"🐕 {game.at_seat(koira).name}" in parse_html(report)[0] or "is the koira" in report
     assert "🏁 Game #41 is over!" in report
     assert "your turn" not in report
-    assert "🐕 The koira is" in texts.table_text(game)
-    assert "The game is over." in texts.private_text(game, 0)
+    assert "🐕 The koira is" in screens.table_text(game)
+    assert "The game is over." in screens.private_text(game, 0)
 
 
 def test_phase_change_note_and_private_turn_texts() -> None:
@@ -163,7 +164,7 @@ def test_phase_change_note_and_private_turn_texts() -> None:
             text = "\n".join(notes.step_lines(snapshot(state), events))
             assert "🔁 <b>Phase 2</b>" in text and "Trump is" in text
             seat = state["turn"]
-            private = texts.private_text(snapshot(state), seat)
+            private = screens.private_text(snapshot(state), seat)
             assert "phase 2 (shedding)" in private
             assert "<b>Your turn:</b> lead a card or a sequence." in private
             break
@@ -174,13 +175,13 @@ def test_phase_change_note_and_private_turn_texts() -> None:
 def test_beating_turn_names_the_top_and_the_pick_up() -> None:
     state = phase2([["5C", "7C", "10C", "2H", "KS"], ["4D"], ["AD", "3D"]], trump="H",
                    turn=0, trick=[(1, ["6C"]), (2, ["9C"])], need=4)
-    text = texts.private_text(snapshot(state), 0)
+    text = screens.private_text(snapshot(state), 0)
     assert "<b>Your turn:</b> beat <b>9♣️</b>, or pick up 6♣️." in text
     assert "2 of 4 cards: the trick is complete at 4." in text
     assert "On the table: ⁨Sato⁩ <b>6♣️</b> → ⁨Ruiz⁩ <b>9♣️</b>" in text
     stuck = phase2([["2C", "3D"], ["9C"], ["AD"]], trump="H", turn=0,
                    trick=[(2, ["KC"])], need=3)
-    assert "you cannot beat <b>K♣️</b>: pick up K♣️." in texts.private_text(snapshot(stuck), 0)
+    assert "you cannot beat <b>K♣️</b>: pick up K♣️." in screens.private_text(snapshot(stuck), 0)
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -189,33 +190,33 @@ def test_names_are_escaped_everywhere(name: str) -> None:
     names = [name, "Sato", name + "2"]
     for state, events in history[:40] + history[-3:]:
         game = snapshot(state, names=names)
-        for text in [texts.table_text(game), texts.private_text(game, 0),
+        for text in [screens.table_text(game), screens.private_text(game, 0),
                      "\n".join(notes.report_lines(game, [(game, events)]))]:
             plain, _entities = parse_html(text)
             assert "<b>Ann</b>" not in text and "<a href='x'>" not in text
             assert plain
-    replay = notes.replay_text(snapshot(history[-1][0], names=names), [e for _, e in history])
-    assert len(replay) <= 4096 and "🐕 koira:" in replay and "<a href='x'>" not in replay
-    parse_html(replay)
+    text = replay.replay_text(snapshot(history[-1][0], names=names), [e for _, e in history])
+    assert len(text) <= 4096 and "🐕 koira:" in text and "<a href='x'>" not in text
+    parse_html(text)
 
 
 def test_texts_fit_a_message_at_eight_players() -> None:
     for state, _ in play_random(11, 8):
         game = snapshot(state, names=["W" * 64 + str(i) for i in range(8)])
-        assert len(texts.table_text(game)) <= 4096
+        assert len(screens.table_text(game)) <= 4096
         for seat in range(8):
-            assert len(texts.private_text(game, seat)) <= 4096
+            assert len(screens.private_text(game, seat)) <= 4096
 
 
 def test_every_rule_error_code_has_its_own_text_in_every_language() -> None:
     source = "\n".join(p.read_text() for p in Path("engine/koira").glob("*.py"))
     raised = set(re.findall(r'RuleError\("([a-z_0-9]+)"', source))
-    assert raised <= set(rules.ERROR_CODES), raised - set(rules.ERROR_CODES)
+    assert raised <= set(errors.ERROR_CODES), raised - set(errors.ERROR_CODES)
     for language in SUPPORTED:
         with use_language(language):
-            fallback = rules.error_text("no_such_code")
-            for code in rules.ERROR_CODES:
-                text = rules.error_text(code, {"min": 2, "max": 8})
+            fallback = errors.error_text("no_such_code")
+            for code in errors.ERROR_CODES:
+                text = errors.error_text(code, {"min": 2, "max": 8})
                 assert text and text != fallback and len(text) <= 200, code
                 assert "{" not in text
 
@@ -231,14 +232,14 @@ def test_rules_text_tells_the_options(options: dict) -> None:
             assert ("3" in text) if options else True
     english = rules.rules_text(options)
     assert ("This game's options" in english) == bool(options)
-    assert rules.option_label("min_sequence", 3) == "🔗 Sequences: 3+ cards"
+    assert option_texts.option_label("min_sequence", 3) == "🔗 Sequences: 3+ cards"
 
 
 def test_private_text_in_the_players_language() -> None:
     state = dealt([["9C", "KD", "4S"], ["KH", "3C", "7D"], ["QS", "5H", "5D"]])
     game = snapshot(state, languages=["ko", "ja", "es"])
-    assert "Your hand" not in texts.private_text(game, 0)
-    assert card_label("KD") in texts.private_text(game, 0)
+    assert "Your hand" not in screens.private_text(game, 0)
+    assert card_label("KD") in screens.private_text(game, 0)
 
 
 @settings(max_examples=25, deadline=None)
@@ -247,9 +248,9 @@ def test_a_seat_sees_only_its_own_cards_and_public_ones(seed: int, players: int,
     history = play_random(seed, players)
     state, events = history[data.draw(st.integers(0, len(history) - 1))]
     game = snapshot(state)
-    assert shown_cards(texts.table_text(game)).isdisjoint(hidden_from(state, None))
+    assert shown_cards(screens.table_text(game)).isdisjoint(hidden_from(state, None))
     for seat in range(players):
-        assert shown_cards(texts.private_text(game, seat)).isdisjoint(hidden_from(state, seat))
+        assert shown_cards(screens.private_text(game, seat)).isdisjoint(hidden_from(state, seat))
         rows = KOIRA.private_rows(game, seat)
         assert shown_cards(" ".join(b.text for row in rows for b in row)).isdisjoint(
             hidden_from(state, seat))

@@ -9,16 +9,16 @@ import pytest
 
 from engine.core import Action
 from engine.koira.cards import DECK
-from league.errors import ServiceError
+from league.store.errors import ServiceError
 from telegram_app.games import base
 from telegram_app.games.base import GameUI, Press
-from telegram_app.games.koira import keyboard
+from telegram_app.games.koira import keyboards
 from telegram_app.games.koira.ui import KOIRA
 from tests.bot.koira.helpers import GAME, apply, dealt, play_random, snapshot
 from tests.engine.koira_helpers import phase2
 
 try:
-    from league.outcome import Step
+    from league.match.outcome import Step
 except ImportError:  # before the league's refactor is merged
     from league.service import Step  # type: ignore[no-redef]
 
@@ -55,7 +55,7 @@ def test_press_selects_then_plays_a_sequence() -> None:
     state = phase2([["5H", "6H", "7H", "9S"], ["2C", "3C"], ["4D", "AD"]], trump="S")
     game = snapshot(state)
     hand = GAME.view(state, 0)["hand"]
-    mask = keyboard.mask_of(hand, ["5H", "6H"])
+    mask = keyboards.mask_of(hand, ["5H", "6H"])
     rows = KOIRA.press(game, Press("kt", game.id, (game.version, mask)), 0, False)
     assert isinstance(rows, list)
     labels = [b.text for row in rows for b in row]

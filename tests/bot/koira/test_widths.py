@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.koira.deal import OPTION_SPECS
-from telegram_app.games.koira import keyboard, rules
+from telegram_app.games.koira import keyboards, options
 from telegram_app.i18n import DEFAULT_LANGUAGE, available, use_language
 from tests.bot.koira.helpers import GAME, play_random, snapshot
 from tests.bot.test_button_widths import columns
@@ -20,7 +20,7 @@ def labels(language: str) -> list[str]:
     out = []
     with use_language(language):
         for spec in OPTION_SPECS:
-            out += [rules.option_label(spec.name, v) for v in spec.values]
+            out += [options.option_label(spec.name, v) for v in spec.values]
     for seed in (1, 2):
         for state, _ in play_random(seed, 4)[::2]:
             seat = GAME.current_seat(state)
@@ -30,9 +30,9 @@ def labels(language: str) -> list[str]:
             hand = GAME.view(state, seat)["hand"]
             sequences = [a.cards for a in GAME.legal_actions(state, seat)
                          if a.cards and len(a.cards) > 1]
-            selection = keyboard.mask_of(hand, sequences[0]) if sequences else 0
+            selection = keyboards.mask_of(hand, sequences[0]) if sequences else 0
             for sel in {0, selection}:
-                markup = keyboard.private_keyboard(game, seat, sel)
+                markup = keyboards.private_keyboard(game, seat, sel)
                 if markup is not None:
                     out += [b.text for row in markup.inline_keyboard for b in row]
     return out

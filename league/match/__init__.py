@@ -1,0 +1,1 @@
+"""The match service's parts: lobbies, moves, outcomes, names, chats, alerts and the sweeper."""

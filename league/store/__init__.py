@@ -1,0 +1,1 @@
+"""Persistence: the database, its tables, sessions, snapshots and the inbox."""

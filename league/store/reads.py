@@ -1,0 +1,89 @@
+"""Game reads: a game by id, the open games of a chat or topic, a player's running games,
+the event log. Nothing here writes."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from league.store.context import Context
+from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
+from league.store.models import Game as GameRow
+from league.store.rows import load_game, open_in
+from league.store.snapshots import GameSnapshot, snapshot
+
+
+class GameReads:
+    """Read-only game queries (part of :class:`league.service.MatchService`)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def open_game(self, chat_id: int, thread_id: int) -> GameSnapshot | None:
+        """The lobby or running game of a chat's topic, if any."""
+        async with self.ctx.db.sessions() as session:
+            game_id = await open_in(session, chat_id, thread_id)
+        return None if game_id is None else await self.get(game_id)
+
+    async def get(self, game_id: int) -> GameSnapshot:
+        """A game by id; raises ``game_not_found``."""
+        async with self.ctx.db.sessions() as session:
+            return snapshot(await load_game(session, game_id))
+
+    async def running_games_of(self, user_id: int) -> list[GameSnapshot]:
+        """Running games in which ``user_id`` is still playing (``Game.still_playing``)."""
+        async with self.ctx.db.sessions() as session:
+            ids = await session.scalars(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running")
+                .order_by(GameRow.id))
+            games = [snapshot(await load_game(session, game_id))
+                     for game_id in ids.all()]
+        return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
+                and p.playing]
+
+    async def open_games_in(self, chat_id: int) -> list[GameSnapshot]:
+        """Every lobby and running game of a chat, all topics."""
+        async with self.ctx.db.sessions() as session:
+            ids = await session.scalars(select(GameRow.id).where(
+                GameRow.chat_id == chat_id, GameRow.status.in_(OPEN_STATUSES)))
+            return [snapshot(await load_game(session, game_id))
+                    for game_id in ids.all()]
+
+    async def games_on_turn(self, user_id: int) -> list[GameSnapshot]:
+        """The running games in which it is ``user_id``'s turn, oldest first."""
+        found = []
+        async with self.ctx.db.sessions() as session:
+            ids = await session.scalars(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running")
+                .order_by(GameRow.id))
+            for game_id in ids.all():
+                game = snapshot(await load_game(session, game_id))
+                player = game.player(user_id)
+                if player is not None and self.ctx.game(game.kind).current_seat(
+                        game.state or {}) == player.seat:
+                    found.append(game)
+        return found
+
+    async def game_of_private_message(self, user_id: int,
+                                      message_id: int) -> GameSnapshot | None:
+        """The running game whose current private message to ``user_id`` is ``message_id``
+        (what a reply in the private chat answers), or ``None``."""
+        async with self.ctx.db.sessions() as session:
+            game_id = await session.scalar(
+                select(GameRow.id).join(GamePlayer)
+                .where(GamePlayer.user_id == user_id, GameRow.status == "running",
+                       GamePlayer.private_message_id == message_id).limit(1))
+            if game_id is None:
+                return None
+            game = snapshot(await load_game(session, game_id))
+        player = game.player(user_id)
+        return game if game.status == "running" and player is not None and \
+            player.private_message_id == message_id else None
+
+    async def log(self, game_id: int) -> list[GameEvent]:
+        """The game's event log in order (detached rows)."""
+        async with self.ctx.db.sessions() as session:
+            rows = await session.scalars(select(GameEvent).where(GameEvent.game_id == game_id)
+                                         .order_by(GameEvent.seq))
+            return list(rows)

@@ -1,0 +1,1 @@
+"""The league's tables: Elo ratings, standings, charts, places and the queries behind them."""

@@ -1,0 +1,322 @@
+"""League read side: standings, rating cards, history, replays, the leaderboard, and the
+weekly/season posts (claimed exactly once).
+
+Times are aware UTC; a chat's weeks and seasons follow its time zone (``Chat.timezone``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from typing import Any, NamedTuple
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from league.store.clock import aware
+from league.store.context import Context
+from league.store.errors import ServiceError
+from league.store.models import Chat, GameEvent, GamePlayer, LeaguePost, Rating, RatingEvent, User
+from league.store.models import Game as GameRow
+from league.store.rows import load_game, rowcount
+from league.store.snapshots import GameSnapshot, snapshot
+from league.tables.ratings import START, RatingChange
+from league.tables.standings import (
+    DEFAULT_TZ,
+    MAX_SEASON_WEEKS,
+    GameResult,
+    StandingRow,
+    leaderboard,
+    previous_season_bounds,
+    previous_week_bounds,
+    season_bounds,
+    table,
+    week_bounds,
+    zone,
+)
+
+TOP_MIN_GAMES = 10
+PERIODS = ("week", "last", "season", "last_season")
+POST_RETRY = timedelta(minutes=10)
+"""A claimed post not sent after this long (the send failed, or the bot died) is retried."""
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A table for a chat and period: ``start``/``end`` (UTC, half-open), ``rows`` best
+    first, ``names`` by user id, ``games_played`` (all rated games, for the "?" mark), the
+    chat's time zone ``tz`` and the game ``kind`` whose league it is."""
+
+    period: str
+    start: datetime
+    end: datetime
+    rows: list[StandingRow[int]]
+    names: dict[int, str]
+    games_played: dict[int, int]
+    tz: str = "UTC"
+    kind: str | None = None
+
+
+class DuePost(NamedTuple):
+    """A weekly or season table due in a chat: ``post`` is ``"week"`` or ``"season"``,
+    ``start`` the period's key (its first local day, as UTC midnight)."""
+
+    chat_id: int
+    game_kind: str
+    post: str
+    start: datetime
+
+
+@dataclass(frozen=True)
+class RatingCard:
+    """``/rating``: Elo, rated games and wins, rank in the chat and overall (``None`` when
+    unranked: overall needs :data:`TOP_MIN_GAMES` games)."""
+
+    user_id: int
+    name: str
+    rating: float
+    games: int
+    wins: int
+    chat_rank: int | None
+    overall_rank: int | None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game of a chat: its ``kind`` and ``options`` (the bot names its variant
+    and such), placements ``[(place, name, Elo change or None)]``, best first (ties in seat
+    order)."""
+
+    game_id: int
+    finished_at: datetime
+    kind: str
+    options: dict[str, Any]
+    placements: list[tuple[int, str, float | None]]
+
+
+class LeagueQueries:
+    """Read-side queries (part of :class:`league.service.MatchService`). Every league is
+    per game kind (``kind``: each game has its own Elo), and no query has a default kind."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def chat_zone(self, chat_id: int) -> tuple[str, int]:
+        """A chat's time zone and season length in weeks (defaults for unknown chats)."""
+        async with self.ctx.db.sessions() as session:
+            chat = await session.get(Chat, chat_id)
+        return (chat.timezone, chat.season_weeks) if chat else ("UTC", 4)
+
+    async def standings(self, chat_id: int, period: str = "week", *, kind: str,
+                        at: datetime | None = None) -> Standings:
+        """The chat's table for ``period``: ``week`` (this week), ``last`` (last week),
+        ``season`` (this season), ``last_season``, as seen at ``at`` (default now). Raises
+        ``bad_option``."""
+        if period not in PERIODS:
+            raise ServiceError("bad_option")
+        tz, weeks = await self.chat_zone(chat_id)
+        now = at or self.ctx.clock()
+        start, end = {
+            "week": lambda: week_bounds(now, tz), "last": lambda: previous_week_bounds(now, tz),
+            "season": lambda: season_bounds(now, tz, weeks),
+            "last_season": lambda: previous_season_bounds(now, tz, weeks),
+        }[period]()
+        async with self.ctx.db.sessions() as session:
+            events = list(await session.scalars(
+                select(RatingEvent).where(RatingEvent.chat_id == chat_id,
+                                          RatingEvent.kind == kind,
+                                          RatingEvent.finished_at >= start,
+                                          RatingEvent.finished_at < end)))
+            users = {e.user_id for e in events}
+            ratings = {r.user_id: r for r in await session.scalars(
+                select(Rating).where(Rating.user_id.in_(users), Rating.kind == kind))}
+            names = await _names(session, users)
+        results = _results(events)
+        rows = table(results, {u: r.rating for u, r in ratings.items()})
+        return Standings(period, start, end, rows, names,
+                         {u: r.games for u, r in ratings.items()}, tz, kind)
+
+    async def rating_card(self, user_id: int, chat_id: int | None, *,
+                          kind: str) -> RatingCard:
+        """A player's rating card; a player without rated games has 1500 and no rank. Ranks
+        are shared on equal ratings (1 + the number of players rated higher), counted in SQL
+        rather than by loading every rating."""
+        async with self.ctx.db.sessions() as session:
+            mine = await session.get(Rating, (user_id, kind))
+            names = await _names(session, {user_id})
+            overall = local = None
+            if mine is not None and mine.games >= TOP_MIN_GAMES:
+                overall = 1 + (await session.scalar(
+                    select(func.count()).select_from(Rating).where(
+                        Rating.kind == kind, Rating.games >= TOP_MIN_GAMES,
+                        Rating.rating > mine.rating)) or 0)
+            if mine is not None and chat_id is not None:
+                members = select(RatingEvent.user_id).where(
+                    RatingEvent.chat_id == chat_id, RatingEvent.kind == kind)
+                if user_id in set(await session.scalars(
+                        members.where(RatingEvent.user_id == user_id).limit(1))):
+                    local = 1 + (await session.scalar(
+                        select(func.count()).select_from(Rating).where(
+                            Rating.kind == kind, Rating.rating > mine.rating,
+                            Rating.user_id.in_(members.distinct()))) or 0)
+        return RatingCard(user_id, names.get(user_id, str(user_id)),
+                          mine.rating if mine else START, mine.games if mine else 0,
+                          mine.wins if mine else 0, local, overall)
+
+    async def rating_history(self, user_id: int, *,
+                             kind: str) -> list[tuple[datetime, float]]:
+        """A player's Elo after each rated game, oldest first (for the chart)."""
+        async with self.ctx.db.sessions() as session:
+            rows = await session.execute(
+                select(RatingEvent.finished_at, RatingEvent.after)
+                .where(RatingEvent.user_id == user_id, RatingEvent.kind == kind)
+                .order_by(RatingEvent.finished_at, RatingEvent.id))
+            return [(aware(at), after) for at, after in rows]
+
+    async def top(self, limit: int = 10, *, kind: str) -> list[tuple[int, str, Rating]]:
+        """The overall leaderboard: ``(rank, name, rating row)`` for players with at least
+        :data:`TOP_MIN_GAMES` rated games."""
+        async with self.ctx.db.sessions() as session:
+            rows = list(await session.scalars(
+                select(Rating).where(Rating.kind == kind, Rating.games >= TOP_MIN_GAMES)
+                .order_by(Rating.rating.desc()).limit(limit)))
+            names = await _names(session, {r.user_id for r in rows})
+        board = leaderboard({r.user_id: r.rating for r in rows},
+                            {r.user_id: r.games for r in rows}, min_games=TOP_MIN_GAMES)
+        by_user = {r.user_id: r for r in rows}
+        return [(entry.rank, names.get(entry.player, "?"), by_user[entry.player])
+                for entry in board]
+
+    async def history(self, chat_id: int, *, kind: str | None,
+                      limit: int = 10) -> list[HistoryEntry]:
+        """The chat's last finished games of ``kind`` (``None``: of every kind), newest
+        first: each seat's place (``league.tables.places``: the final message's, the rating's)
+        and Elo change where rated (``None`` for a player who was not). ``finished_at`` is
+        in the chat's time zone, like its weeks."""
+        async with self.ctx.db.sessions() as session:
+            tz = zone(await session.scalar(select(Chat.timezone).where(Chat.id == chat_id))
+                      or DEFAULT_TZ)
+            finished = select(GameRow).where(GameRow.chat_id == chat_id,
+                                             GameRow.status == "finished")
+            if kind is not None:
+                finished = finished.where(GameRow.kind == kind)
+            games = list(await session.scalars(
+                finished.order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
+            ids = [g.id for g in games]
+            players = list(await session.scalars(
+                select(GamePlayer).where(GamePlayer.game_id.in_(ids))))
+            rated = {(e.game_id, e.user_id): e for e in await session.scalars(
+                select(RatingEvent).where(RatingEvent.game_id.in_(ids)))}
+        seats: dict[int, list[GamePlayer]] = defaultdict(list)
+        for p in players:
+            seats[p.game_id].append(p)
+        return [HistoryEntry(g.id, aware(g.finished_at or g.created_at).astimezone(tz),
+                             g.kind, dict(g.options or {}),
+                             [_history_line(p, rated.get((g.id, p.user_id or 0)))
+                              for p in sorted(seats[g.id], key=lambda p: (
+                                  p.placement or 0, p.seat or 0))])
+                for g in games]
+
+    async def replay(self, game_id: int, chat_id: int) -> tuple[GameSnapshot,
+                                                              list[list[dict[str, Any]]]]:
+        """A game of this chat and its event log (events per step, in order). Raises
+        ``game_not_found`` for a game of another chat."""
+        async with self.ctx.db.sessions() as session:
+            row = await load_game(session, game_id)
+            if row.chat_id != chat_id:
+                raise ServiceError("game_not_found")
+            log = list(await session.scalars(select(GameEvent.events).where(
+                GameEvent.game_id == game_id).order_by(GameEvent.seq)))
+            return snapshot(row), log
+
+    # --- weekly and season posts -------------------------------------------------------------
+    async def due_posts(self) -> list[DuePost]:
+        """The posts due: the last finished week's and season's table of each chat and game
+        kind that had rated games in them, never claimed (or whose claim was not sent within
+        :data:`POST_RETRY`), by chat, then period (week first), then game kind. Only the
+        latest week is looked at: a scheduler stopped for longer than a week skips the weeks
+        in between."""
+        now = self.ctx.clock()
+        due = []
+        async with self.ctx.db.sessions() as session:
+            since = now - timedelta(weeks=MAX_SEASON_WEEKS + 1)
+            chats = list(await session.execute(
+                select(Chat.id, Chat.timezone, Chat.season_weeks, Chat.last_rated_at)
+                .where(Chat.last_rated_at >= since).order_by(Chat.id)))
+            for chat_id, tz, weeks, last_rated in chats:
+                for post, (start, end) in (("week", previous_week_bounds(now, tz)),
+                                           ("season", previous_season_bounds(now, tz, weeks))):
+                    if last_rated is None or aware(last_rated) < start:
+                        continue  # nothing rated since the period began
+                    played = sorted(await session.scalars(
+                        select(RatingEvent.kind).distinct().where(
+                            RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
+                            RatingEvent.finished_at < end)))
+                    # Keyed by the period's local first day, so changing the chat's time
+                    # zone does not make last week's table due again.
+                    key = datetime.combine(start.astimezone(zone(tz)).date(), time(), UTC)
+                    for game_kind in played:
+                        claimed = await session.get(LeaguePost, (chat_id, game_kind, post, key))
+                        unsent = claimed is not None and claimed.posted_at is None and \
+                            aware(claimed.claimed_at) < now - POST_RETRY
+                        if claimed is None or unsent:
+                            due.append(DuePost(chat_id, game_kind, post, key))
+        return due
+
+    async def claim_post(self, chat_id: int, game_kind: str, post: str,
+                         start: datetime) -> bool:
+        """Claim the ``post`` (``"week"`` or ``"season"``) of game ``game_kind`` for the
+        period beginning ``start`` (a :class:`DuePost`'s fields); ``True`` for exactly one
+        caller. A claim whose post was not sent within :data:`POST_RETRY` may be claimed
+        again (one caller wins)."""
+        now = self.ctx.clock()
+        try:
+            async with self.ctx.db.sessions.begin() as session:
+                session.add(LeaguePost(chat_id=chat_id, game_kind=game_kind, kind=post,
+                                       period_start=start, claimed_at=now))
+            return True
+        except IntegrityError:
+            pass
+        async with self.ctx.db.sessions.begin() as session:
+            result = await session.execute(
+                update(LeaguePost)
+                .where(LeaguePost.chat_id == chat_id, LeaguePost.game_kind == game_kind,
+                       LeaguePost.kind == post, LeaguePost.period_start == start,
+                       LeaguePost.posted_at.is_(None),
+                       LeaguePost.claimed_at < now - POST_RETRY)
+                .values(claimed_at=now))
+            return rowcount(result) == 1
+
+    async def mark_posted(self, chat_id: int, game_kind: str, post: str,
+                          start: datetime) -> None:
+        """Record that a claimed post was sent."""
+        async with self.ctx.db.sessions.begin() as session:
+            row = await session.get(LeaguePost, (chat_id, game_kind, post, start))
+            if row is not None:
+                row.posted_at = self.ctx.clock()
+
+
+def _history_line(player: GamePlayer,
+                  event: RatingEvent | None) -> tuple[int, str, float | None]:
+    """A seat's place (``league.tables.places``, as every page shows it) and Elo change, if
+    rated."""
+    return (player.placement or 0, player.name,
+            None if event is None else event.after - event.before)
+
+
+async def _names(session: Any, users: set[int]) -> dict[int, str]:
+    rows = await session.execute(select(User.id, User.first_name, User.last_name)
+                                 .where(User.id.in_(users)))
+    return {uid: " ".join(p for p in (first, last) if p) for uid, first, last in rows}
+
+
+def _results(events: list[RatingEvent]) -> list[GameResult[int]]:
+    by_game: dict[int, list[RatingEvent]] = defaultdict(list)
+    for e in events:
+        by_game[e.game_id].append(e)
+    return [GameResult(game_id, aware(rows[0].finished_at),
+                       {e.user_id: RatingChange(e.user_id, e.before, e.after, e.k, e.score,
+                                                e.expected) for e in rows},
+                       {e.user_id: e.place for e in rows})
+            for game_id, rows in by_game.items()]

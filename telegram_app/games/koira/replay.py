@@ -1,0 +1,100 @@
+"""Koira's ``/replay`` lines: plays, pick-ups and tricks from a game's event log."""
+
+from __future__ import annotations
+
+from html import escape
+
+from league.store.snapshots import GameSnapshot
+from telegram_app.games.koira.notes import Event, shares
+from telegram_app.games.koira.words import card_label, cards_label, suit_name
+from telegram_app.i18n import _
+from telegram_app.render.common import (
+    MESSAGE_LIMIT,
+    fit_lines,
+    plain_name,
+)
+from telegram_app.render.results import places_text, ranked
+
+
+def _plain(game: GameSnapshot, seat: int | None) -> str:
+    try:
+        return escape(plain_name(game.at_seat(seat if seat is not None else -1).name, 16),
+                      quote=False)
+    except KeyError:
+        return "?"
+
+
+def replay_part(game: GameSnapshot, event: Event) -> str | None:
+    """A short /replay entry for an event (entries of one trick share a line), or ``None``
+    for one the replay leaves out."""
+    kind = event["type"]
+    who = _plain(game, event.get("seat"))
+    if kind == "card_played" and event.get("from_stock"):
+        return _("{name} {card} (stock)").format(name=who, card=card_label(event["cards"][0]))
+    if kind == "card_played":
+        return f"{who} {cards_label(event['cards'])}"
+    if kind == "tie":
+        return _("tie")
+    if kind == "trick_over" and event.get("seat") is not None and not event.get("shared"):
+        n = len(event.get("cards") or [])
+        if event["phase"] == 1:
+            return _("→ {name} wins {n}").format(name=who, n=n)
+        return _("→ {n} cards leave the game").format(n=n)
+    if kind == "trick_shared":
+        return _("→ shared: {shares}").format(shares=shares(game, event))
+    if kind == "picked_up":
+        return _("{name} picks up {cards}").format(name=who, cards=cards_label(event["cards"]))
+    if kind == "player_out":
+        return _("{name} is out ({place})").format(name=who, place=event["place"])
+    if kind == "player_removed":
+        return _("{name} leaves").format(name=who)
+    return None
+
+
+def replay_lines(game: GameSnapshot, log: list[list[Event]]) -> tuple[list[str], list[str]]:
+    """The /replay lines of a Koira game's log (``log``: each move's events): one line per
+    trick (``5. Kim 9♣️ · Sato K♦️ · … → Sato wins 4``), the trump, the change of phase;
+    and apart, the end (the koira), which a cut replay keeps."""
+    lines: list[str] = []
+    end: list[str] = []
+    trick: list[str] = []
+    number = 0
+
+    def close() -> None:
+        if trick:
+            lines.append(f"{number}. " + " · ".join(trick))
+            trick.clear()
+
+    for step in log:
+        for e in step:
+            kind = e["type"]
+            if kind == "trick_started":
+                close()
+                number = e["trick"]
+            elif kind == "trump_revealed":
+                close()
+                lines.append(_("🎴 trump: {suit} ({card}, {name})").format(
+                    suit=suit_name(e["suit"]), card=card_label(e["card"]),
+                    name=_plain(game, e["seat"])))
+            elif kind == "phase_changed":
+                close()
+                lines.append(_("— phase 2 —"))
+            elif kind == "game_over":
+                close()
+                end.append(places_text((place, _plain(game, p.seat))
+                                       for place, p in ranked(game)))
+                end.append(_("🐕 koira: {name}").format(name=_plain(game, e["koira"])))
+            elif (part := replay_part(game, e)) is not None:
+                trick.append(part)
+    close()
+    return lines, end
+
+
+def replay_text(game: GameSnapshot, log: list[list[Event]]) -> str:
+    """``/replay ID`` of a Koira game within one message: the heading, the tricks (the
+    latest dropped behind "…" if too long) and the koira."""
+    lines, end = replay_lines(game, log)
+    head = _("🎬 <b>Replay of game #{id}</b>").format(id=game.id)
+    room = MESSAGE_LIMIT - len(head) - sum(len(x) + 1 for x in end) - 2
+    return "\n".join([head, fit_lines(lines, room, keep="first"), *end]) if lines else \
+        "\n".join([head, *end])

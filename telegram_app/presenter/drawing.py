@@ -1,0 +1,254 @@
+"""A game's lobby, table and private messages, drawn as the game is now."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from engine import GAMES
+from league.delivery import Delivery
+from league.service import MatchService
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.base import hand_number, is_over, private_hand, ui_for
+from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
+from telegram_app.render.common import fit_lines
+from telegram_app.transport.keylocks import KeyLocks
+from telegram_app.transport.messenger import Messenger
+
+
+class Screens:
+    """Draws a game's messages; each public method holds the game's delivery."""
+
+    messenger: Messenger
+    service: MatchService
+    _locks: KeyLocks  # one delivery of a game at a time in this process
+    _slots: asyncio.Semaphore
+
+    @asynccontextmanager
+    async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
+        """The game's lock here, a slot (a database connection), the league's delivery."""
+        async with self._locks.hold(game_id), self._slots, \
+                self.service.delivering(game_id) as delivery:
+            yield delivery
+
+    async def show_lobby(self, game: GameSnapshot, bot_username: str | None, *,
+                         new: bool = False) -> None:
+        """Post the lobby (again if ``new``) or edit it, while it is one."""
+        async with self.delivering(game.id) as delivery:
+            if delivery.game.status == "lobby":
+                await self._draw_lobby(delivery, bot_username, new=new)
+
+    async def _draw_lobby(self, delivery: Delivery, bot_username: str | None, *,
+                          new: bool = False) -> None:
+        game = delivery.game
+        reachable = await self._reachable([p for p in game.players if p.user_id])
+        text = ui_for(game).lobby_text(game, reachable)
+        markup = lobby_keyboard(game, bot_username)
+        # Not told after a passing fault (a sweep redraws it); a refusal would only repeat.
+        if new or game.lobby_message_id is None:
+            sent = await self.messenger.send_result(game.chat_id, text,
+                                                    thread_id=game.thread_id, markup=markup)
+            if isinstance(sent, int):
+                delivery.set_messages(lobby=sent, chat=self.messenger.current_chat(game.chat_id))
+            shown = sent != "lost"
+        else:
+            shown = await self.messenger.edit_result(game.chat_id, game.lobby_message_id,
+                                                     text, markup=markup) != "failed"
+        if shown:
+            delivery.told(game.version)
+
+    async def close_lobby(self, game: GameSnapshot) -> None:
+        """Replace the lobby by a line saying the game started or was cancelled."""
+        async with self.delivering(game.id) as delivery:
+            await self._close_lobby(delivery.game)
+
+    async def _close_lobby(self, game: GameSnapshot) -> None:
+        await self.messenger.edit(game.chat_id, game.lobby_message_id,
+                                  ui_for(game).lobby_closed_text(game))
+
+    async def cancelled(self, game: GameSnapshot) -> None:
+        """After cancel: close the lobby or the table and the players' private messages."""
+        async with self.delivering(game.id) as delivery:
+            game = delivery.game
+            if game.table_message_id is None:
+                await self._close_lobby(game)
+                return
+            # (the table's text holds the report that opened the table: only its 👀 goes)
+            await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
+            await asyncio.gather(*(
+                self.messenger.edit(p.user_id, p.private_message_id,
+                                    ui_for(game).private_cancelled_text(game, reader=p))
+                for p in game.seated
+                if p.user_id is not None and p.private_message_id and _may_write(p)))
+
+    async def refresh(self, game: GameSnapshot) -> None:
+        """Draw every private message as the game is now."""
+        async with self.delivering(game.id) as delivery:
+            if delivery.game.status == "running":
+                await self._refresh(delivery)
+
+    async def _refresh(self, delivery: Delivery, seats: set[int] | None = None) -> None:
+        """Draw ``seats``' private messages (default: all) and the player to act's; post any
+        missing (the others wait: a press on an old keyboard redraws it)."""
+        game = delivery.game
+        if game.table_message_id is None:
+            await self._post_table(delivery)
+        hand = hand_number(game)
+        missing = [p for p in game.seated if p.user_id is not None and _in_hand(game, p)
+                   and (p.private_message_id is None or private_hand(p) != hand)]
+        if missing:
+            reachable = await self._reachable(missing)
+            await asyncio.gather(*(self._send_private(delivery, p) for p in missing
+                                   if p.user_id in reachable))
+        turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+        if seats is not None and turn is not None:
+            seats = seats | {turn}
+        await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
+                               if p not in missing and (seats is None or p.seat in seats)))
+
+    async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
+                     bot_username: str | None) -> None:
+        """Draw a message of the game as it is now (a press on an old picture)."""
+        async with self.delivering(game.id) as delivery:
+            game = delivery.game
+            in_group = chat_id == game.chat_id
+            if in_group and message_id == game.lobby_message_id:
+                if game.status == "lobby":
+                    await self._draw_lobby(delivery, bot_username)
+                else:
+                    await self._close_lobby(game)
+            elif in_group and message_id == game.table_message_id:
+                if game.status == "running":
+                    await self._refresh(delivery)
+                else:  # (its text holds the report that opened the table: kept)
+                    await self.messenger.edit_markup(chat_id, message_id, None)
+            elif game.status == "running" and (player := game.player(chat_id)) is not None \
+                    and player.private_message_id == message_id:
+                await self._edit_private(game, player)
+            elif chat_id > 0 and game.status != "running" and \
+                    (reader := game.player(chat_id)) is not None:  # (a stranger's: no title)
+                ui = ui_for(game)
+                await self.messenger.edit(chat_id, message_id, ui.private_cancelled_text(
+                    game, reader=reader) if game.status == "cancelled" else
+                    ui.private_closed_text(game, hand_number(game), reader=reader))
+            else:  # (a message the game no longer tracks: its dead keyboard goes)
+                await self.messenger.edit_markup(chat_id, message_id, None)
+
+    async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
+        """Post the lobby or table in the supergroup the group became (unless already)."""
+        async with self.delivering(game.id) as delivery:
+            if delivery.game.messages_chat_id != delivery.game.chat_id:
+                await self._reshow(delivery, bot_username)
+
+    async def _reshow(self, delivery: Delivery, bot_username: str | None) -> None:
+        if delivery.game.status == "lobby":
+            await self._draw_lobby(delivery, bot_username, new=True)
+        elif delivery.game.status == "running":
+            await self._post_table(delivery)
+
+    async def still_shown(self, game: GameSnapshot, bot_username: str | None) -> bool:
+        """Whether the lobby or table still exists (an admin may delete it); else repost."""
+        async with self.delivering(game.id) as delivery:
+            game = delivery.game
+            if game.status == "lobby":
+                message_id, markup = game.lobby_message_id, lobby_keyboard(game, bot_username)
+            elif game.status == "running":
+                message_id, markup = game.table_message_id, table_keyboard(game)
+            else:
+                return True
+            if message_id is None or \
+                    not await self.messenger.edit_markup(game.chat_id, message_id, markup):
+                await self._reshow(delivery, bot_username)
+                return False
+            return True
+
+    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
+        """Send a player this hand's private message again (``/start``)."""
+        async with self.delivering(game.id) as delivery:
+            current = delivery.game.player(player.user_id) if player.user_id else None
+            if delivery.game.status == "running" and current is not None:
+                await self._send_private(delivery, current)
+
+    async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> None:
+        game = delivery.game
+        if player.user_id is None or player.seat is None or not _in_hand(game, player):
+            return
+        message_id = await self.messenger.send(
+            player.user_id, ui_for(game).private_text(game, player.seat),
+            markup=private_keyboard(game, player.seat))
+        if message_id is not None:
+            delivery.set_private(player.user_id, message_id, hand_number(game))
+
+    async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None) -> bool:
+        game = delivery.game
+        table = ui_for(game).table_text(game, mention=True)
+        text = fit_lines([*report_lines, "", table]) if report_lines else table
+        table_id = await self.messenger.send_result(game.chat_id, text,
+                                                    thread_id=game.thread_id,
+                                                    markup=table_keyboard(game))
+        if isinstance(table_id, int):
+            delivery.set_messages(table=table_id, chat=self.messenger.current_chat(game.chat_id))
+        return table_id != "lost"
+
+    async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,
+                         seats: set[int] | None = None) -> bool:
+        """Post the new table and the hand's private messages; whether the report is told."""
+        game = delivery.game
+        hand = hand_number(game)
+        humans = [p for p in game.seated if p.user_id is not None]
+        kept = [p for p in humans if p.private_message_id and private_hand(p) == hand]
+        turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+        redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
+        reachable = await self._reachable(humans)
+        told = await asyncio.gather(  # all at once: their order does not matter
+            self._post_table(delivery, report_lines),
+            *(self._send_private(delivery, p) for p in humans
+              if p.user_id in reachable and p not in kept),
+            *(self._edit_private(game, p) for p in redrawn))
+        return bool(told[0])
+
+    async def _reachable(self, players: list[PlayerInfo]) -> set[int]:
+        if all(p.reachable is not None for p in players):
+            return {p.user_id for p in players if p.reachable and p.user_id is not None}
+        return await self.service.reachable([p.user_id for p in players if p.user_id])
+
+    async def _close_hand(self, game: GameSnapshot, hand: int,
+                          seats: set[int] | None = None) -> None:
+        """Close ``hand``'s private messages of ``seats`` (default: all); at the end every
+        one, an earlier hand's too (a knocked-out player's may still say it is their turn)."""
+        over = is_over(game)
+        if over:
+            seats = None
+            await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
+        await asyncio.gather(*(
+            self.messenger.edit(p.user_id, p.private_message_id,
+                                ui_for(game).private_closed_text(
+                                    game, private_hand(p) or hand, reader=p))
+            for p in game.seated
+            if p.user_id is not None and p.private_message_id and _may_write(p)
+            and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
+
+    async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
+        if (player.user_id is None or player.seat is None or not player.private_message_id
+                or private_hand(player) != hand_number(game) or not _may_write(player)):
+            return
+        await self.messenger.edit(player.user_id, player.private_message_id,
+                                  ui_for(game).private_text(game, player.seat),
+                                  markup=private_keyboard(game, player.seat))
+
+    async def _edit_table(self, game: GameSnapshot) -> None:
+        if game.table_message_id is not None:
+            await self.messenger.edit(game.chat_id, game.table_message_id,
+                                      ui_for(game).table_text(game),
+                                      markup=table_keyboard(game))
+
+
+def _may_write(player: PlayerInfo) -> bool:
+    """Not to whom Telegram refused the last message (until they /start the bot again)."""
+    return player.reachable is not False
+
+
+def _in_hand(game: GameSnapshot, player: PlayerInfo) -> bool:
+    seat = player.seat
+    return bool(game.state) and seat is not None and ui_for(game).in_hand(game, seat)

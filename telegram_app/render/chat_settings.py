@@ -1,0 +1,114 @@
+"""The /settings keyboard: the league's own defaults of a chat (pace, timeout policy,
+language), then each game's options (``Game.setting_specs``), drawn from their specs.
+
+Callback data ``z:<group>:<option>:<value index>``: group 0 holds the league's settings
+(:data:`LEAGUE_SETTINGS`, ``option`` its :data:`LEAGUE_CODES`, the codes the keyboard had
+before games had their own, so buttons already in chats keep working), group ``i + 1`` the
+options of the ``i``-th game in :func:`game_kinds`, ``option`` an index into that game's
+``setting_specs`` for the chat's options.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import GAMES, OptionSpec
+from league.match.chats import CHAT_SETTINGS
+from telegram_app.callbacks import Callback
+from telegram_app.games.base import UIS
+from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _
+from telegram_app.keyboards import pace_label
+from telegram_app.render.common import level_name
+
+LEAGUE_SETTINGS: dict[str, tuple[Any, ...]] = {**CHAT_SETTINGS, "language": SUPPORTED}
+"""The league's settings the keyboard cycles through, in order, with their values."""
+LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5, "stand_in_level": 6}
+"""Each league setting's ``option`` in its buttons' data."""
+
+def game_kinds() -> list[str]:
+    """The games in the keyboard's order (their group is their index + 1)."""
+    return sorted(GAMES)
+
+
+def game_name(kind: str) -> str:
+    """A game's name as players read it (``GameUI.game_name``; the kind itself for a game
+    the bot has no UI for)."""
+    ui = UIS.get(kind)
+    return ui.game_name() if ui else kind
+
+
+def game_title(kind: str, options: dict[str, Any]) -> str:
+    """A finished game as a list of games names it (``GameUI.title``: Coyote's edition),
+    from the options it was opened with."""
+    ui = UIS.get(kind)
+    return ui.title(options) if ui else kind
+
+
+def league_label(key: str, value: Any) -> str:
+    """The button of one of the league's settings at ``value``."""
+    if key == "pace":
+        return _("⏱ Pace: {value}").format(value=pace_label(value))
+    if key == "language":
+        return _("🌐 Language: {value}").format(value=NATIVE_NAMES.get(value, value))
+    if key == "stand_in_level":
+        return _("🤖 Stand-in level: {value}").format(value=level_name(value))
+    return _("⏰ On timeout: {value}").format(
+        value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
+
+
+def option_label(kind: str, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
+    """The button of a chat's default of one of ``kind``'s options at ``value``, headed by
+    the game's name (the label is the game's: ``GameUI.setting_label``)."""
+    return f"{game_name(kind)} · {UIS[kind].setting_label(spec, value, options)}"
+
+
+def game_specs(kind: str, options: dict[str, Any]) -> list[OptionSpec]:
+    """The options of ``kind`` a chat may preset, for its current ones."""
+    return GAMES[kind].setting_specs(options)
+
+
+def _following(values: tuple[Any, ...], current: Any) -> int:
+    return (values.index(current) + 1) % len(values) if current in values else 0
+
+
+def settings_keyboard(settings: dict[str, Any]) -> InlineKeyboardMarkup:
+    """One button per setting (``settings`` as ``MatchService.chat_settings`` gives them,
+    the language as a supported one); a press moves it to the next allowed value."""
+    rows = []
+    for key, values in LEAGUE_SETTINGS.items():
+        current = settings.get(key, values[0])
+        rows.append([InlineKeyboardButton(league_label(key, current), callback_data=Callback(
+            "z", 0, (LEAGUE_CODES[key], _following(values, current))).encode())])
+    games = settings.get("games", {})
+    for group, kind in enumerate(game_kinds(), start=1):
+        if kind not in UIS:
+            continue  # a game the bot does not show (yet) has nothing to preset
+        options = games.get(kind, {})
+        for index, spec in enumerate(game_specs(kind, options)):
+            current = options.get(spec.name, spec.default)
+            text = option_label(kind, spec, current, options)
+            rows.append([InlineKeyboardButton(text, callback_data=Callback(
+                "z", group, (index, _following(spec.values, current))).encode())])
+    return InlineKeyboardMarkup(rows)
+
+
+def pressed(settings: dict[str, Any], data: Callback) -> tuple[str | None, str, Any] | None:
+    """What a press on the keyboard sets: ``(kind or None for the league's, key, value)``,
+    or ``None`` for data that names no setting (an old or forged button)."""
+    option, value = data.args
+    if data.game_id == 0:
+        key = next((k for k, code in LEAGUE_CODES.items() if code == option), None)
+        if key is None:
+            return None
+        values = LEAGUE_SETTINGS[key]
+        return (None, key, values[value]) if value < len(values) else None
+    kinds = game_kinds()
+    if not 1 <= data.game_id <= len(kinds):
+        return None
+    kind = kinds[data.game_id - 1]
+    specs = game_specs(kind, settings.get("games", {}).get(kind, {}))
+    if option >= len(specs) or value >= len(specs[option].values):
+        return None
+    return kind, specs[option].name, specs[option].values[value]

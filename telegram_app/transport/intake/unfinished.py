@@ -1,0 +1,88 @@
+"""Replay: what a dead process left undone is taken over; presses a kill left unanswered too."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from telegram_app.transport.outage import is_outage
+
+if TYPE_CHECKING:
+    from telegram_app.transport.intake.lanes import Intake
+
+log = logging.getLogger(__name__)
+ANSWER_WINDOW = 60.0  # seconds a press is answered after a restart (Telegram's: undocumented)
+
+
+class Replay:
+    """The ``inbox`` job's work for one :class:`~telegram_app.transport.intake.Intake`."""
+
+    def __init__(self, intake: Intake, *, grace: float, keep: timedelta) -> None:
+        self.intake = intake
+        self.grace = grace
+        self.keep = keep
+        self.runs = 0
+
+    async def run(self) -> int:
+        """Hold this process's items ``grace`` s more; queue those nobody holds; how many."""
+        intake = self.intake
+        held_for = timedelta(seconds=self.grace)
+        if self.runs == 0 and (answered := await self.answer_owed()):
+            log.info("answered %d button presses a killed process had not answered", answered)
+        if intake.abandoned:
+            done = set(intake.abandoned)
+            await intake.inbox.mark_done(done)
+            intake.abandoned -= done
+        mine = intake.pending | intake.abandoned
+        await intake.inbox.renew(mine, held_for)
+        items = await intake.inbox.take_undone(taken_for=held_for, skip=mine)
+        intake.outage.ok()
+        for item in items:
+            intake.received.fresh[item.id] = True
+            await intake.app.update_queue.put(Update.de_json(item.payload, intake.app.bot))
+        self.runs += 1
+        if self.runs % 100 == 1:
+            pruned = await intake.inbox.prune(self.keep)
+            if pruned:
+                log.info("pruned %d handled updates from the inbox", pruned)
+        return len(items)
+
+    async def answer_owed(self) -> int:
+        """Answer the presses done just before the start (a kill after a commit); how many."""
+        born = self.intake.born
+        items = await self.intake.inbox.done_since(born - timedelta(seconds=ANSWER_WINDOW), born)
+        queries = [query["id"] for item in items
+                   if isinstance(query := item.payload.get("callback_query"), dict)
+                   and query.get("id")]
+        bot = self.intake.app.bot
+
+        async def answer(query_id: str) -> bool:
+            try:
+                return bool(await bot.answer_callback_query(query_id))
+            except TelegramError as exc:  # answered already, or too old: nothing to do
+                log.debug("press %s: %s", query_id, exc)
+                return False
+
+        return sum(await asyncio.gather(*(answer(q) for q in queries)))
+
+
+async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """JobQueue callback: :meth:`Replay.run`."""
+    from telegram_app.transport.intake.lanes import KEY
+
+    intake: Intake | None = context.application.bot_data.get(KEY)
+    if intake is None:
+        return
+    try:
+        if queued := await intake.replay.run():
+            log.info("queued %d received but unhandled updates", queued)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        intake.outage.failed(exc)

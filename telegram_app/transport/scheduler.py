@@ -1,0 +1,200 @@
+"""The sweeper's ticker: PTB's JobQueue calls the league's sweep every few seconds.
+
+Deadlines live in the database, so the JobQueue is only a ticker: after a restart the first
+tick handles every overdue game at once, and several bot processes may tick against one
+PostgreSQL database (the sweep claims games with SKIP LOCKED). Messages go out after the
+sweep's commit.
+
+A job's work runs in a task of its own that stopping the bot does not cancel: PTB's JobQueue
+waits for the jobs running when it stops, but APScheduler cancels one that starts during that
+wait, and a sweep cancelled after its commit would lose its reminder or timeout report.
+:func:`finish_jobs` (the Application's ``post_stop``) waits for that work instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram.ext import Application, ContextTypes
+
+from league.match.sweeper import SweepResult
+from telegram_app import metrics
+from telegram_app.games.base import ui_for
+from telegram_app.i18n import use_language
+from telegram_app.render import league as league_text
+from telegram_app.render.language import for_chat, for_player
+from telegram_app.render.place import with_place
+from telegram_app.render.turns import reminder_text
+from telegram_app.services import KEY, BotServices, services
+from telegram_app.transport.outage import is_outage
+
+log = logging.getLogger(__name__)
+JOB_NAME = "sweep"
+IN_FLIGHT = "jobs_in_flight"  # bot_data key: the set of job tasks not yet finished
+FINISH_TIMEOUT = 30.0  # seconds post_stop waits for them; a hung Bot API call must not hang a stop
+
+Job = Callable[[ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def uncancelled(work: Job) -> Job:
+    """``work`` as a JobQueue callback whose body survives the job's cancellation: it runs in
+    its own task, kept in ``bot_data[IN_FLIGHT]`` until it ends, for :func:`finish_jobs`."""
+
+    async def job(context: ContextTypes.DEFAULT_TYPE) -> None:
+        running: set[asyncio.Task] = context.application.bot_data.setdefault(IN_FLIGHT, set())
+        task = asyncio.get_running_loop().create_task(work(context))
+        running.add(task)
+        task.add_done_callback(running.discard)
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            # The JobQueue is stopping; the work goes on and post_stop waits for it. Not
+            # re-raised: APScheduler would log the stop as the job's error.
+            if task.cancelled():
+                raise
+
+    job.__name__ = work.__name__
+    job.__doc__ = work.__doc__
+    return job
+
+
+async def finish_jobs(app: Application) -> None:
+    """Wait (up to :data:`FINISH_TIMEOUT` seconds) for job work a stop interrupted, and for
+    the deliveries under way; meant for ``post_stop``, while the bot and the database are
+    still open."""
+    running: set[asyncio.Task] = app.bot_data.get(IN_FLIGHT, set())
+    if KEY in app.bot_data:
+        await app.bot_data[KEY].presenter.drain(FINISH_TIMEOUT)
+    if running:
+        _, late = await asyncio.wait(set(running), timeout=FINISH_TIMEOUT)
+        for task in late:
+            log.warning("a job still ran %s s after the bot stopped; cancelling it",
+                        FINISH_TIMEOUT)
+            task.cancel()
+
+
+class _NotAnError(logging.Filter):
+    """Drops APScheduler's "Error running job" for a job cancelled because the bot stops:
+    submitted just before, it is cancelled before it starts, so nothing was lost."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+
+
+_EXECUTOR_LOG = logging.getLogger("apscheduler.executors.default")
+
+
+def schedule(app: Application, interval: float, league_interval: float) -> None:
+    """Run :func:`sweep_job` every ``interval`` seconds and :func:`league_job` every
+    ``league_interval`` seconds, the first time as soon as the JobQueue starts, however long
+    the start took (overdue turns are handled at once after a restart)."""
+    if app.job_queue is None:  # the job-queue extra is a dependency; this is a safeguard
+        raise RuntimeError("python-telegram-bot's JobQueue is not available")
+    if not any(isinstance(f, _NotAnError) for f in _EXECUTOR_LOG.filters):
+        _EXECUTOR_LOG.addFilter(_NotAnError())
+    _every(app, sweep_job, interval, JOB_NAME, delay=0.1)
+    _every(app, league_job, league_interval, "league", delay=0.2)
+
+
+def _every(app: Application, work: Job, interval: float, name: str, *, delay: float) -> None:
+    """Run ``work`` ``delay`` seconds after the JobQueue starts, then every ``interval``
+    seconds. A repeating job cannot say so itself: its first run counts from when it is
+    added (before getMe and the migration), and APScheduler moves a start already past to
+    one whole interval later. So a one-off job (run however late it comes) does the first
+    run and then adds the repeating one."""
+    job = uncancelled(work)
+    once = {"max_instances": 1, "coalesce": True}
+
+    async def first(context: ContextTypes.DEFAULT_TYPE) -> None:
+        try:
+            await job(context)
+        finally:  # after the first run: the two never overlap
+            if context.job_queue is not None and context.job_queue.scheduler.running:
+                context.job_queue.run_repeating(job, interval=interval, first=interval,
+                                                name=name, job_kwargs=once)
+
+    first.__name__ = work.__name__
+    assert app.job_queue is not None
+    app.job_queue.run_once(first, when=delay, name=name,
+                           job_kwargs={"misfire_grace_time": None})
+
+
+async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Post each finished week's (and season's) final table of every game kind rated in it
+    into every chat that played it, exactly once: the post is claimed in the database
+    before it is sent (per chat, game kind, period)."""
+    bot = services(context)
+    try:
+        due = await bot.service.due_posts()
+    except Exception:
+        log.exception("looking for due league posts failed")
+        return
+    for chat_id, game_kind, post, start in due:
+        if not await bot.service.claim_post(chat_id, game_kind, post, start):
+            continue  # another process (or an earlier run) has it
+        period = "last" if post == "week" else "last_season"
+        table = await bot.service.standings(chat_id, period, kind=game_kind)
+        with use_language(await bot.service.chat_language(chat_id)):
+            text = league_text.standings_text(table, final=True)
+            if post == "season":
+                text += "\n\n" + league_text.champion_line(table)
+        if await bot.messenger.send(chat_id, text) is not None:
+            # The send may have found the group become a supergroup and moved the claim.
+            await bot.service.mark_posted(bot.messenger.current_chat(chat_id), game_kind,
+                                          post, start)
+
+
+async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """One tick: sweep (its timeouts reach the presenter as commits), show the reminders and
+    expired lobbies, then show again every game whose last change was not shown (a kill
+    after a commit, a note that did not arrive, a private message never delivered)."""
+    bot = services(context)
+    try:
+        results = await bot.service.sweep()
+        behind = await bot.service.behind()
+    except Exception as exc:  # a database outage must not kill the ticker; the next tick retries
+        intake = context.application.bot_data.get("intake")
+        if intake is not None and is_outage(exc):
+            intake.outage.failed(exc)  # one warning per outage, not a traceback per tick
+        else:
+            log.exception("sweep failed")
+        return
+    metrics.swept()
+
+    async def show_one(result: SweepResult) -> None:
+        try:
+            await show(bot, result, context.bot.username)
+        except Exception:
+            log.exception("showing the sweep of game %s failed", result.game.id)
+
+    bot.presenter.represent(behind)
+    # Each game at once: one game's slow sends must not hold up another's.
+    await asyncio.gather(*(show_one(result) for result in results if not result.steps))
+
+
+async def show(bot: BotServices, result: SweepResult, bot_username: str | None) -> None:
+    """Render a reminder (in the group, and privately to a player private messages reach)
+    or an expired lobby (timeouts are delivered by the presenter)."""
+    game = result.game
+    if result.kind == "lobby_expired":
+        await bot.messenger.edit(game.chat_id, game.lobby_message_id,
+                                 ui_for(game).lobby_expired_text(game))
+        return
+    if result.kind == "reminder" and result.seat is not None:
+        player = game.at_seat(result.seat)
+        with for_chat(game):
+            text = reminder_text(game, player, removal=result.removed)
+        async with bot.presenter.delivering(game.id) as delivery:
+            sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+            if sent is not None:
+                delivery.set_messages(reminder=sent)
+        # Not to a player Telegram refused before (blocked the bot, deleted, never started
+        # it: User.can_message, read with the game): every turn's attempt would be refused
+        # again. /start makes them reachable again.
+        if player.user_id is not None and player.reachable is not False:
+            with for_player(player):
+                text = reminder_text(game, player, removal=result.removed)
+            await bot.messenger.send(player.user_id, with_place(game, text))
