@@ -169,6 +169,7 @@ def add_handlers(app: Application) -> None:
     app.add_handler(TypeHandler(Update, members.seen), group=-2)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, members.left_chat))
     app.add_handler(ChatMemberHandler(members.member_changed, ChatMemberHandler.CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(members.bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
 
 

@@ -13,7 +13,14 @@ from league.store.errors import ServiceError
 from telegram_app.callbacks import Callback
 from telegram_app.handlers import language
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
-from telegram_app.i18n import SUPPORTED, _, normalize, set_language, use_language
+from telegram_app.i18n import (
+    SUPPORTED,
+    _,
+    current_language,
+    normalize,
+    set_language,
+    use_language,
+)
 from telegram_app.render.chat_settings import pressed, settings_keyboard
 from telegram_app.render.common import error_text
 from telegram_app.services import services
@@ -53,7 +60,8 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, context, error_text(exc.code, exc.detail))
             return
     current = await bot.service.chat_settings(chat.id)
-    set_language(current["language"])  # a new language answers in itself
+    if current["language"] is not None:  # (none yet: the sender's, as update_language set)
+        set_language(current["language"])  # a new language answers in itself
     await reply(update, context, _settings_text(current),
                 markup=settings_keyboard(_shown(current)))
 
@@ -89,7 +97,8 @@ async def on_setting(query: CallbackQuery, data: Callback,
         await _answer(query, error_text(exc.code, exc.detail))
         return
     await _answer(query, None)
-    with use_language(current["language"]):  # the group's message, in the group's language
+    # The group's message, in the group's language (none yet: the presser's, as /settings)
+    with use_language(current["language"] or current_language()):
         if key == "language":  # the whole message changes language
             await bot.messenger.edit(message.chat.id, message.message_id,
                                      _settings_text(current),

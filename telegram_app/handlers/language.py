@@ -2,7 +2,8 @@
 
 :func:`update_language` runs before every other handler (group -1) and sets the language of
 the update's context (``i18n.set_language``): a group's command is answered in the chat's
-language; a private message, a button's alert and a typed bid in the sender's (chosen with
+language (until the chat has one — its first lobby sets it, or ``/settings`` — in the
+sender's); a private message, a button's alert and a typed bid in the sender's (chosen with
 ``/language``, else their client's ``language_code``). Group messages a press or a move
 changes are drawn by the presenter in the chat's language whoever pressed
 (``render.language``).
@@ -87,12 +88,16 @@ def forget_chat(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
 
 async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     """The language the update's reader reads (a supported code): the chat's for a group's
-    message, the sender's for anything private and for a button's answer."""
+    message, the sender's for anything private, for a button's answer and for a group's
+    message while the group has no language yet (a new group: English only if the sender's
+    is English or one we do not ship)."""
     chat, user = update.effective_chat, update.effective_user
     bot = services(context)
     if in_group(chat) and chat is not None and update.callback_query is None:
-        return normalize(await memory(context).get(
-            ("chat", chat.id), lambda: bot.service.chat_language(chat.id)))
+        chosen = await memory(context).get(
+            ("chat", chat.id), lambda: bot.service.chat_language(chat.id))
+        if chosen is not None:
+            return normalize(chosen)
     if user is None:
         return normalize(None)
     return normalize(await memory(context).get(

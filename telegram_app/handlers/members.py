@@ -7,6 +7,9 @@ in-process memory of the last name seen per user, chat and topic means the datab
 written only when a name changed (or on the first sighting after a start): a button press
 from someone whose name is unchanged costs no query.
 
+:func:`bot_added` (a ``my_chat_member`` update: the bot itself joined a group) posts one
+welcome there, in the language of whoever added it.
+
 :func:`left_chat` (a ``left_chat_member`` service message) and :func:`member_changed` (a
 ``chat_member`` update with status ``left`` or ``kicked``, which Telegram sends only to a bot
 that administers the group) treat a player who leaves the group as one who sent ``/leave``:
@@ -27,11 +30,14 @@ from engine import Action
 from league.store.errors import ServiceError
 from league.store.inbox import CURRENT
 from telegram_app.handlers.common import in_group, user_ref
+from telegram_app.i18n import use_language
+from telegram_app.render.texts import group_welcome_text
 from telegram_app.services import BotServices, services
 
 log = logging.getLogger(__name__)
 NAMES_KEY = "seen_names"  # bot_data key of this process's :class:`SeenNames`
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)  # "left", "kicked"
+PRESENT = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
 
 
 class SeenNames:
@@ -133,6 +139,25 @@ async def _topic(bot: BotServices, memory: SeenNames, chat: Chat, message: Messa
         await bot.service.set_topic_name(chat.id, thread, replied.forum_topic_created.name,
                                          replace=False)
         memory.remember(key, replied.forum_topic_created.name)
+
+
+async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A ``my_chat_member`` update in which the bot joins a group (its status goes from
+    ``left`` or ``kicked`` to ``member`` or ``administrator``): one welcome, in the General
+    topic of a forum, in the language of who added it (their client's, English for one we do
+    not ship). A promotion or restriction of the bot already there, and anything in a private
+    chat (a user blocking or restarting the bot), say nothing. A repeated update is dropped
+    by the intake (its ``update_id``); a failed send (the bot was removed again at once) is
+    the messenger's to log."""
+    change = update.my_chat_member
+    if change is None or not in_group(change.chat) or \
+            change.new_chat_member.status not in PRESENT or \
+            not _gone(change.old_chat_member):
+        return
+    adder = change.from_user  # (an anonymous admin is the "Group" bot: no name to thank)
+    with use_language(None if adder.is_bot else adder.language_code):
+        text = group_welcome_text(None if adder.is_bot else adder.full_name)
+    await services(context).messenger.send(change.chat.id, text)
 
 
 async def left_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

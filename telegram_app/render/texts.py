@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from html import escape as _escape
 
+from babel.lists import format_list
+
 from telegram_app.games.base import UIS
-from telegram_app.i18n import _
+from telegram_app.i18n import _, locale
+from telegram_app.render.common import plain_name
 
 
 def escape(text: str) -> str:
@@ -20,6 +23,23 @@ def welcome_text() -> str:
              "cards you can see (everyone's but your own) and your move buttons.\n"
              "/rules explains the game.") + "".join(
         "\n" + line for ui in UIS.values() if (line := ui.help_lines()[0]))
+
+
+def group_welcome_text(adder: str | None) -> str:
+    """What the bot posts once in a group it was just added to: what it does, ``/newgame``,
+    ``/help``, and why admin rights help. ``adder``: the display name of who added it
+    (escaped here), ``None`` when that was no person (an anonymous admin)."""
+    games = format_list([ui.game_name() for ui in UIS.values()], locale=locale())
+    if adder is None:
+        hello = _("👋 Thanks for adding me! I run card games in this group: {games}.").format(
+            games=escape(games))
+    else:
+        hello = _("👋 Thanks for adding me, {name}! I run card games in this group: "
+                  "{games}.").format(name=escape(plain_name(adder)), games=escape(games))
+    return hello + "\n\n" + \
+        _("/newgame opens a lobby; /help tells you everything I can do.") + "\n" + \
+        _("Tip: make me an admin (any rights will do). Then I learn who leaves the group, "
+          "and take a player who left out of their game.")
 
 
 def help_text() -> str:

@@ -222,6 +222,23 @@ class UserActionsMixin:
             "old_chat_member": before, "new_chat_member": self.member_dict(chat, user.id),
         }})
 
+    def bot_membership(self: FakeBotAPI, chat_id: int, status: str, *, by: FakeUser,
+                       old: str = "left") -> dict:
+        """A ``my_chat_member`` update: the bot's own status in the group goes from ``old``
+        to ``status`` (``member``, ``administrator``, ``left``, ``kicked``), changed by ``by``
+        (who added, promoted or removed it). Telegram sends it without being asked (it is
+        not one of the update types ``allowed_updates`` must name). Calls to the group fail
+        with 403 while the bot is ``left`` or ``kicked``, as Telegram's do."""
+        chat = self.chats[chat_id]
+        chat.statuses[self.bot_id] = old
+        before = self.member_dict(chat, self.bot_id)
+        chat.statuses[self.bot_id] = status
+        chat.bot_admin = status == "administrator"
+        return self.enqueue_update({"my_chat_member": {
+            "chat": chat.to_dict(), "from": by.to_dict(), "date": int(time.time()),
+            "old_chat_member": before, "new_chat_member": self.member_dict(chat, self.bot_id),
+        }})
+
     def create_topic(self: FakeBotAPI, chat_id: int, name: str, by: FakeUser) -> int:
         """``by`` opens a forum topic (``forum_topic_created``); returns its thread id."""
         self.chats[chat_id].is_forum = True

@@ -139,6 +139,11 @@ class MethodsMixin:
         chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
         if chat is None:
             raise bad_request("chat not found")
+        status = chat.statuses.get(self.bot_id)
+        if status == "kicked":
+            raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
+        if status == "left":
+            raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat")
         return chat
 
     def _render(self, p: dict, key: str, limit: int) -> tuple[str, str | None, list[dict]]:

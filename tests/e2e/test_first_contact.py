@@ -1,0 +1,161 @@
+"""First contact, through the real Application and the fake Bot API: adding the bot to a group
+posts one welcome in the adder's language (not on a promotion, not twice for one update, not
+a crash when the bot is already gone again); until a group has a language, commands answer
+in their sender's; once it has one, in that one.
+
+Expected texts are rendered from the catalogs, each checked to differ from the English.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from telegram_app.games.base import ui_for
+from telegram_app.i18n import use_language
+from telegram_app.render import texts
+from tests.e2e.harness import BotRunner, wait_for
+from tests.fakebot import FakeBotAPI, StoredMessage, parse_html
+
+GROUP = -100515
+
+
+def plain(html: str) -> str:
+    """What a client shows of an HTML text."""
+    return parse_html(html)[0]
+
+
+def welcome(language: str, name: str | None) -> str:
+    with use_language(language):
+        text = plain(texts.group_welcome_text(name))
+    with use_language("en"):
+        assert language == "en" or text != plain(texts.group_welcome_text(name))
+    return text
+
+
+def help_in(language: str) -> str:
+    with use_language(language):
+        text = plain(texts.help_text())
+    with use_language("en"):
+        assert language == "en" or text != plain(texts.help_text())
+    return text
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+@pytest.fixture
+async def bot(pg_db, pg_url: str) -> AsyncIterator[tuple[FakeBotAPI, BotRunner]]:
+    async with FakeBotAPI() as api:
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            yield api, runner
+        finally:
+            await runner.stop()
+
+
+def texts_in(api: FakeBotAPI, chat_id: int) -> list[StoredMessage]:
+    return api.bot_messages(chat_id)
+
+
+async def test_adding_the_bot_posts_one_welcome_in_the_adders_language(bot) -> None:
+    api, _runner = bot
+    # A forum: the welcome goes to the General topic (no thread). A name with markup.
+    api.add_group(GROUP, "모임 <b>", type="supergroup", is_forum=True)
+    kim = api.add_user(11, "<민준> & co", language_code="ko-KR")
+    added = api.bot_membership(GROUP, "member", by=kim)
+    api._updates.append(dict(added))  # the same update again (same update_id)
+    api._updates_event.set()
+    await wait_for(lambda: bool(texts_in(api, GROUP)))
+    await api.settle()
+    [message] = texts_in(api, GROUP)
+    assert message.text == welcome("ko", "<민준> & co")
+    assert "&lt;민준&gt; &amp; co" in (message.html or "")
+    assert message.thread_id is None
+    assert api.calls("sendMessage")[-1].params.get("message_thread_id") is None
+
+    # Promoted to admin while in the group: not an addition, nothing said.
+    api.bot_membership(GROUP, "administrator", old="member", by=kim)
+    await api.settle()
+    assert len(texts_in(api, GROUP)) == 1
+
+    # Removed, then added again (as admin, by someone else): a new addition, a new welcome,
+    # in the new adder's language (a language we do not ship: English).
+    api.bot_membership(GROUP, "kicked", old="administrator", by=kim)
+    await api.settle()
+    pedro = api.add_user(12, "Pedro", language_code="pt-br")
+    api.bot_membership(GROUP, "administrator", old="kicked", by=pedro)
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 2)
+    await api.settle()
+    assert texts_in(api, GROUP)[-1].text == welcome("en", "Pedro")
+    assert len(texts_in(api, GROUP)) == 2
+
+
+async def test_a_bot_removed_again_at_once_fails_quietly(bot, caplog) -> None:
+    api, _runner = bot
+    caplog.set_level(logging.INFO)
+    api.add_group(GROUP, "Flash")
+    ann = api.add_user(21, "Ann", language_code="es")
+    # Added and removed before the bot handles the addition: every call to the group
+    # fails (403, "bot is not a member"), and nothing else goes wrong.
+    api.bot_membership(GROUP, "member", by=ann)
+    api.bot_membership(GROUP, "left", old="member", by=ann)
+    await api.settle()
+    assert api.calls("sendMessage"), "the welcome was not tried"
+    assert not texts_in(api, GROUP)
+    assert not failures(caplog)
+
+    # A private chat's my_chat_member (a user blocks and restarts the bot) says nothing.
+    await ann.start_bot()
+    await api.settle()
+    before = len(api.bot_messages(ann.id))
+    api.enqueue_update({"my_chat_member": {
+        "chat": api.private_chat(ann).to_dict(), "from": ann.to_dict(), "date": 0,
+        "old_chat_member": {"status": "kicked", "user": api.bot_user_dict(), "until_date": 0},
+        "new_chat_member": {"status": "member", "user": api.bot_user_dict()}}})
+    await api.settle()
+    assert len(api.bot_messages(ann.id)) == before
+
+    # Added again for good: welcomed (in Spanish) this time.
+    api.bot_membership(GROUP, "member", by=ann)
+    await wait_for(lambda: bool(texts_in(api, GROUP)))
+    assert texts_in(api, GROUP)[-1].text == welcome("es", "Ann")
+    assert not failures(caplog)
+
+
+async def test_a_group_without_a_language_answers_in_the_senders(bot) -> None:
+    api, _runner = bot
+    api.add_group(GROUP, "Nuevo", admins=[31])
+    eve = api.add_user(31, "Eve", language_code="en")
+    sofia = api.add_user(32, "Sofía", language_code="es-MX")
+    kim = api.add_user(33, "김민준", language_code="ko")
+
+    await sofia.send(GROUP, "/help")
+    await wait_for(lambda: bool(texts_in(api, GROUP)))
+    await api.settle()
+    assert texts_in(api, GROUP)[-1].text == help_in("es")
+    await kim.send(GROUP, "/help")
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 2)
+    assert texts_in(api, GROUP)[-1].text == help_in("ko")
+    await kim.send(GROUP, "/rules koira")
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 3)
+    with use_language("ko"):
+        rules = plain(ui_for("koira").rules_text([], None))
+    with use_language("en"):
+        assert rules != plain(ui_for("koira").rules_text([], None))
+    assert texts_in(api, GROUP)[-1].text == rules
+
+    # An admin sets the group's language to English: everyone is answered in English.
+    await eve.send(GROUP, "/settings language en")
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 4)
+    await api.settle()
+    await kim.send(GROUP, "/help")
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 5)
+    assert texts_in(api, GROUP)[-1].text == help_in("en")
+    await sofia.send(GROUP, "/help")
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 6)
+    assert texts_in(api, GROUP)[-1].text == help_in("en")
