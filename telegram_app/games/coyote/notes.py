@@ -14,7 +14,7 @@ from engine.coyote.editions import get_edition
 from league.match.outcome import Step
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report
-from telegram_app.games.coyote.words import card_label, hearts, special_name
+from telegram_app.games.coyote.words import card_label, hearts, legend_line, special_name
 from telegram_app.i18n import _, n_
 from telegram_app.render import results
 from telegram_app.render.common import mention_html, name_html
@@ -42,8 +42,10 @@ def _special_line(game: GameSnapshot, event: dict[str, Any]) -> str:
     name = name_html(game.at_seat(event["seat"]))
     special = event["special"]
     if special == "extra":
+        legend = legend_line([event["card"]], game.options.get("edition", "classic"))
         return _("🪙 {name} turns the Extra feather coin: <b>{card}</b> lies face up in front "
-                 "of them.").format(name=name, card=card_label(event["card"]))
+                 "of them.").format(name=name, card=card_label(event["card"])) + (
+            "\n" + legend if legend else "")
     if special == "guess" and event.get("right"):
         return _("🪙 {name} guesses their card is <b>{card}</b>: right! They are safe this "
                  "round.").format(name=name, card=card_label(event["guess"]))
@@ -177,6 +179,8 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
                       "after this round)") if card in reshuffling
                     else _("{name}: {card} (swapped away, does not count)"))
             lines.append(text.format(name=name_html(game.at_seat(seat)), card=card_label(card)))
+    if legend := legend_line((card["card"] for card in showdown["cards"]), edition):
+        lines.append(legend)  # (what the special cards shown do: a newcomer cannot guess)
     lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(
         total=number(showdown["total"]), bid=showdown["bid"])]
     if showdown.get("removed_loser") is not None:

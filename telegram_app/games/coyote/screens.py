@@ -14,7 +14,13 @@ from engine import GAMES
 from engine.coyote import CoyoteGame
 from engine.coyote.editions import MAX_BID
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.coyote.words import card_label, edition_name, hearts, special_name
+from telegram_app.games.coyote.words import (
+    card_label,
+    edition_name,
+    hearts,
+    legend_line,
+    special_name,
+)
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import mention_html, name_html, plain_name, seat_label, time_html
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
@@ -122,6 +128,16 @@ def _seat_lines(game: GameSnapshot, view: dict[str, Any], own: int | None) -> li
     return lines
 
 
+def legend(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
+    """The line saying what the special cards this view shows do (none without one): a
+    message that shows such a card explains it on the spot."""
+    codes = [c for player in game.seated if view["in_play"][player.seat or 0]
+             for c in (view["cards"][player.seat or 0], *view["extra"][player.seat or 0],
+                       *view["face_up"][player.seat or 0])]
+    line = legend_line(codes, view["edition"])
+    return [line] if line else []
+
+
 def status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     lines = []
     if view["direction"] == -1:
@@ -184,7 +200,7 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     state = game.state or {}
     view = GAMES[game.kind].view(state, seat)
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
-    lines += _seat_lines(game, view, seat)
+    lines += _seat_lines(game, view, seat) + legend(game, view)
     lines += ["", _bids_line(game, state)] + status_lines(game, view)
     if view["turn"] == seat:
         if view["min_bid"] > MAX_BID:  # the highest bid closes the bidding

@@ -14,33 +14,15 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.games.coyote.keyboards import guess_cards
 from telegram_app.games.coyote.notes import number, showdown_summary, step_lines
 from telegram_app.games.coyote.screens import status_lines
-from telegram_app.games.coyote.words import card_label, special_name
+from telegram_app.games.coyote.words import (
+    SPECIAL_CARDS,
+    card_label,
+    special_name,
+    special_text,
+    specials_among,
+)
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
-
-SPECIAL_CARDS = {"x2", "max0", "?", "night", "max-", "0b", "J", "Q", "K"}
-
-
-def special_text(code: str, edition: str = "classic") -> str | None:
-    """What a special card does in ``edition``, in a few words (the rules' wording), or
-    ``None`` for a plain number."""
-    feathers = edition == "feathers"
-    texts = {
-        "?": lambda: _("turns up the top feather of the draw pile, which counts instead")
-        if feathers else _("turns up the top card of the draw pile, which counts instead"),
-        "max0": lambda: _("the highest green feather counts 0") if feathers
-        else _("the highest positive card counts 0"),
-        "max-": lambda: _("the highest green feather left counts as negative"),
-        "x2": lambda: _("doubles the green feathers still positive") if feathers
-        else _("doubles the total"),
-        "night": lambda: _("counts 0; all cards are reshuffled after this round"),
-        "0b": lambda: _("counts 0; all feathers are reshuffled after this round"),
-        "Q": lambda: _("becomes a random undealt card"),
-        "K": lambda: _("removes the highest card"),
-        "J": lambda: _("doubles the total"),
-    }
-    text = texts.get(code)
-    return text() if text else None
 
 
 def card(code: str | None, edition: str = "classic") -> dict[str, Any]:
@@ -65,13 +47,8 @@ def legend(codes: list[str | None], edition: str) -> list[dict[str, str]]:
     """One ``{"label", "text"}`` per special card among ``codes``, in order of appearance:
     the page explains a special card where it shows it (a newcomer cannot guess what
     "MAX→0" does)."""
-    out: list[dict[str, str]] = []
-    seen: set[str] = set()
-    for code in codes:
-        if code in SPECIAL_CARDS and code not in seen:
-            seen.add(code)
-            out.append({"label": card_label(code), "text": special_text(code, edition) or ""})
-    return out
+    return [{"label": card_label(code), "text": special_text(code, edition) or ""}
+            for code in specials_among(codes)]
 
 
 def _shown(game: GameSnapshot, view: dict[str, Any]) -> list[str | None]:

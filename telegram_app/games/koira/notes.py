@@ -14,7 +14,7 @@ from engine import GAMES
 from engine.koira.cards import RANKS
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.screens import trick_lines
-from telegram_app.games.koira.words import card_label, cards_label, suit_name
+from telegram_app.games.koira.words import card_label, cards_label, suit_name, trump_rule
 from telegram_app.i18n import _, n_
 from telegram_app.render import results
 from telegram_app.render.common import (
@@ -99,10 +99,11 @@ def event_line(game: GameSnapshot, event: Event, events: list[Event]) -> str | N
     if kind == "trick_shared":
         return _("🔀 The tie cannot be broken: the cards are shuffled and shared out "
                  "({shares}).").format(shares=shares(game, event))
-    if kind == "trump_revealed":
+    if kind == "trump_revealed":  # (with what a trump does: the trump is new here)
         return _("🎴 {name} draws the last card of the stock and shows it: <b>{card}</b>. "
                  "Trump is {suit}.").format(name=_who(game, seat), card=card_label(event["card"]),
-                                            suit=suit_name(event["suit"]))
+                                            suit=suit_name(event["suit"])) + \
+            "\nℹ️ " + trump_rule()
     if kind == "phase_changed":
         counts = ", ".join(f"{name_html(p)} {event['counts'][p.seat or 0]}"
                            for p in game.seated if (p.seat or 0) < len(event["counts"]))

@@ -14,7 +14,13 @@ from typing import Any
 from engine import GAMES
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.koira.keyboards import pickup_cards
-from telegram_app.games.koira.words import card_label, cards_label, hand_label, suit_name
+from telegram_app.games.koira.words import (
+    card_label,
+    cards_label,
+    hand_label,
+    suit_name,
+    trump_rule,
+)
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render.common import name_html, seat_label, time_html
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
@@ -198,10 +204,13 @@ def _turn_lines(game: GameSnapshot, view: dict[str, Any], seat: int) -> list[str
 @in_seat_language
 def private_text(game: GameSnapshot, seat: int) -> str:
     """``seat``'s private message, under its group (and topic): the table as the group sees
-    it, then their own hand (sorted by suit then rank) and what they may do on their turn.
-    Drawn from that seat's view: no other player's card."""
+    it (once the trump is known, with a line saying what a trump does), then their own hand
+    (sorted by suit then rank) and what they may do on their turn. Drawn from that seat's
+    view: no other player's card."""
     view = GAMES[game.kind].view(game.state or {}, seat)
     lines = _table_body(game, view) + [""]
+    if view["trump"] is not None and not view["over"]:  # what the trump line means
+        lines.insert(2, "ℹ️ " + trump_rule())
     hand = view["hand"] or []
     if seat in view["out"]:
         lines.append(_("You are out of cards: you are safe ({place}).").format(

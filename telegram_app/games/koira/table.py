@@ -20,8 +20,10 @@ for a selection that is one of them.
               "trick_text": str, "stock_text": str, "discarded": int}
 
 A card is ``{"code": "10H", "label": "10♥", "rank": "10", "suit": "♥", "tone": "red" |
-"black", "trump": bool}``; a seat's ``cards`` hold at most the face-up trump card, and its
-``count``/``count_text`` the size of its hand, ``pile`` (phase 1) its won cards.
+"black", "trump": bool}`` (a trump adds ``"title"``, what a trump does: the tooltip of the
+★ the page draws on it, which the table's ``"legend"`` says too); a seat's ``cards`` hold at
+most the face-up trump card, and its ``count``/``count_text`` the size of its hand, ``pile``
+(phase 1) its won cards.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 from engine import GAMES
 from league.store.snapshots import GameSnapshot
+from telegram_app.games.koira.words import trump_rule
 from telegram_app.i18n import _, n_
 from telegram_app.miniapp.text import clean_name
 
@@ -48,9 +51,19 @@ def label(code: str) -> str:
 
 
 def card(code: str, trump: str | None = None) -> dict[str, Any]:
-    """A playing card for the page (see the module's docstring)."""
-    return {"code": code, "label": label(code), "rank": code[:-1], "suit": SYMBOLS[code[-1]],
-            "tone": "red" if code[-1] in RED else "black", "trump": code[-1] == trump}
+    """A playing card for the page (see the module's docstring); a trump adds ``"title"``,
+    what a trump does (the tooltip of its ★)."""
+    out: dict[str, Any] = {"code": code, "label": label(code), "rank": code[:-1],
+                           "suit": SYMBOLS[code[-1]],
+                           "tone": "red" if code[-1] in RED else "black",
+                           "trump": code[-1] == trump}
+    return out | {"title": trump_rule()} if out["trump"] else out
+
+
+def legend(trump: str | None) -> list[dict[str, str]]:
+    """The page's line for the ★ on trump cards once the trump is known (``{"label",
+    "text"}``, as Coyote's special cards): what a trump does."""
+    return [] if trump is None else [{"label": "★", "text": trump_rule()}]
 
 
 def cards_text(codes: list[str] | tuple[str, ...]) -> str:
@@ -153,6 +166,7 @@ def table(game: GameSnapshot, seat: int | None) -> dict[str, Any]:
             id=game.id, phase=view["phase"], trick=view["trick_no"]),
         "layout": "koira", "seats": _seats(game, view, seat), "claims": [], "pile": None,
         "prompt": _prompt(game, view, seat), "notes": _notes(view), "over": over,
+        "legend": [] if over else legend(trump),
         "your_turn": seat is not None and view["turn"] == seat and not over,
         "koira": {
             "phase": view["phase"], "trick_no": view["trick_no"], "stock": view["stock"],

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine import GAMES
-from engine.core import Action
+from engine.core import Action, RuleError
 from engine.koira.cards import is_card, sort_key
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot, PlayerInfo
@@ -28,7 +28,7 @@ from telegram_app.games.base import Events, PageTable, Press, Report, Rows
 from telegram_app.games.koira import errors, keyboards, notes, replay, rules, screens
 from telegram_app.games.koira import options as option_texts
 from telegram_app.games.koira import table as page_table
-from telegram_app.games.koira.words import hand_label
+from telegram_app.games.koira.words import cards_label, hand_label
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
@@ -148,7 +148,8 @@ def game_over_text(game: GameSnapshot) -> str:
 
 @in_seat_language
 def typed(game: GameSnapshot, seat: int, text: str) -> Action | str:
-    """A typed play (``7H``, ``10♠``, ``5h 6h 7h``), if it is a legal play now; else a hint."""
+    """A typed play (``7H``, ``10♠``, ``5h 6h 7h``), if it is a legal play now; else a hint:
+    which of the cards typed the player does not hold, or how to type a card."""
     cards: list[str] = []
     for word in text.replace(",", " ").split():
         word = word.upper().replace("\ufe0f", "")
@@ -161,6 +162,13 @@ def typed(game: GameSnapshot, seat: int, text: str) -> Action | str:
         ordered = tuple(sorted(cards, key=sort_key))
         if Action("play", cards=ordered) in _engine().legal_actions(game.state or {}, seat):
             return Action("play", cards=ordered)
+        try:
+            hand = _engine().view(game.state or {}, seat)["hand"] or []
+        except RuleError:  # no seat of this game
+            hand = None
+        missing = [c for c in dict.fromkeys(cards) if hand is not None and c not in hand]
+        if missing:  # real cards, but not theirs: say so rather than how to type one
+            return _("You don't hold {cards}.").format(cards=cards_label(missing))
     return _("Tap a card on the keyboard of your message, or type one such as 7H or 10S "
              "(a sequence: 5H 6H 7H).")
 

@@ -33,6 +33,13 @@ def suit_name(letter: str | None) -> str:
     return names[letter]() if letter in names else ""
 
 
+def trump_rule() -> str:
+    """What a trump does, in one sentence (rules, phase 2): said where the trump is first
+    marked (the private view, the note of its reveal, the Mini App's ★)."""
+    return _("Trump: in phase 2 a trump beats any card of another suit; only a higher trump "
+             "beats a trump.")
+
+
 def by_suit(hand: Sequence[str]) -> list[list[str]]:
     """``hand`` sorted by suit then rank (♠ ♥ ♦ ♣, low to high), one list per suit held."""
     ordered = sorted_hand(hand)

@@ -46,8 +46,9 @@ export function cardBox(card, caption) {
   return h("figure.cardbox", {}, cardSvg(card), caption ? h("figcaption", {}, caption) : null);
 }
 
-// A playing card (Koira): {code, label, rank, suit, tone: "red" | "black", trump} from the
-// server, drawn with its rank and suit in two corners and a large suit in the middle.
+// A playing card (Koira): {code, label, rank, suit, tone: "red" | "black", trump, title?}
+// from the server, drawn with its rank and suit in two corners and a large suit in the
+// middle; a trump has a star in its corner, and its title (what a trump does) is its tooltip.
 export function playingCardSvg(card) {
   if (card.hidden) return cardSvg(card);
   const rank = String(card.rank);
@@ -59,6 +60,7 @@ export function playingCardSvg(card) {
     viewBox: "0 0 60 84", role: "img", "aria-label": card.label, "data-card": card.code,
     class: `card pcard pc-${card.tone}${card.trump ? " pc-trump" : ""}`,
   },
+  card.title ? s("title", {}, card.title) : null,
   s("rect", { x: 1.5, y: 1.5, width: 57, height: 81, rx: 6, class: "card-face" }),
   corner(5, 15, false), corner(55, 69, true),
   s("text", { x: 30, y: 49, class: "pc-suit" }, card.suit),

@@ -5,7 +5,7 @@
 // here), and sends that play.
 import { h, format } from "../../dom.js";
 import { cardSvg, playingCardSvg } from "../../cards.js";
-import { buttonsControl, endBox } from "../../table.js";
+import { buttonsControl, endBox, legendBox } from "../../table.js";
 
 function seatTile(seat, t) {
   const classes = ["kseat", seat.turn && "turn", seat.out && "out"].filter(Boolean).join(".");
@@ -23,7 +23,7 @@ function seatTile(seat, t) {
       : null);
 }
 
-function board(k) {
+function board(k, t) {
   const stock = h("div.stock", { "data-testid": "stock" },
     k.stock > 0 ? cardSvg({ hidden: true }) : h("div.empty-slot"),
     h("span.small", {}, k.stock_text));
@@ -34,8 +34,9 @@ function board(k) {
     `div.play${play.top ? ".top" : ""}${play.bottom ? ".bottom" : ""}${play.tied ? ".tied" : ""}`,
     { dataset: { seat: play.seat } },
     h("div.play-cards", {}, play.cards.map((card) => playingCardSvg(card))),
-    h("span.play-name.name", {}, play.you ? `★ ${play.name}` : play.name,
-      play.from_stock ? " 🂠" : "")));
+    // (the player's own play is marked "you", not ★: the star marks trumps)
+    h("span.play-name.name", {}, play.name,
+      play.you ? [" ", h("span.badge.me", {}, t.you)] : null, play.from_stock ? " 🂠" : "")));
   return h("section.board", {},
     h("div.board-row", {}, stock, trump),
     h("h3", {}, k.trick_text),
@@ -117,7 +118,8 @@ export function draw(page, t, send) {
   return h("div.table.koira", { "data-version": page.game.version },
     h("header.table-head", {}, h("h2", {}, page.title)),
     h("div.kseats", {}, others.map((seat) => seatTile(seat, t))),
-    board(k),
+    board(k, t),
+    legendBox(page), // what the ★ on trump cards means
     page.notes.map((note) => h("p.note", {}, note)),
     h(`p.prompt${page.your_turn ? ".mine" : ""}`, {}, page.prompt),
     endBox(page, t),
