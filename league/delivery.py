@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import replace
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select, text
+from sqlalchemy import and_, case, delete, func, or_, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from league.store.context import Context
-from league.store.models import Game as GameRow
 from league.store.models import (
+    EphemeralMessage,
     GameEvent,
     GameMessages,
     GamePlayer,
@@ -25,6 +27,7 @@ from league.store.models import (
     table_of,
     utcnow,
 )
+from league.store.models import Game as GameRow
 from league.store.reads import GameReads
 from league.store.rows import load_game
 from league.store.snapshots import GameSnapshot, snapshot
@@ -38,15 +41,76 @@ FINISHED_WINDOW = timedelta(days=1)  # a finished game's untold end is shown thi
 _FIELDS = {"chat_id": "messages_chat_id"}  # (a GameMessages column -> its snapshot field)
 
 
+@dataclass(frozen=True)
+class EphemeralNote:
+    """A player's ephemeral message of a game (``models.EphemeralMessage``): in group
+    ``chat_id``, Telegram's ``ephemeral_message_id`` ``message_id``, showing hand ``hand``,
+    drawn with the buttons of the player to act if ``acting``."""
+
+    chat_id: int
+    message_id: int
+    hand: int | None
+    acting: bool = False
+
+
 class Delivery:
     """One delivery: ``game`` as read, with what it recorded (written when it ends)."""
 
-    def __init__(self, game: GameSnapshot, session: AsyncSession | None = None) -> None:
+    def __init__(self, game: GameSnapshot, session: AsyncSession | None = None, *,
+                 db: Any = None) -> None:
         self._read = game
         self.session = session  # (PostgreSQL: the transaction that holds the lock)
+        self._db = db  # (SQLite: where the ephemeral messages are read, when asked)
         self.told_upto: int | None = None
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
         self.private: dict[int, tuple[int | None, int | None]] = {}  # user -> (id, hand)
+        self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
+        self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
+        self._reading = asyncio.Lock()  # (one read at a time: a session is not concurrent)
+
+    @staticmethod
+    def under_way(game_id: int) -> Delivery | None:
+        """The delivery of ``game_id`` this task (or the task that started it) holds, if
+        any: for drawing code that is handed the game but not its delivery."""
+        delivery = _UNDER_WAY.get()
+        return delivery if delivery is not None and delivery._read.id == game_id else None
+
+    async def ephemeral(self) -> dict[int, EphemeralNote]:
+        """The players' ephemeral messages of the game (user id -> note), as recorded with
+        this delivery's changes; read once per delivery (in its transaction, if any)."""
+        async with self._reading:
+            if self._ephemeral is None:
+                await self._read_ephemeral()
+        return dict(self._ephemeral or {})
+
+    async def _read_ephemeral(self) -> None:
+        stmt = select(EphemeralMessage.user_id, EphemeralMessage.chat_id,
+                      EphemeralMessage.message_id, EphemeralMessage.hand,
+                      EphemeralMessage.acting).where(EphemeralMessage.game_id == self._read.id)
+        if self.session is not None:
+            rows = (await self.session.execute(stmt)).all()
+        elif self._db is not None:
+            async with self._db.sessions() as session:
+                rows = (await session.execute(stmt)).all()
+        else:  # (a delivery made by hand, as tests do: nothing recorded)
+            rows = []
+        notes = {user: EphemeralNote(chat, message, hand, bool(acting))
+                 for user, chat, message, hand, acting in rows}
+        for user, note in self.ephemeral_changes.items():  # (recorded before the read)
+            if note is None:
+                notes.pop(user, None)
+            else:
+                notes[user] = note
+        self._ephemeral = notes
+
+    def set_ephemeral(self, user_id: int, note: EphemeralNote | None) -> None:
+        """``user_id``'s ephemeral message of the game is now ``note`` (``None``: none)."""
+        self.ephemeral_changes[user_id] = note
+        if self._ephemeral is not None:
+            if note is None:
+                self._ephemeral.pop(user_id, None)
+            else:
+                self._ephemeral[user_id] = note
 
     @property
     def game(self) -> GameSnapshot:
@@ -101,6 +165,20 @@ class Delivery:
             await session.execute(stmt.on_conflict_do_update(
                 index_elements=["game_id", "user_id"],
                 set_={"message_id": stmt.excluded.message_id, "hand": stmt.excluded.hand}))
+        gone = [user for user, note in self.ephemeral_changes.items() if note is None]
+        if gone:
+            await session.execute(delete(EphemeralMessage).where(
+                EphemeralMessage.game_id == game_id, EphemeralMessage.user_id.in_(gone)))
+        kept = [(user, note) for user, note in self.ephemeral_changes.items() if note]
+        if kept:
+            stmt = insert(EphemeralMessage).values([
+                {"game_id": game_id, "user_id": user, "chat_id": note.chat_id,
+                 "message_id": note.message_id, "hand": note.hand, "acting": note.acting}
+                for user, note in kept])
+            await session.execute(stmt.on_conflict_do_update(
+                index_elements=["game_id", "user_id"],
+                set_={column: stmt.excluded[column]
+                      for column in ("chat_id", "message_id", "hand", "acting")}))
 
 
 class Deliveries:
@@ -124,7 +202,8 @@ class Deliveries:
                                       {"wait": f"{LOCK_WAIT}s", "k": DELIVERY_LOCK, "g": game_id})
                 delivery = Delivery(snapshot(await load_game(session, game_id)), session)
             else:  # (one process: the caller's lock is the lock)
-                delivery = Delivery(await self.reads.get(game_id))
+                delivery = Delivery(await self.reads.get(game_id), db=db)
+            under_way = _UNDER_WAY.set(delivery)
             try:
                 yield delivery
             except Exception:
@@ -133,6 +212,8 @@ class Deliveries:
                 except Exception:  # noqa: BLE001
                     log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
                 raise
+            finally:
+                _UNDER_WAY.reset(under_way)
             await _save(delivery, db)
 
     async def reread(self, delivery: Delivery) -> GameSnapshot:
@@ -185,6 +266,10 @@ class Deliveries:
         async with self.ctx.db.sessions() as session:
             return sorted({game_id for query in (untold, no_private, lobbies)
                            for game_id in await session.scalars(query)})
+
+
+_UNDER_WAY: ContextVar[Delivery | None] = ContextVar("delivery_under_way", default=None)
+"""The delivery this task holds (:meth:`Delivery.under_way`)."""
 
 
 async def _save(delivery: Delivery, db: Any) -> None:

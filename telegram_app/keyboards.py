@@ -139,12 +139,12 @@ def lobby_option(game: GameSnapshot, index: int, value_index: int) -> tuple[str,
 
 @in_chat_language
 def table_keyboard(game: GameSnapshot, rows: Rows | None = None) -> InlineKeyboardMarkup:
-    """The group table: 👀 where the game has it (the moves are in each player's private
-    chat, so the table need not be edited on every move), the Mini App's direct link where it
-    is configured, then the game's table rows (or ``rows``: the keyboard a press on an old
-    table asked for)."""
+    """The group table: 🎴 where the game has it (``p``: the presser's own view and moves as
+    an ephemeral message in the group, ``presenter/ephemeral.py``; the 👀 alert where
+    Telegram refuses one), the Mini App's direct link where it is configured, then the
+    game's table rows (or ``rows``: the keyboard a press on an old table asked for)."""
     ui = ui_for(game)
-    top = [Button(_("👀 See the cards"), callback_data=_cb("p", game))] if ui.peek else []
+    top = [Button(_("🎴 My cards"), callback_data=_cb("p", game))] if ui.peek else []
     top += links.group_row(game.id)
     extra = ui.table_rows(game) if rows is None else rows
     return InlineKeyboardMarkup(([top] if top else []) + extra)

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
     func,
     select,
     text,
@@ -153,6 +154,27 @@ class PrivateMessage(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     hand: Mapped[int | None] = mapped_column(Integer)
+
+
+class EphemeralMessage(Base):
+    """A player's ephemeral message of a game: a message in the group ``chat_id`` that only
+    that player sees (Bot API 10.2), ``message_id`` being Telegram's
+    ``ephemeral_message_id`` there (reused by Telegram once the message is deleted or
+    expires). It shows hand ``hand``; ``acting``: it was drawn with the player to act's
+    buttons (so the end of that turn redraws it). Telegram does not promise that an offline
+    player receives it or its edits: this row is what the bot keeps current, and 🎴 sends a
+    new one. Written only by the game's deliveries, like :class:`PrivateMessage`, and read
+    by them alone (``league.delivery.Delivery.ephemeral``)."""
+
+    __tablename__ = "ephemeral_messages"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+    hand: Mapped[int | None] = mapped_column(Integer)
+    acting: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Game(Base):

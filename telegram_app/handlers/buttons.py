@@ -3,6 +3,7 @@ short note) on success, or with an alert that says why the press changed nothing
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Update
@@ -18,12 +19,16 @@ from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import deep_link, lobby_option, private_keyboard, table_keyboard
+from telegram_app.presenter import ephemeral
 from telegram_app.render.common import error_text
 from telegram_app.render.language import for_chat, for_player
 from telegram_app.services import BotServices, services
 from telegram_app.transport.outage import is_outage
 
 log = logging.getLogger(__name__)
+PEEK_ANSWER_WITHIN = 5.0
+"""Seconds a 🎴 press waits for its ephemeral message before it is answered anyway (the
+game's delivery busy, the group's budget spent): Telegram's client spins until then."""
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -57,6 +62,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             try:
                 game = await bot.service.get(data.game_id)
             except ServiceError:
+                return
+            ephemeral_id = ephemeral.ephemeral_id_of(query.message)
+            if ephemeral_id is not None:  # (its message_id is 0: not a group message's)
+                bot.presenter.later(ephemeral.redraw_pressed(
+                    bot.presenter, game.id, query.from_user.id, query.message.chat.id,
+                    ephemeral_id))
                 return
             bot.presenter.later(bot.presenter.redraw(
                 game, query.message.chat.id, query.message.message_id, context.bot.username))
@@ -175,12 +186,34 @@ async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: 
 
 async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
+    """🎴 on the table: the presser's view and moves as an ephemeral message in the group
+    (``presenter/ephemeral.py``), or the 👀 alert where Telegram refuses one."""
     if game.status != "running":
         raise ServiceError("not_running")
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:
         raise ServiceError("not_a_player")
-    await _answer(bot, query, ui_for(game).peek_alert(game, player.seat), alert=True)
+    alert = ui_for(game).peek_alert(game, player.seat)  # (in the presser's language: here)
+    bot.presenter.later(_show_cards(bot, query, game.id, alert))
+
+
+async def _show_cards(bot: BotServices, query: CallbackQuery, game_id: int,
+                      alert: str | None) -> None:
+    """Send the ephemeral message, then answer the press: with nothing, or with ``alert``
+    if it could not be sent. A send still waiting after :data:`PEEK_ANSWER_WITHIN` seconds
+    gets the press answered with nothing first (a refusal after that is only logged)."""
+    shown = asyncio.ensure_future(ephemeral.show_cards(
+        bot.presenter, game_id, query.from_user.id, query.id))
+    try:
+        sent = await asyncio.wait_for(asyncio.shield(shown), PEEK_ANSWER_WITHIN)
+    except TimeoutError:
+        await _send_answer(query, None, False, None)
+        await shown
+        return
+    except BaseException:
+        await _send_answer(query, alert, alert is not None, None)
+        raise
+    await _send_answer(query, None if sent else alert, not sent and alert is not None, None)
 
 
 # --- a game's own verbs ------------------------------------------------------------------
@@ -196,7 +229,8 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
     player = game.player(query.from_user.id)
     seat = None if player is None else player.seat
     message = query.message
-    in_table = message is not None and message.chat.id == game.chat_id
+    ephemeral_id = ephemeral.ephemeral_id_of(message)  # (a player's own view, in the group)
+    in_table = message is not None and message.chat.id == game.chat_id and ephemeral_id is None
     try:
         # Keyboards are drawn in the language of the message they go on.
         with for_chat(game) if in_table or player is None else for_player(player):
@@ -215,6 +249,10 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
     else:
         markup = private_keyboard(game, seat, result)
     await _answer(bot, query)
+    if ephemeral_id is not None:
+        await bot.messenger.edit_ephemeral_markup(message.chat.id, query.from_user.id,
+                                                  ephemeral_id, markup)
+        return
     await bot.messenger.edit_markup(message.chat.id, message.message_id, markup)
 
 

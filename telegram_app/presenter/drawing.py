@@ -12,6 +12,7 @@ from league.service import MatchService
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import hand_number, is_over, private_hand, ui_for
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
+from telegram_app.presenter import ephemeral
 from telegram_app.render.common import fit_lines
 from telegram_app.transport.keylocks import KeyLocks
 from telegram_app.transport.messenger import Messenger
@@ -81,6 +82,7 @@ class Screens:
                                     ui_for(game).private_cancelled_text(game, reader=p))
                 for p in game.seated
                 if p.user_id is not None and p.private_message_id and _may_write(p)))
+            await ephemeral.close_all(self, delivery)
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Draw every private message as the game is now."""
@@ -106,6 +108,7 @@ class Screens:
             seats = seats | {turn}
         await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
                                if p not in missing and (seats is None or p.seat in seats)))
+        await ephemeral.refresh(self, delivery, seats)
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
@@ -206,6 +209,7 @@ class Screens:
             *(self._send_private(delivery, p) for p in humans
               if p.user_id in reachable and p not in kept),
             *(self._edit_private(game, p) for p in redrawn))
+        await ephemeral.refresh(self, delivery, seats)
         return bool(told[0])
 
     async def _reachable(self, players: list[PlayerInfo]) -> set[int]:
@@ -228,6 +232,7 @@ class Screens:
             for p in game.seated
             if p.user_id is not None and p.private_message_id and _may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
+        await ephemeral.close_hand(self, game, hand)
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         if (player.user_id is None or player.seat is None or not player.private_message_id

@@ -59,6 +59,8 @@ class Messenger:
         # What each message shows: an unchanged edit is not sent (refused; costs flood budget)
         self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._moved: dict[int, int] = {}  # group id -> supergroup id, as Telegram told us
+        # What each ephemeral message shows, by (group, receiver, ephemeral message id)
+        self._shown_ephemeral: OrderedDict[tuple[int, int, int], int] = OrderedDict()
 
     def current_chat(self, chat_id: int) -> int:
         """The id ``chat_id`` has now, if this process saw the group become a supergroup."""
@@ -207,6 +209,126 @@ class Messenger:
         except TelegramError as exc:
             log.warning("editMessageReplyMarkup %s/%s failed: %s", chat_id, message_id, exc)
             return False
+
+    # --- ephemeral messages (Bot API 10.2; PTB 22.8 has no method for them) ---------------
+    # A message in a group that only its receiver sees. Telegram does not promise that an
+    # offline receiver gets it, nor its edits: the caller keeps the truth and redraws.
+
+    async def send_ephemeral(self, chat_id: int, receiver_id: int, text: str, *,
+                             thread_id: int = 0, markup: InlineKeyboardMarkup | None = None,
+                             query_id: str | None = None) -> tuple[int, int] | None:
+        """Send ``text`` in group ``chat_id`` (topic ``thread_id``) for ``receiver_id`` only
+        (``query_id``: the callback query that asked for it): ``(the chat it is in, its
+        ephemeral_message_id)``, or ``None`` on any failure (the caller falls back). An answer
+        that is no ephemeral message (a server that ignored ``receiver_user_id`` posted it
+        for the whole group) is deleted at once and counts as a failure."""
+        try:
+            sent = await self._retrying(partial(
+                self._call, "sendMessage", chat_id=chat_id, text=text, reply_markup=markup,
+                message_thread_id=thread_id or None, receiver_user_id=receiver_id,
+                callback_query_id=query_id), repeatable=False)
+        except ChatMigrated as exc:
+            await self.migrated(chat_id, exc.new_chat_id)
+            return None
+        except TelegramError as exc:
+            log.info("ephemeral sendMessage to %s for %s failed: %s", chat_id, receiver_id, exc)
+            return None
+        chat = int(sent["chat"]["id"])
+        ephemeral_id = sent.get("ephemeral_message_id")
+        if not isinstance(ephemeral_id, int) or isinstance(ephemeral_id, bool):
+            log.warning("sendMessage to %s for %s was no ephemeral message: deleting it",
+                        chat, receiver_id)
+            if sent.get("message_id"):
+                try:
+                    await self.bot.delete_message(chat, int(sent["message_id"]))
+                except TelegramError as exc:
+                    log.warning("deleting it failed: %s", exc)
+            return None
+        self._remember_ephemeral((chat, receiver_id, ephemeral_id), _content(text, markup))
+        return chat, ephemeral_id
+
+    async def edit_ephemeral(self, chat_id: int, receiver_id: int, ephemeral_id: int,
+                             text: str, *, markup: InlineKeyboardMarkup | None = None,
+                             force: bool = False) -> EditResult:
+        """``editEphemeralMessageText``: ``"ok"`` (it shows ``text``, unless the receiver is
+        offline), ``"gone"`` (no such message: deleted, expired or never received) or
+        ``"failed"`` (a passing fault). Unchanged content is not sent, unless ``force``
+        (a press showed that the receiver's copy is older than what was sent)."""
+        key = (chat_id, receiver_id, ephemeral_id)
+        content = _content(text, markup)
+        if not force and self._shown_ephemeral.get(key) == content:
+            return "ok"
+        try:
+            await self._retrying(lambda: self._call(
+                "editEphemeralMessageText", chat_id=chat_id, receiver_user_id=receiver_id,
+                ephemeral_message_id=ephemeral_id, text=text, reply_markup=markup),
+                repeatable=True)
+            self._remember_ephemeral(key, content)
+            return "ok"
+        except BadRequest as exc:
+            if "not modified" in exc.message.lower():
+                self._remember_ephemeral(key, content)
+                return "ok"
+            log.info("editEphemeralMessageText %s/%s/%s failed: %s", chat_id, receiver_id,
+                     ephemeral_id, exc.message)
+            self._shown_ephemeral.pop(key, None)
+            return "gone"
+        except ChatMigrated as exc:
+            await self.migrated(chat_id, exc.new_chat_id)
+            return "gone"
+        except Forbidden as exc:  # (the bot left the group)
+            log.info("cannot edit ephemeral %s/%s: %s", chat_id, ephemeral_id, exc.message)
+            return "gone"
+        except TelegramError as exc:
+            log.warning("editEphemeralMessageText %s/%s/%s failed: %s", chat_id, receiver_id,
+                        ephemeral_id, exc)
+            return "failed"
+
+    async def edit_ephemeral_markup(self, chat_id: int, receiver_id: int, ephemeral_id: int,
+                                    markup: InlineKeyboardMarkup | None) -> bool:
+        """``editEphemeralMessageReplyMarkup``: replace only its keyboard (``True``: done)."""
+        self._shown_ephemeral.pop((chat_id, receiver_id, ephemeral_id), None)
+        try:
+            await self._retrying(lambda: self.bot.do_api_request(
+                "editEphemeralMessageReplyMarkup", api_kwargs={
+                    "chat_id": chat_id, "receiver_user_id": receiver_id,
+                    "ephemeral_message_id": ephemeral_id, "reply_markup": markup}),
+                repeatable=True)
+            return True
+        except BadRequest as exc:
+            return "not modified" in exc.message.lower()
+        except TelegramError as exc:
+            log.warning("editEphemeralMessageReplyMarkup %s/%s/%s failed: %s", chat_id,
+                        receiver_id, ephemeral_id, exc)
+            return False
+
+    async def delete_ephemeral(self, chat_id: int, receiver_id: int, ephemeral_id: int) -> bool:
+        """``deleteEphemeralMessage``; ``True`` unless it may still be there (one already
+        gone counts as deleted)."""
+        self._shown_ephemeral.pop((chat_id, receiver_id, ephemeral_id), None)
+        try:
+            await self._retrying(lambda: self.bot.do_api_request(
+                "deleteEphemeralMessage", api_kwargs={
+                    "chat_id": chat_id, "receiver_user_id": receiver_id,
+                    "ephemeral_message_id": ephemeral_id}), repeatable=True)
+            return True
+        except BadRequest as exc:
+            log.info("deleteEphemeralMessage %s/%s/%s failed: %s", chat_id, receiver_id,
+                     ephemeral_id, exc.message)
+            return "not found" in exc.message.lower()
+        except (ChatMigrated, Forbidden) as exc:  # (not in that group any more: nothing left)
+            log.info("cannot delete ephemeral %s/%s: %s", chat_id, ephemeral_id, exc)
+            return True
+        except TelegramError as exc:
+            log.warning("deleteEphemeralMessage %s/%s/%s failed: %s", chat_id, receiver_id,
+                        ephemeral_id, exc)
+            return False
+
+    def _remember_ephemeral(self, key: tuple[int, int, int], content: int) -> None:
+        self._shown_ephemeral[key] = content
+        self._shown_ephemeral.move_to_end(key)
+        while len(self._shown_ephemeral) > SHOWN_CACHE:
+            self._shown_ephemeral.popitem(last=False)
 
 
 def _passing(exc: NetworkError, repeatable: bool) -> bool:

@@ -57,17 +57,18 @@ async def test_whole_game_with_restart(api: FakeBotAPI, pg_db, pg_url: str) -> N
         table = api.find_messages(GROUP, "· round 1")[-1]
         mover = next(u for u in players if private_turn_message(api, u))
         other = next(u for u in players if u is not mover)
-        # The table carries 👀 only (the moves are in the private chats); a move pressed
-        # there anyway (an old client) by a player whose turn it is not is refused.
-        assert [t for t, _ in api.buttons(table)] == ["👀 See the cards"]
+        # The table carries 🎴 only (the moves are in the private chats, or in the ephemeral
+        # message 🎴 sends); a move pressed there anyway (an old client) by a player whose
+        # turn it is not is refused.
+        assert [t for t, _ in api.buttons(table)] == ["🎴 My cards"]
         stale_data = next(d for _, d in api.buttons(private_turn_message(api, mover))
                           if d and d.startswith("b:"))
         answer = await api.wait_answer(await other.press_raw(GROUP, table.message_id,
                                                              stale_data))
         assert answer["show_alert"] and "not your turn" in answer["text"]
-        peek = await other.press_and_settle(table, "👀 See the cards")
-        assert peek["show_alert"] and len(peek["text"]) <= 200
-        assert other.first_name[:3] not in peek["text"]
+        peek = await other.press_and_settle(table, "🎴 My cards")  # their view, for them only
+        assert not peek.get("show_alert") and not peek.get("text")
+        assert api.ephemeral_messages(GROUP, other.id)[-1].text.count("❓") == 1
 
         assert await play_turn(api, players, GROUP)
         # A client still showing the old keyboard (a double tap) sends the old data again.

@@ -124,11 +124,13 @@ async def test_a_japanese_group_with_a_spanish_player(api: FakeBotAPI, pg_db,
         assert piece("ja", "🐺 Game #{id} · round {round}") in api.bot_messages(cat.id)[-1].text
         assert "🐺 Game #1 · round 1" in api.bot_messages(ann.id)[-1].text
         table = api.find_messages(GROUP, table_heading)[-1]
-        peek = tr("ja", "👀 See the cards")
-        answer = await bob.press_and_settle(table, peek)
-        assert answer["text"].startswith(tr("es", "Cards you can see:"))
-        answer = await cat.press_and_settle(table, peek)
-        assert answer["text"].startswith(tr("ja", "Cards you can see:"))
+        peek = tr("ja", "🎴 My cards")  # each one's view in the group, in their language
+        await bob.press_and_settle(table, peek)
+        assert piece("es", "🐺 Game #{id} · round {round}") in \
+            api.ephemeral_messages(GROUP, bob.id)[-1].text
+        await cat.press_and_settle(table, peek)
+        assert piece("ja", "🐺 Game #{id} · round {round}") in \
+            api.ephemeral_messages(GROUP, cat.id)[-1].text
         if private_turn_message(api, bob) is None:  # a move out of turn: a Spanish alert
             # (the table has no move buttons: Beto presses the mover's bid in his own chat)
             turn = next(m for u in players if (m := private_turn_message(api, u)) is not None)
@@ -159,7 +161,7 @@ async def test_a_japanese_group_with_a_spanish_player(api: FakeBotAPI, pg_db,
         names = ("Ann", "Beto", "さくら")
         faults = []
         for entry in api.log:
-            language = languages.get(entry.chat_id or 0)
+            language = languages.get(entry.receiver or entry.chat_id or 0)
             if entry.kind == "answer":
                 language = {"Beto": "es", "さくら": "ja"}.get(entry.actor)
             if language is None or entry.kind not in ("send", "edit", "answer"):

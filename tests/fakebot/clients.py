@@ -83,13 +83,9 @@ class FakeUser:
     async def press(self, message: StoredMessage, data_or_text: str) -> str:
         """Press an inline button of ``message`` by callback_data or visible text.
 
-        Returns the callback query id (see :meth:`FakeBotAPI.wait_answer`)."""
-        current = self.api.get_message(message.chat_id, message.message_id)
-        if current is None or current.deleted:
-            raise LookupError(
-                f"message {message.message_id} in chat {message.chat_id} does not exist "
-                "(deleted?) - cannot press its buttons"
-            )
+        Returns the callback query id (see :meth:`FakeBotAPI.wait_answer`). An ephemeral
+        message can be pressed by its receiver only (no one else sees it)."""
+        current = self._current(message)
         buttons = buttons_of(current.reply_markup)
         by_data = [(t, d) for t, d in buttons if d == data_or_text]
         by_text = [(t, d) for t, d in buttons if t == data_or_text]
@@ -107,12 +103,37 @@ class FakeUser:
             raise LookupError(f"button {match[0]!r} has no callback_data (url button?)")
         return self.api.user_press(self, current, button["callback_data"], label=match[0])
 
+    def _current(self, message: StoredMessage) -> StoredMessage:
+        """``message`` as it is now on the fake (raises ``LookupError`` if it is gone, or
+        is an ephemeral message of someone else)."""
+        if message.is_ephemeral:
+            current = self.api.get_ephemeral(message.chat_id, message.ephemeral_id or 0)
+            if current is not message:  # (its id may have gone to a newer message since)
+                raise LookupError(f"ephemeral message {message.ephemeral_id} in chat "
+                                  f"{message.chat_id} does not exist (deleted?)")
+            if current.receiver_id != self.id:
+                raise LookupError(f"{self.display_name} cannot see ephemeral message "
+                                  f"{message.ephemeral_id}: it is for {current.receiver_id}")
+            return current
+        current = self.api.get_message(message.chat_id, message.message_id)
+        if current is None or current.deleted:
+            raise LookupError(
+                f"message {message.message_id} in chat {message.chat_id} does not exist "
+                "(deleted?) - cannot press its buttons"
+            )
+        return current
+
     async def press_raw(self, chat_id: int, message_id: int, data: str) -> str:
         """Send a callback query with arbitrary (possibly forged) ``data``."""
         msg = self.api.get_message(chat_id, message_id)
         if msg is None:
             raise LookupError(f"message {message_id} in chat {chat_id} does not exist")
         return self.api.user_press(self, msg, data, label=None)
+
+    async def press_raw_on(self, message: StoredMessage, data: str) -> str:
+        """Send a callback query with arbitrary ``data`` from ``message`` (an ephemeral one
+        too: a client showing an old keyboard of it)."""
+        return self.api.user_press(self, self._current(message), data, label=None)
 
     async def press_and_settle(
         self, message: StoredMessage, data_or_text: str,
@@ -288,9 +309,11 @@ class UserActionsMixin:
         self._query_counter += 1
         query_id = str(4_800_000_000_000_000_000 + self._query_counter)
         self._queries[query_id] = {"user_id": user.id, "chat_id": msg.chat_id,
-                                   "message_id": msg.message_id, "data": data}
+                                   "message_id": msg.message_id, "data": data,
+                                   "ephemeral_id": msg.ephemeral_id}
         self.log.append(LogEntry("press", msg.chat_id, msg.message_id,
-                                 label if label is not None else data, actor=user.display_name))
+                                 label if label is not None else data, actor=user.display_name,
+                                 receiver=msg.receiver_id, ephemeral_id=msg.ephemeral_id))
         self.enqueue_update({"callback_query": {
             "id": query_id,
             "from": user.to_dict(),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +49,9 @@ class LogEntry:
     """One visible event, in order: ``kind`` is send/edit/delete/photo/answer/user.
 
     ``actor`` is the user's display name for ``user``/``answer`` entries, ``"bot"`` otherwise.
-    ``buttons`` holds the inline keyboard rows as ``[[text, ...], ...]``.
+    ``buttons`` holds the inline keyboard rows as ``[[text, ...], ...]``. An entry of an
+    ephemeral message (its send, edits, deletion, and presses of its buttons) has
+    ``receiver`` (the one user who sees it) and ``ephemeral_id``; ``message_id`` is 0 then.
     """
 
     kind: str
@@ -58,6 +61,12 @@ class LogEntry:
     buttons: list[list[str]] = field(default_factory=list)
     actor: str = "bot"
     show_alert: bool = False
+    receiver: int | None = None
+    ephemeral_id: int | None = None
+
+    def seen_by(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` (``None``: anyone else in the chat) sees this entry."""
+        return self.receiver is None or self.receiver == user_id
 
 
 @dataclass
@@ -81,6 +90,14 @@ class StoredMessage:
     photo: bytes | str | None = None
     reply_to: int | None = None
     service: dict | None = None  # extra fields of a service message
+    receiver_id: int | None = None  # an ephemeral message's receiver (Bot API 10.2)
+    ephemeral_id: int | None = None  # its ephemeral_message_id (message_id is 0 then)
+    seq: int = field(default_factory=lambda: next(_ORDER))  # the order messages were made in
+
+    @property
+    def is_ephemeral(self) -> bool:
+        """Whether only :attr:`receiver_id` sees it."""
+        return self.ephemeral_id is not None
 
     @property
     def caption(self) -> str | None:
@@ -110,6 +127,10 @@ class FakeChat:
     username: str | None = None
     next_message_id: int = 1
     messages: dict[int, StoredMessage] = field(default_factory=dict)
+    ephemeral: dict[int, StoredMessage] = field(default_factory=dict)
+    """Ephemeral messages that exist, by ``ephemeral_message_id`` (freed when deleted)."""
+    ephemeral_log: list[StoredMessage] = field(default_factory=list)
+    """Every ephemeral message ever sent here, deleted ones included, oldest first."""
 
     def to_dict(self) -> dict:
         """The ``Chat`` object as it appears inside messages."""
@@ -147,6 +168,15 @@ class FakeChat:
         mid = self.next_message_id
         self.next_message_id += 1
         return mid
+
+    def allocate_ephemeral_id(self) -> int:
+        """The lowest ephemeral message id not in use: Telegram may reuse the id of a deleted
+        (or expired) ephemeral message, and so does the fake, so that a bot which remembers a
+        deleted id is caught editing someone else's message."""
+        return next(i for i in itertools.count(1) if i not in self.ephemeral)
+
+
+_ORDER = itertools.count(1)
 
 
 def buttons_of(markup: dict | None) -> list[tuple[str, str | None]]:

@@ -28,7 +28,8 @@ _JSON_KEYS = frozenset({
 })
 _INT_KEYS = frozenset({
     "chat_id", "message_id", "offset", "limit", "timeout", "message_thread_id", "user_id",
-    "cache_time", "reply_to_message_id", "from_chat_id", "until_date",
+    "cache_time", "reply_to_message_id", "from_chat_id", "until_date", "receiver_user_id",
+    "ephemeral_message_id",
 })
 _TEXT_KEYS = frozenset({
     "text", "caption", "callback_query_id", "title", "description", "url", "parse_mode",
@@ -442,17 +443,38 @@ class FakeBotAPI(MethodsMixin, UserActionsMixin):
         """Recorded requests of one method (case-insensitive)."""
         return [r for r in self.requests if r.method.lower() == method.lower()]
 
-    def messages(self, chat_id: int, include_deleted: bool = False) -> list[StoredMessage]:
-        """Messages of a chat (bot and user), oldest first."""
+    def messages(self, chat_id: int, include_deleted: bool = False, *,
+                 viewer: int | None = None) -> list[StoredMessage]:
+        """Messages of a chat (bot and user), oldest first, as everyone sees them; with
+        ``viewer`` (a user id), as that user sees them: with the ephemeral messages only
+        they receive."""
         chat = self.chats.get(chat_id)
         if chat is None:
             return []
         found = sorted(chat.messages.values(), key=lambda m: m.message_id)
+        if viewer is not None:
+            found = sorted(found + self.ephemeral_messages(chat_id, viewer, include_deleted),
+                           key=lambda m: m.seq)
         return [m for m in found if include_deleted or not m.deleted]
 
-    def bot_messages(self, chat_id: int) -> list[StoredMessage]:
-        """Non-deleted messages the bot sent to a chat, oldest first."""
-        return [m for m in self.messages(chat_id) if m.from_bot]
+    def ephemeral_messages(self, chat_id: int, receiver: int | None = None,
+                           include_deleted: bool = False) -> list[StoredMessage]:
+        """The ephemeral messages of a group (only ``receiver``'s, if given), oldest first."""
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            return []
+        return [m for m in chat.ephemeral_log if (receiver is None or m.receiver_id == receiver)
+                and (include_deleted or not m.deleted)]
+
+    def get_ephemeral(self, chat_id: int, ephemeral_id: int) -> StoredMessage | None:
+        """The ephemeral message of a group that now has this id, or ``None``."""
+        chat = self.chats.get(chat_id)
+        return chat.ephemeral.get(ephemeral_id) if chat else None
+
+    def bot_messages(self, chat_id: int, *, viewer: int | None = None) -> list[StoredMessage]:
+        """Non-deleted messages the bot sent to a chat, oldest first (``viewer``: as
+        :meth:`messages`)."""
+        return [m for m in self.messages(chat_id, viewer=viewer) if m.from_bot]
 
     def last_bot_message(self, chat_id: int) -> StoredMessage | None:
         """The newest non-deleted bot message in a chat."""

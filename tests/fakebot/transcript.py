@@ -37,7 +37,8 @@ def _block(head: str, text: str | None, buttons: list[list[str]]) -> list[str]:
 
 def render_entry(entry: LogEntry, *, brief_edits: bool = False) -> list[str]:
     """Render one log entry as transcript lines (``brief_edits``: an edit as one line)."""
-    ref = f"(msg {entry.message_id}) "
+    ref = f"(msg {entry.message_id}) " if entry.ephemeral_id is None else \
+        f"(ephemeral {entry.ephemeral_id}) "
     if brief_edits and entry.kind == "edit":
         lines = (entry.text or "[buttons changed]").splitlines()
         if len(lines) > 1 and lines[0].startswith("👥 "):  # a private message's group line
@@ -71,16 +72,17 @@ INVISIBLE = {0x2068: None, 0x2069: None}
 
 
 def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None, *,
-                      brief_edits: bool = False) -> str:
+                      brief_edits: bool = False, viewer: int | None = None) -> str:
     """A readable plain-text log of one chat: user messages as ``Name: text``, bot
     messages as ``🤖 text`` with ``[Button]`` rows, edits as ``✎ (msg N) text``, deletions,
     button presses and non-empty callback answers. ``brief_edits`` shows each edit as its
-    first line only."""
+    first line only. Ephemeral messages (``(ephemeral N)``) are shown only in the
+    transcript of their receiver, ``viewer``."""
     lines: list[str] = []
     if title:
         lines.append(f"=== {title} ===")
     for entry in api.log:
-        if entry.chat_id == chat_id:
+        if entry.chat_id == chat_id and entry.seen_by(viewer):
             lines.extend(render_entry(entry, brief_edits=brief_edits))
     # Telegram clients draw bidi isolation marks as nothing; terminals often draw boxes.
     return "\n".join(lines).translate(INVISIBLE) + "\n"
