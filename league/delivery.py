@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 DELIVERY_LOCK = 0x636F  # the first key of the game's advisory lock ("co"); the second: game id
 LOCK_WAIT = 20  # seconds a delivery waits for the game's lock before it gives up
 GRACE = timedelta(seconds=2)  # a younger change is its committer's to deliver: not behind
+RECENT_MOVES = 60  # the latest moves a table may tell (a Coyote round rarely has more)
 FINISHED_WINDOW = timedelta(days=1)  # a finished game's untold end is shown this long after
 _FIELDS = {"chat_id": "messages_chat_id"}  # (a GameMessages column -> its snapshot field)
 
@@ -132,6 +133,19 @@ class Delivery:
         """How far the group has been told ``game`` (as read), counting this delivery."""
         return max((v for v in (self.told_upto, game.told_version) if v is not None), default=None)
 
+    async def recent_moves(self, limit: int = RECENT_MOVES) -> list[list[dict[str, Any]]]:
+        """The events of the game's latest ``limit`` logged moves, in order (read in the
+        delivery's transaction where it has one: no transaction of its own)."""
+        stmt = (select(GameEvent.events).where(GameEvent.game_id == self._read.id)
+                .order_by(GameEvent.seq.desc()).limit(limit))
+        async with self._reading:
+            if self.session is not None:
+                rows = list(await self.session.scalars(stmt))
+            else:
+                async with self._db.sessions() as session:
+                    rows = list(await session.scalars(stmt))
+        return rows[::-1]
+
     def set_messages(self, *, lobby: int | None = None, table: int | None = None,
                      reminder: int | None = None, chat: int | None = None) -> None:
         """The group's lobby, table or last reminder is now this message, in ``chat``."""
@@ -139,6 +153,10 @@ class Delivery:
                               ("reminder_message_id", reminder), ("chat_id", chat)):
             if value is not None:
                 self.messages[column] = value
+
+    def forget_reminder(self) -> None:
+        """The group's last reminder (or turn ping) was deleted."""
+        self.messages["reminder_message_id"] = None
 
     def set_private(self, user_id: int, message_id: int | None, hand: int | None) -> None:
         self.private[user_id] = (message_id, hand)

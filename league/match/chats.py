@@ -20,13 +20,13 @@ from league.tables.standings import MAX_SEASON_WEEKS
 
 CHAT_SETTINGS: dict[str, tuple[Any, ...]] = {
     "pace": ("standard", "quick", "relaxed"), "timeout_policy": POLICIES,
-    "stand_in_level": ("normal", "easy", "hard"),
+    "stand_in_level": ("normal", "easy", "hard"), "group_notes": ("quiet", "every_move"),
 }
 """The league's own defaults a chat's admins may set with /settings, whatever the game, and
 their allowed values, the default first. Each game's own are its ``Game.setting_specs``."""
 
 MIGRATED_SETTINGS = ("pace", "timeout_policy", "lobby_ttl", "timezone", "season_weeks",
-                     "language", "stand_in_level")
+                     "language", "stand_in_level", "group_notes")
 """The chat settings a supergroup takes over from the group it was (and every game option
 it has not set itself)."""
 
@@ -193,4 +193,6 @@ def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> d
     # The computer level that stands in for a timed-out human (``Moves.plan_replies``; a
     # level the game lacks plays ``normal``).
     options["stand_in_level"] = chat.stand_in_level or "normal"
+    # What the group is told of each move (the presenter reads it with the game).
+    options["group_notes"] = chat.group_notes or "quiet"
     return options

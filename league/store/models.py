@@ -103,6 +103,10 @@ class Chat(Base):
     # lobby's options (``stand_in_level``).
     stand_in_level: Mapped[str] = mapped_column(String(16), default="normal",
                                                 server_default="normal")
+    # What the group is told of each move: "quiet" (the table edited in place) or
+    # "every_move" (a note per move). Copied into each new lobby's options.
+    group_notes: Mapped[str] = mapped_column(String(16), default="quiet",
+                                             server_default="quiet")
 
 
 class ForumTopic(Base):

@@ -207,9 +207,12 @@ class GameUI(Protocol):
         ...
 
     # --- the group's table ---------------------------------------------------------------
-    def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
+    def table_text(self, game: GameSnapshot, *, mention: bool = False,
+                   moves: list[Events] | None = None) -> str:
         """The table message as the game is now (group language); ``mention``: it is a new
-        message and mentions (notifies) the player who opens it. Never a hidden card."""
+        message and mentions (notifies) the player who opens it; ``moves``: the events of
+        the game's latest logged moves, in order (the table is edited as a hand's moves
+        happen, and may tell them). Never a hidden card."""
         ...
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:

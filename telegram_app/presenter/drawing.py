@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from engine import GAMES
 from league.delivery import Delivery
@@ -90,9 +91,12 @@ class Screens:
             if delivery.game.status == "running":
                 await self._refresh(delivery)
 
-    async def _refresh(self, delivery: Delivery, seats: set[int] | None = None) -> None:
+    async def _refresh(self, delivery: Delivery, seats: set[int] | None = None, *,
+                       ping: int | None = None) -> None:
         """Draw ``seats``' private messages (default: all) and the player to act's; post any
-        missing (the others wait: a press on an old keyboard redraws it)."""
+        missing (the others wait: a press on an old keyboard redraws it). The player in seat
+        ``ping`` (whose turn just began) gets a new private message instead of an edit: a new
+        message notifies, an edit does not."""
         game = delivery.game
         if game.table_message_id is None:
             await self._post_table(delivery)
@@ -106,8 +110,12 @@ class Screens:
         turn = GAMES[game.kind].current_seat(game.state) if game.state else None
         if seats is not None and turn is not None:
             seats = seats | {turn}
-        await asyncio.gather(*(self._edit_private(game, p) for p in game.seated
-                               if p not in missing and (seats is None or p.seat in seats)))
+        pinged = [p for p in game.seated if p.seat == ping and p not in missing
+                  and p.user_id is not None and _may_write(p) and _in_hand(game, p)]
+        await asyncio.gather(
+            *(self._send_private(delivery, p) for p in pinged),
+            *(self._edit_private(game, p) for p in game.seated
+              if p not in missing and p not in pinged and (seats is None or p.seat in seats)))
         await ephemeral.refresh(self, delivery, seats)
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
@@ -185,7 +193,7 @@ class Screens:
 
     async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None) -> bool:
         game = delivery.game
-        table = ui_for(game).table_text(game, mention=True)
+        table = ui_for(game).table_text(game, mention=True, moves=await _moves(delivery))
         text = fit_lines([*report_lines, "", table]) if report_lines else table
         table_id = await self.messenger.send_result(game.chat_id, text,
                                                     thread_id=game.thread_id,
@@ -242,11 +250,17 @@ class Screens:
                                   ui_for(game).private_text(game, player.seat),
                                   markup=private_keyboard(game, player.seat))
 
-    async def _edit_table(self, game: GameSnapshot) -> None:
-        if game.table_message_id is not None:
-            await self.messenger.edit(game.chat_id, game.table_message_id,
-                                      ui_for(game).table_text(game),
-                                      markup=table_keyboard(game))
+    async def _edit_table(self, delivery: Delivery) -> None:
+        await self._edit_table_result(delivery)
+
+    async def _edit_table_result(self, delivery: Delivery) -> str:
+        """Draw the table as the game is now: ``"ok"``, ``"gone"`` or ``"failed"``."""
+        game = delivery.game
+        if game.table_message_id is None:
+            return "gone"
+        text = ui_for(game).table_text(game, moves=await _moves(delivery))
+        return await self.messenger.edit_result(game.chat_id, game.table_message_id, text,
+                                                markup=table_keyboard(game))
 
 
 def _may_write(player: PlayerInfo) -> bool:
@@ -257,3 +271,14 @@ def _may_write(player: PlayerInfo) -> bool:
 def _in_hand(game: GameSnapshot, player: PlayerInfo) -> bool:
     seat = player.seat
     return bool(game.state) and seat is not None and ui_for(game).in_hand(game, seat)
+
+
+def quiet(game: GameSnapshot) -> bool:
+    """Whether the group's table is edited as moves happen (the chat's ``group_notes``,
+    copied into the game's options; games opened before it: quiet), not a note per move."""
+    return (game.options or {}).get("group_notes") != "every_move"
+
+
+async def _moves(delivery: Delivery) -> list[list[dict[str, Any]]] | None:
+    """The latest moves for a quiet group's live table; ``None``: notes tell them."""
+    return await delivery.recent_moves() if quiet(delivery.game) else None

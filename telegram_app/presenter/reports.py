@@ -5,13 +5,22 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from engine import GAMES
+from engine.core import GAME_OVER, PLAYER_REMOVED
 from league.delivery import Delivery
 from league.match.outcome import Outcome
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report, hand_number, is_over, turn_marker, ui_for
+from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
-from telegram_app.presenter.drawing import Screens
-from telegram_app.render.common import fit_lines
+from telegram_app.presenter.drawing import Screens, quiet
+from telegram_app.render.common import fit_lines, mention_html
+from telegram_app.render.language import for_chat
+
+NOTABLE = frozenset({PLAYER_REMOVED, "turn_timed_out", GAME_OVER})
+"""Events the whole group should notice: a new group message tells them; other moves of a
+hand are told by the table, edited in place (README, "Message economy")."""
+
 
 
 class Reports(Screens):
@@ -71,6 +80,9 @@ class Reports(Screens):
                 await self._refresh(delivery, seats)
             return
         over = is_over(fresh)
+        if not over and _told_by_table(game, outcome):
+            await self._live_move(delivery, outcome, seats)
+            return
         if not over and not ui.opens_table(outcome.events):
             (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once)
                 self._tell(game, fresh, outcome, told), self._refresh(delivery, seats))
@@ -81,9 +93,44 @@ class Reports(Screens):
             elif not over:
                 await self._refresh(delivery, seats)
         if shown.edit_table and not over and not shown.new_table:
-            await self._edit_table(fresh)
+            await self._edit_table(delivery)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
+
+    async def _live_move(self, delivery: Delivery, outcome: Outcome,
+                         seats: set[int] | None) -> None:
+        """A move the table tells: the table edited in place; the mover's private message
+        redrawn (its buttons go); the player to act pinged by a new private message, or by a
+        short mention in the group when private messages do not reach them (deleted, as a
+        reminder is, once the turn moved on)."""
+        fresh = delivery.game
+        turn = GAMES[fresh.kind].current_seat(fresh.state) if fresh.state else None
+        mover = outcome.turn_before
+        if seats is not None and mover is not None:
+            seats = seats | {mover}
+        ping = turn if turn is not None and turn != mover else None
+        edited, *_ = await asyncio.gather(
+            self._edit_table_result(delivery), self._refresh(delivery, seats, ping=ping),
+            self._group_ping(delivery, ping))
+        if edited != "failed":
+            delivery.told(outcome.game.version)
+
+    async def _group_ping(self, delivery: Delivery, ping: int | None) -> None:
+        game = delivery.game
+        if ping is None:
+            return
+        if game.reminder_message_id is not None:  # its turn is over
+            if await self.messenger.delete(game.chat_id, game.reminder_message_id):
+                delivery.forget_reminder()
+        player = game.at_seat(ping)
+        if player.user_id is None or player.reachable is not False:
+            return
+        with for_chat(game):
+            text = _("{name}, your turn: 🎴 on the table shows your cards and moves.").format(
+                name=mention_html(player))
+        sent = await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+        if sent is not None:
+            delivery.set_messages(reminder=sent)
 
     async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
                     told: int | None) -> tuple[Report, bool]:
@@ -94,11 +141,23 @@ class Reports(Screens):
             game, await self.service.untold(game.id, told, before))
         mention = turn_marker(game) == turn_marker(fresh)  # (else a later report names them)
         shown = ui.report(game, outcome.steps, held, mention=mention)
-        if shown.closed is not None:  # the hand on screen ends: close its messages
-            await self._close_hand(fresh, shown.closed, set())
+        if shown.closed is not None:  # the hand on screen ends: the mover's message (the
+            # one with buttons) is closed; the others' carry none and are replaced
+            mover = set() if outcome.turn_before is None else {outcome.turn_before}
+            await self._close_hand(fresh, shown.closed, mover)
         if shown.lines and not (shown.new_table and not is_over(fresh)):
             if await self.messenger.send_result(  # (the game's last note carries 🔁 Rematch)
                     fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id,
                     markup=rematch_keyboard(fresh) if is_over(fresh) else None) == "lost":
                 return shown, False
         return shown, True
+
+
+def _told_by_table(game: GameSnapshot, outcome: Outcome) -> bool:
+    """Whether the table, edited in place, tells this change (``game`` as committed after
+    it): a move within the hand on screen, with nothing the whole group should notice (the
+    game's start, a removal, a timeout, the end of a hand or of the game)."""
+    if not quiet(game) or outcome.started or is_over(game) or \
+            any(e.get("type") in NOTABLE for e in outcome.events):
+        return False
+    return ui_for(game).report(game, outcome.steps, mention=False).closed is None

@@ -24,7 +24,8 @@ from telegram_app.render.common import level_name
 
 LEAGUE_SETTINGS: dict[str, tuple[Any, ...]] = {**CHAT_SETTINGS, "language": SUPPORTED}
 """The league's settings the keyboard cycles through, in order, with their values."""
-LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5, "stand_in_level": 6}
+LEAGUE_CODES = {"pace": 0, "timeout_policy": 4, "language": 5, "stand_in_level": 6,
+                "group_notes": 7}
 """Each league setting's ``option`` in its buttons' data."""
 
 def game_kinds() -> list[str]:
@@ -54,6 +55,9 @@ def league_label(key: str, value: Any) -> str:
         return _("🌐 Language: {value}").format(value=NATIVE_NAMES.get(value, value))
     if key == "stand_in_level":
         return _("🤖 Stand-in level: {value}").format(value=level_name(value))
+    if key == "group_notes":
+        return _("🔕 Group: the table is edited") if value == "quiet" else \
+            _("🔔 Group: a note per move")
     return _("⏰ On timeout: {value}").format(
         value=_("computer plays, removed after 2") if value == "ai" else _("removed"))
 

@@ -210,6 +210,21 @@ class Messenger:
             log.warning("editMessageReplyMarkup %s/%s failed: %s", chat_id, message_id, exc)
             return False
 
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message; ``True`` unless it stays (gone already counts as deleted; a bot
+        may not delete a message older than 48 hours: it stays)."""
+        self._shown.pop((chat_id, message_id), None)
+        try:
+            await self._retrying(lambda: self._call(
+                "deleteMessage", chat_id=chat_id, message_id=message_id), repeatable=True)
+            return True
+        except BadRequest as exc:
+            log.info("deleteMessage %s/%s failed: %s", chat_id, message_id, exc.message)
+            return "not found" in exc.message.lower()
+        except TelegramError as exc:
+            log.warning("deleteMessage %s/%s failed: %s", chat_id, message_id, exc)
+            return False
+
     # --- ephemeral messages (Bot API 10.2; PTB 22.8 has no method for them) ---------------
     # A message in a group that only its receiver sees. Telegram does not promise that an
     # offline receiver gets it, nor its edits: the caller keeps the truth and redraws.

@@ -46,10 +46,12 @@ async def kill(process: asyncio.subprocess.Process) -> None:
 
 
 async def spawn_with_game(api: FakeBotAPI, database_url: str, log: Path, group: int,
-                          title: str) -> tuple[asyncio.subprocess.Process, list[FakeUser]]:
+                          title: str, *, notes: str = "quiet"
+                          ) -> tuple[asyncio.subprocess.Process, list[FakeUser]]:
     """Group ``group`` (Ann its admin) with Ann, Bob and Cat, who started the bot, and the
-    real bot process polling, with a game of the three started: ``(process, players)``. The
-    caller kills the process (:func:`kill`)."""
+    real bot process polling, with a game of the three started: ``(process, players)``
+    (``notes="every_move"``: Ann sets the group to a note per move first). The caller kills
+    the process (:func:`kill`)."""
     from tests.e2e.harness import start_game, wait_for  # (the harness runs bots in-process)
 
     api.add_group(group, title, admins=[1])
@@ -59,6 +61,13 @@ async def spawn_with_game(api: FakeBotAPI, database_url: str, log: Path, group: 
     bot = await spawn(api, database_url, log)
     try:
         await wait_for(lambda: bool(api.calls("getUpdates")), timeout=60)
+        if notes == "every_move":
+            await players[0].send(group, "/settings")
+            await wait_for(lambda: bool(api.find_messages(group, "Defaults for new games")))
+            settings = api.find_messages(group, "Defaults for new games")[-1]
+            await players[0].press_and_settle(settings, "🔕 Group: the table is edited")
+            await wait_for(lambda: any("a note per move" in text for text, _ in api.buttons(
+                api.get_message(group, settings.message_id))))
         await start_game(api, players, group)
     except BaseException:
         await kill(bot)

@@ -109,7 +109,7 @@ async def play_chaos_game(seed: int, pg_url: str, caplog, steps: int) -> Chaos:
     clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
     config = f"seed={seed} {edition} seats={seats} humans={humans} specials={specials}"
     async with bot_table(pg_url, GROUP, "Chaos", NAMES[:humans], clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
+                         sweep_interval=0.05, notes="every_move") as (api, players, runner):
         chaos = Chaos(seed, api, players, runner, clock, rng)
         chaos.note(config)
         try:

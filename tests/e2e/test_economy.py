@@ -1,11 +1,14 @@
-"""Message economy (README, Playing): counted through the fake Bot API over a whole game of
-four humans. Every move sends one group message (its note, naming the next player) and
-edits at most the private messages of the player who moved and of the player to act; a
-round's end adds its new table and the new round's private messages. Counted, not timed."""
+"""Message economy (README, "Message economy"): counted through the fake Bot API over a whole
+game of four humans. During a round the group's table is edited in place (one group call a
+move); a new group message is posted only for the lobby, a round's start (its showdown heads
+the new table) and the end. The player whose turn begins gets a new (notifying) private
+message; the mover's message loses its buttons. Counted, not timed."""
 
 from __future__ import annotations
 
-from tests.e2e.harness import bot_table, move_version, open_lobby, play_turn
+from collections import Counter
+
+from tests.e2e.harness import bot_table, move_version, mover, open_lobby, play_turn
 
 GROUP = -100777
 RATE_LIMITED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage",
@@ -19,32 +22,55 @@ def _counted(api, since: int) -> tuple[int, int]:
     return len(calls), sum(r.params.get("chat_id") == GROUP for r in calls)
 
 
-async def test_a_move_costs_at_most_three_calls_and_one_in_the_group(pg_db, pg_url) -> None:
+def _sends(api, since: int, chat_id: int) -> int:
+    return sum(r.method.lower() == "sendmessage" and r.params.get("chat_id") == chat_id
+               for r in api.requests[since:])
+
+
+async def test_a_quiet_group_and_one_ping_a_turn(pg_db, pg_url) -> None:
     async with bot_table(pg_url, GROUP, "Economy", ["Ann", "Bob", "Cat", "Dan"]) as (
             api, players, _runner):
+        start = len(api.requests)
         lobby = await open_lobby(api, players, GROUP)
         await players[0].press_and_settle(lobby, "▶️ Start")
         await api.settle()
-        since, moves = len(api.requests), 0
+        since = len(api.requests)
         per_move: list[tuple[int, int]] = []
+        acting = await mover(api, players)
         while not api.find_messages(GROUP, "is over!"):
             before = len(api.requests)
             assert await play_turn(api, players, GROUP)
             await api.settle(quiet=0.05)
             per_move.append(_counted(api, before))
-            moves += 1
-            assert moves < 400
+            assert len(per_move) < 400
+            if api.find_messages(GROUP, "is over!"):
+                break
+            following = await mover(api, players)
+            # a turn that begins is told by exactly one new private message (an edit does not
+            # notify); the same player acting again in one turn is not pinged twice
+            pings = _sends(api, before, following.id)
+            assert pings == (1 if following.id != acting.id else pings), \
+                (following.first_name, pings)
+            assert pings <= 1
+            acting = following
+        moves = len(per_move)
         total, group = _counted(api, since)
-        print(f"\n{moves} moves: {total / moves:.2f} calls per move, {group / moves:.2f} in "
-              f"the group; per move (all, group): {sorted(set(per_move))}")
-        # (the last move also takes the 👀 off the last table: once a game)
+        posts = _sends(api, start, GROUP)
+        rounds = len({m.text.split("\n")[0] for m in api.bot_messages(GROUP)
+                      if "· round" in m.text.split("\n")[0]})
+        print(f"\n{moves} moves, {rounds} rounds: {total / moves:.2f} calls per move, "
+              f"{group / moves:.2f} in the group, {posts} new group messages; per move "
+              f"(all, group): {sorted(Counter(per_move).items())}")
         assert all(in_group <= 1 for _, in_group in per_move[:-1]), per_move
-        assert total / moves <= 3.0, per_move
-        # The game's end closes each player's newest private message: a player knocked out
-        # in an earlier round got no message of the later ones, and theirs may still have
-        # said it was their turn, with its buttons (the mover's message is redrawn at their
-        # next turn, and they had none).
+        assert posts <= rounds + 4, (posts, rounds)
+        # a move within a round: the table, the mover's message, the next player's ping
+        assert Counter(per_move).most_common(1)[0][0] == (3, 1), per_move
+        # The game's end closes each player's newest private message.
         await api.settle()
         for player in players:
             last = api.bot_messages(player.id)[-1]
             assert move_version(api, last) is None, (player.first_name, last.text)
+        # Nobody's chat holds two keyboards of the game: only the newest message has buttons.
+        for player in players:
+            live = [m for m in api.bot_messages(player.id) if move_version(api, m) is not None]
+            assert not live, (player.first_name, [m.text[:40] for m in live])

@@ -33,7 +33,7 @@ SEED = 20261202
 async def kennel(pg_db, pg_url):
     clock = Clock(datetime(2026, 12, 2, 9, 0, tzinfo=UTC))
     async with bot_table(pg_url, GROUP, "Kennel", ["Ann", "Bob"], clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
+                         sweep_interval=0.05, notes="every_move") as (api, players, runner):
         service_of(runner).new_seed = lambda: SEED
         yield api, players, clock, runner
 

@@ -80,10 +80,13 @@ async def _ask(api: FakeBotAPI, user, thread: int, command: str, expect: str) ->
 
 
 async def test_koira_and_coyote_in_two_topics(pg_db, pg_url) -> None:
-    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"]) as (api, players, runner):
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (api, players, runner):
         ann, bob, cat = players
         users = {u.id: u for u in players}
         api.add_group(FORUM, "Forum", type="supergroup", is_forum=True, admins=[1])
+        # (this test reads each move's note)
+        await service_of(runner).set_chat_setting(FORUM, "Forum", "group_notes", "every_move")
         coyote_topic = api.create_topic(FORUM, "Coyote", ann)
         koira_topic = api.create_topic(FORUM, "Koira", ann)
         await _open(api, players, coyote_topic, "/newgame")

@@ -40,7 +40,8 @@ async def test_a_press_during_an_outage_gets_the_outage_answer(pg_db, pg_url, ca
     url = real.set(port=proxy.port).render_as_string(hide_password=False)
     caplog.set_level(logging.INFO)
     try:
-        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat"]) as (api, players, _):
+        async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat"],
+                             notes="every_move") as (api, players, _):
             await start_game(api, players, GROUP)
             user = await mover(api, players)
             message = private_turn_message(api, user)
@@ -74,7 +75,7 @@ async def test_an_outage_during_a_delivery_is_one_warning(pg_db, pg_url, caplog)
     caplog.set_level(logging.INFO)
     try:
         async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat"],
-                             sweep_interval=0.2) as (api, players, _):
+                             sweep_interval=0.2, notes="every_move") as (api, players, _):
             await start_game(api, players, GROUP)
             user = await mover(api, players)
             held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
@@ -106,7 +107,7 @@ async def test_a_departure_during_an_outage_is_handled_once_it_is_over(
     caplog.set_level(logging.INFO)
     try:
         async with bot_table(url, GROUP, "Outage", ["Ann", "Bob", "Cat", "Dan"]
-                             ) as (api, players, _):
+                             , notes="every_move") as (api, players, _):
             await start_game(api, players, GROUP)
             proxy.cut()
             api.user_leaves(players[2], GROUP)

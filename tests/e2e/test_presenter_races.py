@@ -19,6 +19,7 @@ from tests.e2e.harness import (
 )
 
 GROUP = -100515151
+NOTES = "every_move"  # (slow_table) these tests are about the notes of each move
 
 
 def _plain(text: str | None) -> str:
@@ -71,7 +72,7 @@ async def test_a_lost_start_report_is_told_with_the_next_move(pg_db, pg_url) -> 
     ``_moved`` treats ``None`` as 'nothing to tell from the log': the next report, Ann's
     bid, tells only her bid. The computers' bids of round 1 are never told, although a lost
     note is meant to be told with the next move."""
-    async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, (ann,), runner):
+    async with bot_table(pg_url, GROUP, "G", ["Ann"], notes="every_move") as (api, (ann,), runner):
         runner.app.bot_data[KEY].service.new_seed = lambda: 1
         await ann.send(GROUP, "/newgame")
         await wait_for(lambda: bool(api.find_messages(GROUP, "new game #")))
@@ -108,7 +109,8 @@ async def test_a_report_that_fails_after_its_claim_gives_the_claim_back(pg_db, p
     given back, as it is for a lost send."""
     from tests.e2e.harness import press
 
-    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"]) as (api, players, runner):
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (api, players, runner):
         await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
         first = await mover(api, players)
         await press(api, first, "🪙 Extra feather", GROUP)

@@ -16,6 +16,7 @@ from telegram_app.services import KEY
 from tests.e2e.harness import bot_table, mover, press, start_game, wait_for
 
 GROUP = -100991
+NOTES = "every_move"  # (slow_table) these tests are about the notes of each move
 
 
 def _private_edits(api, players) -> int:
@@ -37,7 +38,7 @@ async def test_keeps_turn_game_is_not_redrawn_every_sweep_after_a_restart(pg_db,
     so the next tick sends them again: a steady stream of useless Bot API calls for as long
     as the player thinks (up to the turn's deadline)."""
     async with bot_table(pg_url, GROUP, "Keeps", ["Ann", "Bob", "Cat"],
-                         sweep_interval=0.2) as (api, players, runner):
+                         sweep_interval=0.2, notes="every_move") as (api, players, runner):
         await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
         first = await mover(api, players)
         await press(api, first, "🪙 Extra feather", GROUP)
@@ -91,7 +92,7 @@ async def test_a_starting_process_does_not_handle_an_update_another_live_process
     (a reply waiting for the group's rate-limit budget)."""
     from tests.e2e.harness import hold
 
-    async with bot_table(pg_url, GROUP, "Overlap", ["Ann", "Bob", "Cat"]) as (
+    async with bot_table(pg_url, GROUP, "Overlap", ["Ann", "Bob", "Cat"], notes="every_move") as (
             api, players, runner):
         await start_game(api, players, GROUP)
         await mover(api, players)
@@ -120,7 +121,8 @@ async def test_a_kill_between_a_note_and_its_record_tells_it_again_once(
     from tests.fakebot import FakeBotAPI
 
     async with FakeBotAPI() as api:
-        bot, players = await spawn_with_game(api, pg_url, tmp_path / "bot.log", GROUP, "Kill")
+        bot, players = await spawn_with_game(api, pg_url, tmp_path / "bot.log", GROUP, "Kill",
+                                             notes="every_move")
         try:
             first = await mover(api, players)
             await api.settle()
@@ -277,7 +279,7 @@ async def test_many_games_and_timeouts_at_once_on_sqlite(sqlite_url, caplog) -> 
 
 
 async def test_a_lobby_redraw_waiting_for_its_group_does_not_stall_other_groups(
-        sqlite_url) -> None:
+        sqlite_url, monkeypatch) -> None:
     """On SQLite one update is handled at a time (UPDATE_CONCURRENCY 1). ✋ Join answers the
     press in a task, but the handler then awaits Presenter.show_lobby, which waits for the
     group's rate-limit budget (here 5 calls a minute, Telegram's is 20) while the handler
@@ -285,8 +287,14 @@ async def test_a_lobby_redraw_waiting_for_its_group_does_not_stall_other_groups(
     (its spinner turns) until the lobby's group has budget again, up to a minute later."""
     import time
 
+    from telegram_app.transport import scheduler
     from tests.e2e.harness import BotRunner
     from tests.fakebot import FakeBotAPI
+
+    # At the stop, the lobby's last redraws still wait for the group's budget (5 a minute):
+    # post_stop's drain would wait its whole FINISH_TIMEOUT (30 s) for them, then stop anyway.
+    # That wait checks nothing here (tests/bot/test_scheduler.py tests the drain itself).
+    monkeypatch.setattr(scheduler, "FINISH_TIMEOUT", 2.0)
 
     class Tight(BotRunner):
         def settings(self):
@@ -368,7 +376,7 @@ async def test_a_join_is_answered_when_the_database_drops_right_after_its_commit
     player's spinner turns until Telegram gives up. (_rematch and _notify: the same.)"""
     from sqlalchemy.exc import OperationalError
 
-    async with bot_table(pg_url, GROUP, "Drop", ["Ann", "Bob", "Cat"]) as (
+    async with bot_table(pg_url, GROUP, "Drop", ["Ann", "Bob", "Cat"], notes="every_move") as (
             api, players, runner):
         await players[0].send(GROUP, "/newgame")
         await wait_for(lambda: bool(api.find_messages(GROUP, "new game #")))
@@ -439,7 +447,8 @@ async def test_a_forged_press_does_not_show_another_groups_game(pg_db, pg_url) -
     "stale"; on_button then redraws the pressed message (Screens.redraw's branch for a
     private chat and a game not running) with the game's closed text under with_place:
     the group's title and game id are shown to someone outside the group. (Also before 1d751f6.)"""
-    async with bot_table(pg_url, GROUP, "Secret club", ["Ann", "Bob", "Cat"]) as (
+    async with bot_table(pg_url, GROUP, "Secret club", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (
             api, players, runner):
         await players[0].send(GROUP, "/newgame")
         await wait_for(lambda: bool(api.find_messages(GROUP, "new game #")))

@@ -22,7 +22,8 @@ GROUP = -100555
 
 @pytest.fixture
 async def table(pg_db, pg_url):
-    async with bot_table(pg_url, GROUP, "Specials", ["Ann", "Bob", "Cat", "Dan"]) as (
+    async with bot_table(pg_url, GROUP, "Specials", ["Ann", "Bob", "Cat", "Dan"],
+                         notes="every_move") as (
             api, players, _runner):
         yield api, players
 

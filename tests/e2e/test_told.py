@@ -21,7 +21,8 @@ def _plain(text: str) -> str:
 
 
 async def test_a_held_special_is_told_after_a_restart(pg_db, pg_url) -> None:
-    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"]) as (api, players, runner):
+    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (api, players, runner):
         await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
         first = await mover(api, players)
         await press(api, first, "🪙 Extra feather", GROUP)
@@ -36,7 +37,8 @@ async def test_a_held_special_is_told_after_a_restart(pg_db, pg_url) -> None:
 
 
 async def test_a_lost_note_is_told_with_the_next_move(pg_db, pg_url) -> None:
-    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"]) as (api, players, _):
+    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (api, players, _):
         lobby = await open_lobby(api, players, GROUP)
         await players[0].press_and_settle(lobby, "▶️ Start")
         first = await mover(api, players)
@@ -63,7 +65,8 @@ async def test_a_lost_note_is_told_with_the_next_move(pg_db, pg_url) -> None:
 async def test_a_refused_note_is_not_told_again(pg_db, pg_url) -> None:
     """A note Telegram refused (a bad request) would be refused again: it is not repeated,
     so it cannot spoil the notes after it."""
-    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"]) as (api, players, _):
+    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (api, players, _):
         lobby = await open_lobby(api, players, GROUP)
         await players[0].press_and_settle(lobby, "▶️ Start")
         first = await mover(api, players)

@@ -64,7 +64,8 @@ class HighCardUI:
                    if state["played"][p.seat or 0] is not None else "")
                 for p in game.seated]
 
-    def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
+    def table_text(self, game: GameSnapshot, *, mention: bool = False,
+                   moves: list[Events] | None = None) -> str:
         state = game.state or {}
         lines = [f"🃏 High card #{game.id} · round {state['round']}", *self._scores(game)]
         if mention and state["turn"] is not None:

@@ -296,6 +296,14 @@ def still_acting(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> bool
 
 
 @in_chat_language
+def round_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
+    """The current round's moves as lines for the table (``logged``: the latest logged moves'
+    events, in order: those after the last round boundary are this round's)."""
+    start = next((i + 1 for i in range(len(logged) - 1, -1, -1)
+                  if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
+    return [line for events in logged[start:] for line in step_lines(game, events)]
+
+
 def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The lines of logged moves the group was not told (``logged``: each move's events, in
     order; ``game``: as it is now): a special after which the same player acted again, a

@@ -28,6 +28,7 @@ from telegram_app.render.lobby import lobby_body
 from telegram_app.render.place import with_place
 
 ALERT_LIMIT = 200
+TABLE_MOVES = 24  # the round's latest moves the table shows (a message holds 4096 characters)
 
 
 def player_label(player: PlayerInfo) -> str:
@@ -159,24 +160,35 @@ def status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
 
 
 @in_chat_language
-def table_text(game: GameSnapshot, *, mention: bool = False) -> str:
-    """The group's table message for the current round: seats, lives, face-up cards and the
-    specials in force; with ``mention``, who opens the round (as a mention: the new message
-    of a round notifies them). Bids and turns are not on it: each move's group note tells
-    them and names the next player, so the table is edited only when what it shows changes
-    (a special, the end of the game), not on every move."""
+def table_text(game: GameSnapshot, *, mention: bool = False,
+               moves: list[str] | None = None) -> str:
+    """The group's table message of the current round: seats, lives, face-up cards and the
+    specials in force; with ``mention``, who opens the round (as a mention: the new message of
+    a round notifies them). ``moves`` (the round's moves as lines) makes it the live table of
+    a quiet group, edited in place as the round's moves happen (README, "Message economy"):
+    it then shows them, whose turn it is and the clock. Without, moves are told by notes and
+    the table is edited only when what it shows changes."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, None)
+    live = moves is not None
     lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
-    lines += _seat_lines(game, {**view, "turn": None}, None)
+    lines += _seat_lines(game, view if live else {**view, "turn": None}, None)
+    if moves:
+        lines += ["", *(["…"] if len(moves) > TABLE_MOVES else []), *moves[-TABLE_MOVES:]]
     status = status_lines(game, view)
     if status:
         lines += ["", *status]
     if view["over"]:
         lines.append(_("The game is over."))
-    elif mention and view["turn"] is not None:
+    elif view["turn"] is not None and (mention or live):
         player = game.at_seat(view["turn"])
-        lines += ["", _("{name} opens the round.").format(name=mention_html(player))]
+        if mention and not state.get("bids"):
+            lines += ["", _("{name} opens the round.").format(name=mention_html(player))]
+        else:
+            lines += ["", _("Waiting for {name}.").format(name=name_html(player))]
+        clock = clock_line(game) if live else ""
+        if clock:
+            lines.append(clock)
     lines.append(_("👀 shows you the others' cards; your moves are in our private chat."))
     return "\n".join(lines)
 

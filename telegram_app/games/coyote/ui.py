@@ -89,8 +89,10 @@ class CoyoteUI:
         return {"edition": edition}
 
     # --- the group's table ---------------------------------------------------------------
-    def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
-        return screens.table_text(game, mention=mention)
+    def table_text(self, game: GameSnapshot, *, mention: bool = False,
+                   moves: list[Events] | None = None) -> str:
+        lines = None if moves is None else notes.round_lines(game, moves)
+        return screens.table_text(game, mention=mention, moves=lines)
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         return screens.peek_alert(game, seat)

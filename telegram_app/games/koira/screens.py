@@ -145,15 +145,18 @@ def koira_line(game: GameSnapshot, view: dict[str, Any]) -> str:
 
 @in_chat_language
 def table_text(game: GameSnapshot) -> str:
-    """The group's table of the current trick (edited in place during it): the trick so
-    far, the trump, the stock, every player's cards and pile, whose turn; the koira once
-    over. No hand is on it."""
+    """The group's table of the current phase (edited in place as its moves happen): the
+    trick so far, the trump, the stock, every player's cards and pile, whose turn and the
+    clock; the koira once over. No hand is on it."""
     view = GAMES[game.kind].view(game.state or {}, None)
     lines = _table_body(game, view)
     if view["over"]:
         lines += ["", _("The game is over."), koira_line(game, view)]
     elif view["turn"] is not None:
         lines += ["", _("Waiting for {name}.").format(name=_who(game, view["turn"]))]
+        clock = clock_line(game)
+        if clock:
+            lines.append(clock)
     lines.append(_("Your cards and moves are in our private chat."))
     return "\n".join(lines)
 

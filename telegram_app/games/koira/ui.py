@@ -235,8 +235,10 @@ class KoiraUI:
         return options
 
     # --- the group's table ---------------------------------------------------------------
-    def table_text(self, game: GameSnapshot, *, mention: bool = False) -> str:
-        """The trick so far, trump, counts, whose turn (:func:`screens.table_text`)."""
+    def table_text(self, game: GameSnapshot, *, mention: bool = False,
+                   moves: list[Events] | None = None) -> str:
+        """The trick so far, trump, counts, whose turn (:func:`screens.table_text`); the
+        trick on it tells the moves (``moves`` unused)."""
         return table_text(game, mention)
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
