@@ -141,9 +141,10 @@ class Reports(Screens):
             game, await self.service.untold(game.id, told, before))
         mention = turn_marker(game) == turn_marker(fresh)  # (else a later report names them)
         shown = ui.report(game, outcome.steps, held, mention=mention)
-        if shown.closed is not None:  # the hand on screen ends: the mover's message (the
-            # one with buttons) is closed; the others' carry none and are replaced
-            mover = set() if outcome.turn_before is None else {outcome.turn_before}
+        if shown.closed is not None:  # the hand on screen ends; in a quiet group the
+            # mover's message (the one with buttons) is closed, the others' carry none
+            mover = set() if outcome.turn_before is None or not quiet(fresh) else \
+                {outcome.turn_before}
             await self._close_hand(fresh, shown.closed, mover)
         if shown.lines and not (shown.new_table and not is_over(fresh)):
             if await self.messenger.send_result(  # (the game's last note carries 🔁 Rematch)

@@ -74,3 +74,35 @@ async def test_a_quiet_group_and_one_ping_a_turn(pg_db, pg_url) -> None:
         for player in players:
             live = [m for m in api.bot_messages(player.id) if move_version(api, m) is not None]
             assert not live, (player.first_name, [m.text[:40] for m in live])
+
+
+async def test_a_move_costs_at_most_three_calls_and_one_in_the_group(pg_db, pg_url) -> None:
+    """With "a note per move" (/settings): every move one group note naming the next player."""
+    async with bot_table(pg_url, GROUP, "Economy", ["Ann", "Bob", "Cat", "Dan"],
+                         notes="every_move") as (api, players, _runner):
+        lobby = await open_lobby(api, players, GROUP)
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        await api.settle()
+        since, moves = len(api.requests), 0
+        per_move: list[tuple[int, int]] = []
+        while not api.find_messages(GROUP, "is over!"):
+            before = len(api.requests)
+            assert await play_turn(api, players, GROUP)
+            await api.settle(quiet=0.05)
+            per_move.append(_counted(api, before))
+            moves += 1
+            assert moves < 400
+        total, group = _counted(api, since)
+        print(f"\n{moves} moves: {total / moves:.2f} calls per move, {group / moves:.2f} in "
+              f"the group; per move (all, group): {sorted(set(per_move))}")
+        # (the last move also takes the 👀 off the last table: once a game)
+        assert all(in_group <= 1 for _, in_group in per_move[:-1]), per_move
+        assert total / moves <= 3.0, per_move
+        # The game's end closes each player's newest private message: a player knocked out
+        # in an earlier round got no message of the later ones, and theirs may still have
+        # said it was their turn, with its buttons (the mover's message is redrawn at their
+        # next turn, and they had none).
+        await api.settle()
+        for player in players:
+            last = api.bot_messages(player.id)[-1]
+            assert move_version(api, last) is None, (player.first_name, last.text)

@@ -27,7 +27,7 @@ def _counted(api, since: int) -> tuple[int, int, int, int]:
         len(taps)
 
 
-async def test_a_koira_move_is_one_group_message(pg_db, pg_url) -> None:
+async def test_a_quiet_koira_group(pg_db, pg_url) -> None:
     async with bot_table(pg_url, GROUP, "Economy", ["Ann", "Bob", "Cat"]) as (
             api, players, runner):
         service_of(runner).new_seed = lambda: SEED  # the same deal, the same figures
@@ -56,3 +56,35 @@ async def test_a_koira_move_is_one_group_message(pg_db, pg_url) -> None:
         assert posts <= 4, posts  # phase 2's table, its note, the end (the start: before)
         # private: the mover, the next player's ping and those whose hand the move changed
         assert max(private) <= 4, private
+
+
+async def test_a_koira_move_is_one_group_message(pg_db, pg_url) -> None:
+    """With "a note per move" (/settings): every move one group message, the table never
+    edited."""
+    async with bot_table(pg_url, GROUP, "Economy", ["Ann", "Bob", "Cat"],
+                         notes="every_move") as (api, players, runner):
+        service_of(runner).new_seed = lambda: SEED  # the same deal, the same figures
+        lobby = await open_lobby(api, players, GROUP, "/newgame koira")
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        await api.settle()
+        since, per_move = len(api.requests), []
+        while not api.find_messages(GROUP, "is over!"):
+            before = len(api.requests)
+            await koira_turn_by(api, runner, players, GROUP)
+            await api.settle(quiet=0.05)
+            per_move.append(_counted(api, before))
+            assert len(per_move) < 400
+        moves = len(per_move)
+        total, group, _, taps = _counted(api, since)
+        private = [all_ - in_group - tapped for all_, in_group, _, tapped in per_move]
+        print(f"\n{moves} moves: {(total - taps) / moves:.2f} rate-limited calls per move "
+              f"({group / moves:.2f} in the group, {sum(private) / moves:.2f} private, at "
+              f"most {max(private)}), and {taps} keyboard redraws for the selection taps of "
+              f"sequences; per move (all, group): {sorted({(a, g) for a, g, _, _ in per_move})}")
+        # one group message a move, never an edit of the table (the last move also takes
+        # the 👀 off the last table: once a game)
+        assert all(in_group == 1 for _, in_group, _, _ in per_move[:-1]), per_move
+        assert not any(edits for _, _, edits, _ in per_move), per_move
+        assert per_move[-1][1] == 2
+        # private: the player to act and those whose hand the move changed (3 at most)
+        assert max(private) <= 3, private
