@@ -11,7 +11,7 @@ The bot's own verbs (``telegram_app.games.base.LEAGUE_VERBS``):
 | ``j`` ``l`` ``s`` | join, leave, start the lobby | – |
 | ``a`` ``r`` | add, remove a computer player | version (absent on lobbies drawn before) |
 | ``o`` | set a lobby option | option index (0: pace, 1…: the game's option_specs), value index |
-| ``p`` | peek (the 👀 alert) | – |
+| ``p`` | 🎴 My cards: one's cards and moves, in the group (ephemeral; else an alert) | – |
 | ``z`` | set a chat default (/settings; the id is 0) | setting code, value index |
 | ``u`` | choose one's language (/language; the id is 0) | index in ``i18n.SUPPORTED`` |
 | ``v`` | a lobby computer player's level | index among the computers, level, version |

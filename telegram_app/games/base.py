@@ -26,8 +26,8 @@ player's private chat in that player's (the implementation decorates it with
 ``in_reader_language`` as the Coyote package shows).
 
 Callback data (``telegram_app.callbacks``): ``<verb>:<game id>[:<n>…]``, whole numbers only,
-at most 64 bytes. The league's verbs (:data:`LEAGUE_VERBS`) are the lobby's, the 👀 peek and
-the settings/language ones; every other verb belongs to exactly one game
+at most 64 bytes. The league's verbs (:data:`LEAGUE_VERBS`) are the lobby's, 🎴 My cards
+(``p``) and the settings/language ones; every other verb belongs to exactly one game
 (:attr:`GameUI.verbs`; :func:`register` refuses a clash) and its presses are handed to that
 game's UI. A verb is 1–3 ASCII letters. A press whose verb's game is not the pressed game's
 kind (a button drawn before the game changed) gets the ``game_changed`` alert.
@@ -147,7 +147,10 @@ class GameUI(Protocol):
     game draws carries the game's version first."""
 
     peek: bool
-    """Whether the table carries the 👀 button (``p``: :meth:`peek_alert` as an alert)."""
+    """Whether the table carries the 🎴 My cards button (``p``): a player's cards and moves
+    (:meth:`private_text` and the private keyboard) shown to them alone in the group, as an
+    ephemeral message (``telegram_app/presenter/ephemeral.py``), the same as in their private
+    chat; :meth:`peek_alert` as an alert where Telegram refuses one."""
 
     page: PageTable
     """How the Mini App draws this game (the package's ``table.py``)."""
@@ -216,13 +219,14 @@ class GameUI(Protocol):
         ...
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
-        """The 👀 alert for ``seat`` (what they may see, plain text, ≤ 200 characters, their
-        language); ``None``: nothing to show (only asked when :attr:`peek` is set)."""
+        """The 👀 alert for ``seat``, 🎴's fallback where Telegram refuses an ephemeral
+        message (what they may see, plain text, ≤ 200 characters, their language); ``None``:
+        nothing to show (only asked when :attr:`peek` is set)."""
         ...
 
     def table_rows(self, game: GameSnapshot) -> Rows:
-        """Rows the table carries under the bot's own (👀 and the Mini App link); usually
-        none: moves are made in the private chats."""
+        """Rows the table carries under the bot's own (🎴 and the Mini App link); usually
+        none: moves are made in the private chats or through 🎴."""
         ...
 
     # --- a player's private message ------------------------------------------------------

@@ -55,9 +55,10 @@ def help_text() -> str:
              "/rating, /profile — Elo (yours, or reply to a player's message)\n"
              "/history, /replay ID — the last games here, and one game move by move\n"
              "/top — the overall leaderboard\n"
-             "/help — this message\n\n"
-             "Start a private chat with me so I can show you the cards. In the group, the 👀 "
-             "button shows them to you too.") + "".join(
+             "/help — this message") + "\n\n" + \
+        _("During a game, 🎴 on the group's table shows you the cards you may see and your "
+          "moves, right in the group. In a private chat with me you get them too, with a "
+          "message when it is your turn.") + "".join(
         "\n" + line for ui in UIS.values() if (line := ui.help_lines()[1])) + "\n" + \
         _("Send /language to me in a private chat; a group's admins set the group's "
           "language with /settings.") + "\n" + \

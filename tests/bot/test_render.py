@@ -79,7 +79,9 @@ def test_public_table_shows_no_card() -> None:
     game = _game(4, hands=["night", "max0", "x2", "?"], bids=[[0, 3]])
     text = render.table_text(game)
     for label in ("night", "MAX", "×2", "?"):
-        assert label not in text.replace("👀 shows you the others' cards.", "")
+        assert label not in text.replace("🎴 shows you the others' cards", "")
+    # (the table's 🎴 shows them, in the group; no private chat is needed any more)
+    assert "🎴 shows you the others' cards and your moves here" in text and "👀" not in text
 
 
 @settings(max_examples=40, deadline=None)

@@ -189,7 +189,8 @@ def table_text(game: GameSnapshot, *, mention: bool = False,
         clock = clock_line(game) if live else ""
         if clock:
             lines.append(clock)
-    lines.append(_("👀 shows you the others' cards; your moves are in our private chat."))
+    lines.append(_("🎴 shows you the others' cards and your moves here; our private chat has "
+                   "them too."))
     return "\n".join(lines)
 
 

@@ -216,7 +216,7 @@ def move_rows(game: GameSnapshot, seat: int, selection: int = 0) -> list[list[Bu
         last.append(Button(_("✖️ Clear"), callback_data=_data("t", game, 0)))
         rows.append(last)
     if c.stock:
-        rows.append([Button(_("🎴 Turn up the stock"), callback_data=_data("w", game))])
+        rows.append([Button(_("🂠 Turn up the stock"), callback_data=_data("w", game))])
     if c.pickup:
         view = GAMES[game.kind].view(game.state or {}, seat)
         rows.append([Button(_("📥 Pick up {cards}").format(cards=cards_label(

@@ -48,6 +48,6 @@ def rules_text(options: dict[str, Any] | None = None) -> str:
     if variants:
         parts.append(_("<b>This game's options:</b> {options}").format(
             options=" ".join(variants)))
-    parts.append(_("In your private chat with me, tap a card to play it; in phase 2 tap the "
-                   "cards of a sequence, then Play, or Pick up."))
+    parts.append(_("Under 🎴 on the group's table, or in our private chat, tap a card to play "
+                   "it; in phase 2 tap the cards of a sequence, then Play, or Pick up."))
     return "\n\n".join(parts)

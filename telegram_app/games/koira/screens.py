@@ -157,7 +157,7 @@ def table_text(game: GameSnapshot) -> str:
         clock = clock_line(game)
         if clock:
             lines.append(clock)
-    lines.append(_("Your cards and moves are in our private chat."))
+    lines.append(_("🎴 shows you your cards and moves here; our private chat has them too."))
     return "\n".join(lines)
 
 

@@ -30,7 +30,7 @@ def test_phase_1_one_tap_per_card_and_the_stock() -> None:
     state = dealt([["9C", "KD", "4S"], ["KH", "3C", "7D"], ["QS", "5H", "5D"]])
     game = snapshot(state)
     shown = buttons(game, 0)
-    assert [t for t, _ in shown] == ["4♠️", "K♦️", "9♣️", "🎴 Turn up the stock"]
+    assert [t for t, _ in shown] == ["4♠️", "K♦️", "9♣️", "🂠 Turn up the stock"]
     for _text, data in shown:
         action = action_of(data, game, 0)
         assert action in GAME.legal_actions(state, 0)

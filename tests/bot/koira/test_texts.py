@@ -61,6 +61,16 @@ def test_private_text_shows_own_hand_sorted_and_the_table() -> None:
     assert shown_cards(screens.private_text(game, 2)) == {"9C", "QS", "5H", "5D"}
 
 
+def test_the_table_points_at_my_cards_and_the_rules_too() -> None:
+    """A player needs no private chat: the table and /rules koira say 🎴 shows one's cards
+    and moves in the group (and our private chat has them too)."""
+    game = snapshot(dealt([["9C", "KD", "4S"], ["KH", "3C", "7D"], ["QS", "5H", "5D"]]))
+    assert screens.table_text(game).endswith(
+        "🎴 shows you your cards and moves here; our private chat has them too.")
+    assert "Under 🎴 on the group's table, or in our private chat, tap a card" in \
+        rules.rules_text({})
+
+
 def test_no_text_shows_a_hidden_card_in_whole_games() -> None:
     for seed in range(5):
         players = 3 + seed
