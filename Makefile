@@ -23,9 +23,12 @@ test: $(STAMP)  ## the whole suite; needs PostgreSQL on 127.0.0.1:5432 (see .ci/
 	$(BIN)/python -m pytest
 
 # The tests that need nothing running: no PostgreSQL, no subprocess, no browser (the markers
-# are in pyproject.toml). "No tests collected" (exit 5) fails here too.
+# are in pyproject.toml). "No tests collected" (exit 5) fails here too. Two worker processes
+# (pytest-xdist; UNIT_WORKERS=0 runs them in this one): these tests share no file, port or
+# database (tmp_path, port 0, a SQLite file each).
+UNIT_WORKERS ?= 2
 unit: $(STAMP)  ## the fast tests alone; needs nothing running
-	$(BIN)/python -m pytest -m "not postgres and not process and not browser"
+	$(BIN)/python -m pytest -n $(UNIT_WORKERS) -m "not postgres and not process and not browser"
 
 soak: $(STAMP)  ## the crash-safety soak (bench/soak.py, some minutes; not part of make test)
 	nice -n 10 $(BIN)/python -m bench.soak $(SOAK_ARGS)

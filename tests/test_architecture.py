@@ -28,12 +28,15 @@ MYPY_PACKAGES = ["engine", "league", "telegram_app"]
 
 
 def test_mypy_is_clean(monkeypatch) -> None:
-    """mypy finds no error in :data:`MYPY_PACKAGES`, with the project's configuration."""
+    """mypy finds no error in :data:`MYPY_PACKAGES`, with the project's configuration.
+
+    Incremental, as ``make lint`` runs it (the same .mypy_cache): mypy checks again every
+    module whose source (by hash) or dependencies changed and repeats the errors it cached,
+    so the verdict is the same; a warm run takes ~1 s instead of ~16 s."""
     from mypy import api
 
     monkeypatch.chdir(ROOT)
-    out, err, status = api.run(["--no-incremental", *[a for p in MYPY_PACKAGES
-                                                      for a in ("-p", p)]])
+    out, err, status = api.run([a for p in MYPY_PACKAGES for a in ("-p", p)])
     assert status == 0, out + err
 
 
