@@ -80,35 +80,33 @@ class Reports(Screens):
                 await self._refresh(delivery, seats)
             return
         over = is_over(fresh)
+        ping = None
+        if quiet(fresh) and not over:  # the mover's buttons go; the next player is pinged
+            seats, ping = _turn_passed(fresh, outcome, seats)
         if not over and _told_by_table(game, outcome):
-            await self._live_move(delivery, outcome, seats)
+            await self._live_move(delivery, outcome, seats, ping)
             return
         if not over and not ui.opens_table(outcome.events):
             (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once)
-                self._tell(game, fresh, outcome, told), self._refresh(delivery, seats))
+                self._tell(game, fresh, outcome, told),
+                self._refresh(delivery, seats, ping=ping))
         else:
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
                 arrived = await self._new_table(delivery, shown.lines, seats)
             elif not over:
-                await self._refresh(delivery, seats)
+                await self._refresh(delivery, seats, ping=ping)
         if shown.edit_table and not over and not shown.new_table:
             await self._edit_table(delivery)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
 
     async def _live_move(self, delivery: Delivery, outcome: Outcome,
-                         seats: set[int] | None) -> None:
+                         seats: set[int] | None, ping: int | None) -> None:
         """A move the table tells: the table edited in place; the mover's private message
         redrawn (its buttons go); the player to act pinged by a new private message, or by a
         short mention in the group when private messages do not reach them (deleted, as a
         reminder is, once the turn moved on)."""
-        fresh = delivery.game
-        turn = GAMES[fresh.kind].current_seat(fresh.state) if fresh.state else None
-        mover = outcome.turn_before
-        if seats is not None and mover is not None:
-            seats = seats | {mover}
-        ping = turn if turn is not None and turn != mover else None
         edited, *_ = await asyncio.gather(
             self._edit_table_result(delivery), self._refresh(delivery, seats, ping=ping),
             self._group_ping(delivery, ping))
@@ -162,3 +160,14 @@ def _told_by_table(game: GameSnapshot, outcome: Outcome) -> bool:
             any(e.get("type") in NOTABLE for e in outcome.events):
         return False
     return ui_for(game).report(game, outcome.steps, mention=False).closed is None
+
+
+def _turn_passed(game: GameSnapshot, outcome: Outcome, seats: set[int] | None
+                 ) -> tuple[set[int] | None, int | None]:
+    """The seats to redraw, the mover's among them (their buttons go), and the seat whose
+    turn began with this change (``None``: the mover acts again, or nobody does)."""
+    turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+    mover = outcome.turn_before
+    if seats is not None and mover is not None:
+        seats = seats | {mover}
+    return seats, (turn if turn is not None and turn != mover else None)
