@@ -185,9 +185,10 @@ class GameUI(Protocol):
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
         """The lobby message (group language): title, options, the seated players
-        (``reachable``: user ids the bot may message privately; others get a ⚠️), how to
-        start. Its keyboard is the bot's (``telegram_app.keyboards.lobby_keyboard``, drawn
-        from ``Game.option_specs`` with :meth:`option_label`)."""
+        (``reachable``: user ids the bot may message privately; others get a 🔕 and a hint:
+        they play from the group with 🎴), how to start. Its keyboard is the bot's
+        (``telegram_app.keyboards.lobby_keyboard``, drawn from ``Game.option_specs`` with
+        :meth:`option_label`)."""
         ...
 
     def option_label(self, game: GameSnapshot, spec: OptionSpec, value: Any) -> str:

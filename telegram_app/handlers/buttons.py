@@ -18,7 +18,7 @@ from telegram_app.games.base import kind_of_verb, ui_for
 from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import user_ref
 from telegram_app.i18n import _
-from telegram_app.keyboards import deep_link, lobby_option, private_keyboard, table_keyboard
+from telegram_app.keyboards import lobby_option, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
 from telegram_app.render.common import error_text
 from telegram_app.render.language import for_chat, for_player
@@ -139,15 +139,19 @@ async def _reachable(bot: BotServices, user_id: int) -> bool:
 async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.join(game.id, user_ref(query.from_user))
-    if await _reachable(bot, query.from_user.id):
-        await _answer(bot, query, _("You joined game #{id}.").format(id=game.id))
-    elif context.bot.username:
-        # Opens the private chat: pressing Start there lets the bot send the cards.
-        await _answer(bot, query, url=deep_link(context.bot.username, game.id))
-    else:
-        await _answer(bot, query, _("You joined. Start a private chat with me to see the cards."),
-                      alert=True)
+    await _answer(bot, query, await _joined(bot, query, game.id))
     bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
+
+
+async def _joined(bot: BotServices, query: CallbackQuery, game_id: int) -> str:
+    """The answer to a join. A player the bot cannot message privately plays from the group
+    (🎴 on the table), so they are not sent away to the private chat; they get a hint that
+    it brings a message on their turn (the lobby's 🔕 line says the same, beside its 💬
+    Private chat link)."""
+    if await _reachable(bot, query.from_user.id):
+        return _("You joined game #{id}.").format(id=game_id)
+    return _("You joined game #{id}. Tip: start a private chat with me, and I will tell you "
+             "when it is your turn.").format(id=game_id)
 
 
 async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -293,14 +297,11 @@ async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
     else:
         # (not "stale": that would redraw the report, whose 🔁 must stay)
         raise ServiceError("try_again")
-    if context.bot.username and not await _reachable(bot, query.from_user.id):
-        # As ✋ Join: open the private chat, where Start lets the bot send the cards.
-        await _answer(bot, query, url=deep_link(context.bot.username, lobby.id))
-    elif opened:
+    if opened:
         await _answer(bot, query, _("Rematch! Game #{id} is open: the others join with 🔁 "
                                "Rematch or ✋ Join.").format(id=lobby.id))
-    else:
-        await _answer(bot, query, _("You joined game #{id}.").format(id=lobby.id))
+    else:  # (as ✋ Join)
+        await _answer(bot, query, await _joined(bot, query, lobby.id))
     bot.presenter.later(bot.presenter.show_lobby(lobby, context.bot.username))
     if opened:
         await notify.alert_subscribers(bot, lobby, context.bot.username)

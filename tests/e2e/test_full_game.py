@@ -36,11 +36,14 @@ async def test_whole_game_with_restart(api: FakeBotAPI, pg_db, pg_url: str) -> N
             answer = await user.press_and_settle(lobby, "✋ Join")
             assert "joined" in answer["text"]
         answer = await dan.press_and_settle(lobby, "✋ Join")
-        assert answer["url"].endswith("?start=g1"), answer  # never started the bot: deep link
-        assert "⚠️" in api.get_message(GROUP, lobby.message_id).text
+        # never started the bot: he is not sent away to the private chat (🎴 serves him in
+        # the group), only told that it would bring a message on his turn; the lobby too
+        assert not answer.get("url") and not answer.get("show_alert"), answer
+        assert answer["text"].startswith("You joined game #1. Tip: start a private chat")
+        assert "🔕" in api.get_message(GROUP, lobby.message_id).text
         await dan.start_bot("g1")
         await api.settle()
-        assert "⚠️" not in api.get_message(GROUP, lobby.message_id).text
+        assert "🔕" not in api.get_message(GROUP, lobby.message_id).text
 
         await ann.send(group.id, "/newgame")  # a second lobby is refused, pointing at the first
         await api.settle()

@@ -190,10 +190,11 @@ async def test_the_rematch_lobby_expires_and_a_later_tap_opens_another(table) ->
     assert (await service_of(runner).get(3)).status == "running"
 
 
-async def test_a_rematch_tap_by_a_player_the_bot_cannot_message_opens_the_private_chat(
+async def test_a_rematch_tap_by_a_player_the_bot_cannot_message_seats_him_with_a_hint(
         table) -> None:
     """Bob played, then blocked the bot; his 🔁 seats him, and (as ✋ Join does) his answer
-    opens the private chat where he must press Start to see his cards."""
+    does not send him away to the private chat (🎴 serves him in the group): it only says
+    that a private chat would bring a message on his turn."""
     api, (ann, bob, _cat), _clock, runner = table
     lobby = await new_lobby(api, ann, "/newgame")
     await tap(api, bob, lobby, "✋ Join")
@@ -205,7 +206,9 @@ async def test_a_rematch_tap_by_a_player_the_bot_cannot_message_opens_the_privat
     assert "Rematch!" in answer["text"]
     answer = await bob.press_and_settle(final, "🔁 Rematch")
     assert (await service_of(runner).get(2)).player(bob.id) is not None
-    assert answer.get("url", "").endswith("?start=g2"), answer
+    assert not answer.get("url") and not answer.get("show_alert"), answer
+    assert answer["text"] == "You joined game #2. Tip: start a private chat with me, and I " \
+        "will tell you when it is your turn.", answer
 
 
 async def test_notify_a_blocked_subscriber_is_not_retried_and_a_late_link(table) -> None:

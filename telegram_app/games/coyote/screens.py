@@ -67,7 +67,7 @@ PACE_NAMES = {
 
 @in_chat_language
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
-    """The lobby: options, players (⚠️ marks those the bot cannot message yet), how to start."""
+    """The lobby: options, players (🔕 marks those the bot cannot message yet), how to start."""
     lines = [_("🐺 <b>Coyote</b> — new game #{id}").format(id=game.id), options_line(game), ""]
     return "\n".join(lines + lobby_body(game, reachable))
 

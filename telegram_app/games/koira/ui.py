@@ -53,7 +53,7 @@ def _engine() -> Any:
 
 @in_chat_language
 def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
-    """The lobby: the rule options, the players (⚠️: not reachable privately), how to start."""
+    """The lobby: the rule options, the players (🔕: not reachable privately), how to start."""
     lines = [_("🐕 <b>Koira</b> — new game #{id}").format(id=game.id),
              option_texts.options_line(game.options), ""]
     return "\n".join(lines + lobby_body(game, reachable))

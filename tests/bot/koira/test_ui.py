@@ -172,7 +172,8 @@ def test_new_game_options_and_lobby_texts() -> None:
     GAME.player_limits(KOIRA.new_game_options(["pickup_single", "trump_ends_trick"]))
     game = replace(snapshot(dealt(HANDS), names=["<i>A</i>", "B", "C", "D"]), status="lobby")
     text = KOIRA.lobby_text(game, {1000})
-    assert "&lt;i&gt;A&lt;/i&gt;" in text and "⚠️" in text and "(from 3 to 8)" in text
+    assert "&lt;i&gt;A&lt;/i&gt;" in text and "🔕" in text and "(from 3 to 8)" in text
+    assert "⚠️" not in text and "wait" not in text  # a hint: they can play with 🎴
     assert "#41 started" in KOIRA.lobby_closed_text(replace(game, status="running"))
     assert "cancelled" in KOIRA.private_cancelled_text(replace(game, status="cancelled"),
                                                        reader=None)
