@@ -152,6 +152,28 @@ def test_the_starting_rating_line_is_labelled() -> None:
     assert len(labels) == 1 and labels[0].xy[1] == START
 
 
+@pytest.mark.parametrize("points", [[], WEEKS[:1], WEEKS, series(50),
+                                    [(T0 + timedelta(days=i), 1500.0 + 300 * i)
+                                     for i in range(4)]])
+def test_the_starting_rating_label_is_drawn_inside_the_png(points) -> None:
+    """The dashed line's "1500" sits right of the plot, where no point hides it: inside the
+    picture (tight_layout keeps room for it), beside the line, whatever the range shown.
+    It is a number, the only text on the chart no caller translates (the title and the
+    empty chart's text come translated; months are numbers for readers of other languages)."""
+    ax = _drawn(points)
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    [label] = [t for t in ax.texts if t.get_gid() == "start-label"]
+    assert label.get_text() == f"{START:.0f}" == "1500" and label.get_visible()
+    box = label.get_window_extent(renderer)
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1, (box, fig.bbox)
+    assert fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1, (box, fig.bbox)
+    plot = ax.get_window_extent(renderer)
+    assert box.x0 >= plot.x1  # right of the plot
+    line_y = ax.transData.transform((0, START))[1]
+    assert box.y0 <= line_y <= box.y1  # level with the dashed line
+
+
 @pytest.mark.parametrize(("points", "pattern"), [
     (WEEKS, r"^[A-Z][a-z]{2} \d\d$"),  # weeks apart: dates, never "12:00"
     (WEEKS[:1], r"^[A-Z][a-z]{2} \d\d$"),  # one game: its date, not the hours around it
