@@ -19,7 +19,7 @@ from league.store.errors import ServiceError
 from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
 from league.store.reads import GameReads
-from league.store.rows import load_game, store_state
+from league.store.rows import attach_elo, load_game, store_state
 from league.store.snapshots import GameSnapshot, snapshot
 from league.tables.rated import rate_if_finished
 
@@ -66,6 +66,7 @@ class Moves:
             steps = [self.record(session, row, game, state, events, None, user_id, None)]
             steps += self.advance(session, row, game)
             await rate_if_finished(session, row, self.ctx.clock())
+            await attach_elo(session, [row])  # (a finished game's Elo changes: one read)
             after = snapshot(row)  # the game right after these steps, whatever commits next
         return Outcome(after, steps, started=True)
 
@@ -120,6 +121,7 @@ class Moves:
                     if row.reminder_version == version:  # its reminder is still this turn's
                         row.reminder_version = row.version
                 await rate_if_finished(session, row, self.ctx.clock())
+                await attach_elo(session, [row])  # (a finished game's Elo changes: one read)
                 after = snapshot(row)  # the game right after these steps, whatever commits next
         except (StaleDataError, IntegrityError):
             raise ServiceError("stale") from None

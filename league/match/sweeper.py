@@ -26,7 +26,7 @@ from league.store.clock import TIMEOUTS_BEFORE_REMOVAL, aware
 from league.store.context import Context
 from league.store.models import OPEN_STATUSES, GamePlayer
 from league.store.models import Game as GameRow
-from league.store.rows import attach_languages
+from league.store.rows import attach_elo, attach_languages
 from league.store.snapshots import GameSnapshot, snapshot
 from league.tables.rated import rate_if_finished
 
@@ -73,6 +73,7 @@ class Sweeper:
                 done = [self._sweep_one(session, row, now) for row in rows]
                 for row in rows:
                     await rate_if_finished(session, row, now)
+                await attach_elo(session, rows)  # (the finished ones' Elo changes: one read)
                 await session.flush()
                 results = [SweepResult(kind, snapshot(row), seat, removed, steps)
                            for (kind, seat, removed, steps), row in zip(done, rows, strict=True)

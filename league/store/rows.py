@@ -7,17 +7,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from engine import Game
 from league.store.errors import ServiceError
-from league.store.models import OPEN_STATUSES, Chat, User
+from league.store.models import OPEN_STATUSES, Chat, RatingEvent, User
 from league.store.models import Game as GameRow
-from league.store.snapshots import UserRef
+from league.store.snapshots import EloChange, UserRef
 
 
 def rowcount(result: Any) -> int:
@@ -66,7 +66,37 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
     if row is None:
         raise ServiceError("game_not_found")
     await attach_languages(session, [row])
+    if row.status == "finished":
+        await attach_elo(session, [row])
     return row
+
+
+# Each rated seat's rating event, with the player's rated games of that kind up to it (for
+# the "?" of a provisional rating): one query for any number of games.
+_EARLIER = aliased(RatingEvent)
+_ELO = select(RatingEvent.game_id, RatingEvent.user_id, RatingEvent.before, RatingEvent.after,
+              select(func.count(_EARLIER.id))
+              .where(_EARLIER.user_id == RatingEvent.user_id, _EARLIER.kind == RatingEvent.kind,
+                     _EARLIER.id <= RatingEvent.id)
+              .correlate(RatingEvent).scalar_subquery()) \
+    .where(RatingEvent.game_id.in_(bindparam("game_ids", expanding=True)))
+
+
+async def attach_elo(session: AsyncSession, rows: list[GameRow]) -> None:
+    """Put each rated seat's Elo change onto the finished games among ``rows`` (for their
+    snapshots' ``PlayerInfo.elo_change``): one read of their rating events
+    (``league.tables.rated`` writes them in the transaction that finishes a game; read in
+    that transaction, the session flushes them first). Games not finished are left alone:
+    no read while a game is played."""
+    finished = [row for row in rows if row.status == "finished"]
+    if not finished:
+        return
+    changes: dict[int, dict[int, EloChange]] = {row.id: {} for row in finished}
+    for game_id, user_id, before, after, games in (await session.execute(
+            _ELO, {"game_ids": list(changes)})).all():
+        changes[game_id][user_id] = EloChange(before, after, games)
+    for row in finished:
+        setattr(row, "elo_changes", changes[row.id])  # noqa: B010 (no column)
 
 
 async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:

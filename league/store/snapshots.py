@@ -30,6 +30,23 @@ class UserRef:
 
 
 @dataclass(frozen=True)
+class EloChange:
+    """A rated seat's Elo in one finished game (its ``RatingEvent``): ``before`` and
+    ``after`` (Elo points, unrounded) and ``games``, the player's rated games of this kind up
+    to and including this one (``league.tables.ratings.format_rating``: "?" while fewer than
+    10)."""
+
+    before: float
+    after: float
+    games: int
+
+    @property
+    def delta(self) -> float:
+        """``after - before`` (Elo points)."""
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
 class PlayerInfo:
     """A seat: ``seat`` is ``None`` in the lobby; ``playing`` (still in the game, as
     ``Game.still_playing`` says) mirrors the state, and ``placement`` too until the game is
@@ -58,6 +75,10 @@ class PlayerInfo:
     """Once the game is over, whether this human's result was rated (``league.tables.rated``: a
     human who never made a move of their own is placed but not rated); ``None`` before,
     for a computer, and for games finished before it was recorded."""
+    elo_change: EloChange | None = None
+    """Once the game is over and rated for this human, their Elo change in it (read with the
+    finished game: ``league.store.rows.attach_elo``); ``None`` otherwise: a computer, a
+    human who was not rated, an unrated or unfinished game."""
 
     @property
     def level(self) -> str | None:
@@ -119,11 +140,13 @@ class GameSnapshot:
 
 
 def snapshot(game: Game) -> GameSnapshot:
-    """Copy a loaded :class:`~league.store.models.Game` (with its players, and the languages
-    ``league.store.rows.attach_languages`` read) into a snapshot."""
+    """Copy a loaded :class:`~league.store.models.Game` (with its players, the languages
+    ``league.store.rows.attach_languages`` read and, once finished, the Elo changes
+    ``league.store.rows.attach_elo`` read) into a snapshot."""
     read: tuple[str | None, dict[int | None, tuple[str | None, bool | None]]] | None = \
         getattr(game, "languages", None)
     chat_language, readers = read or (None, {})
+    elo: dict[int, EloChange] = getattr(game, "elo_changes", None) or {}
     unread: tuple[str | None, bool | None] = (None, None)  # (a computer, or not read)
     return GameSnapshot(
         id=game.id, chat_id=game.chat_id, thread_id=game.thread_id, kind=game.kind,
@@ -141,6 +164,7 @@ def snapshot(game: Game) -> GameSnapshot:
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
                        p.private_message_id, p.private_hand,
                        readers.get(p.user_id, unread)[0], p.ai_level,
-                       readers.get(p.user_id, unread)[1], p.rated)
+                       readers.get(p.user_id, unread)[1], p.rated,
+                       elo_change=elo.get(p.user_id) if p.user_id is not None else None)
             for p in game.players),
     )

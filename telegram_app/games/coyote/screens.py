@@ -22,8 +22,15 @@ from telegram_app.games.coyote.words import (
     special_name,
 )
 from telegram_app.i18n import _, format_moment, n_
+from telegram_app.render import results
 from telegram_app.render.common import mention_html, name_html, plain_name, seat_label, time_html
-from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
+from telegram_app.render.language import (
+    for_chat,
+    for_player,
+    in_chat_language,
+    in_reader_language,
+    in_seat_language,
+)
 from telegram_app.render.lobby import lobby_body
 from telegram_app.render.place import with_place
 
@@ -237,11 +244,24 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     return with_place(game, "\n".join(lines))
 
 
-@in_reader_language
-def private_closed_text(game: GameSnapshot, round_no: int) -> str:
-    """A player's old private message once its round is over (under its group's name)."""
-    return with_place(game, _("🐺 Game #{id} · round {round} is over (see the group).").format(
-        id=game.id, round=round_no))
+def private_closed_text(game: GameSnapshot, round_no: int, *,
+                        reader: PlayerInfo | None = None) -> str:
+    """A player's old private message once its round is over (under its group's name), in
+    ``reader``'s language (without one, the group's). Once the game is over, the last one
+    says where ``reader`` came and their Elo change (``results.own_result``), not "see the
+    group"."""
+    with for_player(reader) if reader is not None else for_chat(game):
+        result = results.own_result(game, reader)
+        if result is None:
+            text = _("🐺 Game #{id} · round {round} is over (see the group).").format(
+                id=game.id, round=round_no)
+        elif result[2] is None:
+            text = _("🐺 Game #{id} is over: you came {place} of {count}.").format(
+                id=game.id, place=result[0], count=result[1])
+        else:
+            text = _("🐺 Game #{id} is over: you came {place} of {count} (Elo {change})."
+                     ).format(id=game.id, place=result[0], count=result[1], change=result[2])
+        return with_place(game, text)
 
 
 def private_cancelled_text(game: GameSnapshot, *, reader: PlayerInfo | None) -> str:

@@ -22,8 +22,14 @@ from telegram_app.games.koira.words import (
     trump_rule,
 )
 from telegram_app.i18n import _, format_moment, n_
+from telegram_app.render import results
 from telegram_app.render.common import name_html, seat_label, time_html
-from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
+from telegram_app.render.language import (
+    for_chat,
+    for_player,
+    in_chat_language,
+    in_seat_language,
+)
 from telegram_app.render.place import with_place
 
 SHOWN_PLAYS = 12
@@ -238,10 +244,21 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     return with_place(game, "\n".join(lines))
 
 
-@in_reader_language
-def private_closed_text(game: GameSnapshot, phase: int,
+def private_closed_text(game: GameSnapshot, phase: int, *,
                         reader: PlayerInfo | None = None) -> str:
-    """A player's old private message once its phase (a hand of Koira) is over
-    (``reader``: taken by the decorator, whose language it is drawn in)."""
-    return with_place(game, _("🐕 Koira #{id} · phase {phase} is over (see the group).").format(
-        id=game.id, phase=phase))
+    """A player's old private message once its phase (a hand of Koira) is over, in
+    ``reader``'s language (without one, the group's). Once the game is over, the last one
+    says where ``reader`` came and their Elo change (``results.own_result``), not "see the
+    group"."""
+    with for_player(reader) if reader is not None else for_chat(game):
+        result = results.own_result(game, reader)
+        if result is None:
+            text = _("🐕 Koira #{id} · phase {phase} is over (see the group).").format(
+                id=game.id, phase=phase)
+        elif result[2] is None:
+            text = _("🐕 Koira #{id} is over: you came {place} of {count}.").format(
+                id=game.id, place=result[0], count=result[1])
+        else:
+            text = _("🐕 Koira #{id} is over: you came {place} of {count} (Elo {change})."
+                     ).format(id=game.id, place=result[0], count=result[1], change=result[2])
+        return with_place(game, text)
