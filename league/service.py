@@ -113,6 +113,8 @@ class MatchService:
     user_language = via("people", People.user_language)
     chosen_language = via("people", People.chosen_language)
     choose_language = via("people", People.choose_language)
+    confirms_coyote = via("people", People.confirms_coyote)
+    set_confirm_coyote = via("people", People.set_confirm_coyote)
     set_can_message = via("people", People.set_can_message)
     reachable = via("people", People.reachable)
     chat_settings = via("chats", Chats.chat_settings)

@@ -34,7 +34,16 @@ from league.store.inbox import CURRENT, Inbox
 from league.store.models import utcnow
 from telegram_app import miniapp, startup
 from telegram_app.config import Settings
-from telegram_app.handlers import admin, buttons, commands, language, league, members, notify
+from telegram_app.handlers import (
+    admin,
+    buttons,
+    commands,
+    language,
+    league,
+    members,
+    notify,
+    preferences,
+)
 from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
 from telegram_app.miniapp import links
 from telegram_app.presenter import Presenter
@@ -124,6 +133,7 @@ def command_menu() -> list[BotCommand]:
         BotCommand("top", _("The overall leaderboard")),
         BotCommand("language", _("Choose the language I write to you in")),
         BotCommand("notify", _("Tell me when a new game opens here")),
+        BotCommand("confirm", _("Confirm 🐺 Coyote! first: on or off")),
     ]
 
 
@@ -152,6 +162,7 @@ def add_handlers(app: Application) -> None:
     app.add_handler(CommandHandler("rules", commands.rules, filters=new))
     app.add_handler(CommandHandler("start", commands.start, filters=new))
     app.add_handler(CommandHandler("notify", notify.notify_command, filters=new))
+    app.add_handler(CommandHandler("confirm", preferences.confirm_command, filters=new))
     app.add_handler(CommandHandler("settings", admin.settings, filters=new))
     app.add_handler(CommandHandler("pause", admin.pause, filters=new))
     app.add_handler(CommandHandler("resume", admin.resume, filters=new))

@@ -103,27 +103,30 @@ async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
     """Put the languages the games' messages are written in onto the loaded ``rows`` (for
     their snapshots): the chat's (``Chat.language``) and each human player's (the one they
     chose, else their client's), with whether private messages reach each human player
-    (``User.can_message``). Codes as stored; the bot normalises them. All are read with the
-    rows themselves (``Game.chat_language``, ``GamePlayer.reader_language``,
-    ``GamePlayer.reader_reachable``): only what a row added in this session lacks is read
-    here."""
+    (``User.can_message``) and whether their 🐺 Coyote! asks to be confirmed
+    (``User.confirm_coyote``). Codes as stored; the bot normalises them. All are read with
+    the rows themselves (``Game.chat_language``, ``GamePlayer.reader_language``,
+    ``GamePlayer.reader_reachable``, ``GamePlayer.reader_confirms``): only what a row added
+    in this session lacks is read here."""
+    per_user = ("reader_language", "reader_reachable", "reader_confirms")
     missing_chats = {row.chat_id for row in rows if "chat_language" not in row.__dict__}
     missing_users = {p.user_id for row in rows for p in row.players
-                     if p.user_id is not None and ("reader_language" not in p.__dict__
-                                                   or "reader_reachable" not in p.__dict__)}
+                     if p.user_id is not None and any(k not in p.__dict__ for k in per_user)}
     chats = dict((await session.execute(
         select(Chat.id, Chat.language).where(Chat.id.in_(missing_chats)))).all()) \
         if missing_chats else {}
-    users = {uid: (chosen or client, bool(reachable)) for uid, chosen, client, reachable in (
-        await session.execute(
-            select(User.id, User.chosen_language, User.language, User.can_message)
-            .where(User.id.in_(missing_users)))).all()} if missing_users else {}
+    users = {uid: (chosen or client, bool(reachable), confirms is not False)
+             for uid, chosen, client, reachable, confirms in (await session.execute(
+                 select(User.id, User.chosen_language, User.language, User.can_message,
+                        User.confirm_coyote)
+                 .where(User.id.in_(missing_users)))).all()} if missing_users else {}
 
-    def reader(player: Any) -> tuple[str | None, bool]:
+    def reader(player: Any) -> tuple[str | None, bool, bool]:
         known = player.__dict__
-        if "reader_language" in known and "reader_reachable" in known:
-            return known["reader_language"], bool(known["reader_reachable"])
-        return users.get(player.user_id, (None, False))
+        if all(k in known for k in per_user):
+            return (known["reader_language"], bool(known["reader_reachable"]),
+                    known["reader_confirms"] is not False)
+        return users.get(player.user_id, (None, False, True))
 
     for row in rows:
         chat = row.__dict__["chat_language"] if "chat_language" in row.__dict__ \

@@ -111,9 +111,13 @@ def visible_sum(text: str) -> int:
 def move_version(api: FakeBotAPI, message: StoredMessage) -> int | None:
     """The game version the message's move buttons carry, or ``None`` without move buttons."""
     for _, data in api.buttons(message):
-        if data and data[:2] in ("b:", "c:", "m:", "k:", "x:", "q:", "g:"):
+        if data and data.split(":")[0] in MOVE_VERBS:
             return int(data.split(":")[2])
     return None
+
+
+MOVE_VERBS = ("b", "c", "cc", "m", "k", "x", "q", "g")
+"""Coyote's verbs of a player's move keyboards (``telegram_app.games.coyote.keyboards``)."""
 
 
 def private_turn_message(api: FakeBotAPI, user: FakeUser,
@@ -138,16 +142,47 @@ async def wait_for(condition, timeout: float = 30) -> None:  # noqa: ASYNC109
 
 
 def choose(api: FakeBotAPI, message: StoredMessage) -> str:
-    """A simple rule: bid up to the visible sum plus 2, then call Coyote."""
+    """A simple rule: bid up to the visible sum plus 2, then call Coyote (its 🐺 Coyote!,
+    which may ask for a confirmation first: on that keyboard, "Yes": see
+    :func:`press_move`)."""
     target = visible_sum(message.text or "") + 2
     buttons = api.buttons(message)
     bids = [(int(d.split(":")[3]), d) for _, d in buttons
             if d and d.startswith("b:") and d.count(":") == 3]
-    call = next((d for _, d in buttons if d and d.startswith("c:")), None)
-    lowest = min(bids)[0]
-    if call and lowest > target:
+    call = next((d for _, d in buttons if d and d.startswith(("c:", "cc:"))), None)
+    if call and (not bids or min(bids)[0] > target):
         return call
     return min(bids)[1]
+
+
+def confirms(data: str) -> bool:
+    """Whether pressing ``data`` asks for a confirmation (🐺 Coyote!'s ``cc``) instead of
+    moving."""
+    return data.startswith("cc:")
+
+
+async def confirm_call(api: FakeBotAPI, user: FakeUser, message: StoredMessage, *,
+                       quiet: float = 0.02) -> dict:
+    """After a press on 🐺 Coyote! that asked for a confirmation: wait for "🐺 Yes, call
+    Coyote!" on ``message`` and press it; returns the answer to that press."""
+    def yes() -> str | None:
+        current = api.get_ephemeral(message.chat_id, message.ephemeral_id or 0) \
+            if message.is_ephemeral else api.get_message(message.chat_id, message.message_id)
+        buttons = api.buttons(current) if current is not None else []
+        return next((d for _, d in buttons if d and d.startswith("c:")), None)
+
+    await wait_for(lambda: yes() is not None)
+    return await user.press_and_settle(message, yes() or "", quiet=quiet)
+
+
+async def press_move(api: FakeBotAPI, user: FakeUser, message: StoredMessage, data: str, *,
+                     quiet: float = 0.02) -> dict:
+    """Press ``data`` on ``message`` as a move; a 🐺 Coyote! that asks for a confirmation is
+    confirmed (:func:`confirm_call`). Returns the answer to the last press."""
+    answer = await user.press_and_settle(message, data, quiet=quiet)
+    if confirms(data) and not answer.get("show_alert"):
+        answer = await confirm_call(api, user, message, quiet=quiet)
+    return answer
 
 
 async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> bool:
@@ -170,7 +205,7 @@ async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> 
     # The newest keyboard wins: the previous player's may not have been edited away yet.
     _, _, user, message = max(offers(), key=lambda offer: (offer[0], -offer[1]))
     pressed = move_version(api, message) or 0
-    answer = await user.press_and_settle(message, choose(api, message), quiet=0.02)
+    answer = await press_move(api, user, message, choose(api, message))
     assert not answer.get("show_alert"), answer
     # Wait until the next player's keyboard is out (or the game is over), not for a quiet
     # spell: a slow database write must not make the script press a stale button.
@@ -203,15 +238,16 @@ def labels(api: FakeBotAPI, message: StoredMessage) -> list[str]:
 
 async def press(api: FakeBotAPI, user: FakeUser, label: str, group_id: int) -> dict:
     """``user`` presses the button ``label`` on their current private message; waits for the
-    answer and, for a move, for the next player's keyboard (or the end of the game)."""
+    answer and, for a move, for the next player's keyboard (or the end of the game). A
+    🐺 Coyote! that asks for a confirmation is confirmed (:func:`press_move`)."""
     message = private_turn_message(api, user)
     assert message is not None, f"{user.first_name} has no move buttons"
     pressed = move_version(api, message) or 0
     overs = len(api.find_messages(group_id, "is over!"))
     data = next((d for t, d in api.buttons(message) if t.strip("\u2068\u2069") == label), None)
     assert data is not None, f"no button {label!r}: {labels(api, message)}"
-    answer = await user.press_and_settle(message, data, quiet=0.02)
-    if data.split(":")[0] in ("b", "c", "x", "q"):
+    answer = await press_move(api, user, message, data)
+    if data.split(":")[0] in ("b", "c", "cc", "x", "q"):
         await wait_for(lambda: any(private_turn_message(api, u, pressed)
                                    for u in api.users.values())
                        or len(api.find_messages(group_id, "is over!")) > overs)

@@ -10,6 +10,7 @@ The callback verbs (``<verb>:<game id>:<version>[:<n>…]``, see
 | --- | --- | --- |
 | ``b`` | bid | version, amount[, mod] |
 | ``c`` | call Coyote | version |
+| ``cc`` | ask to confirm a call (the player's preference): show Yes / Back | version |
 | ``m`` | show bids from a number | version, first bid[, mod] |
 | ``k`` | pick a mask used with a bid | version, special code |
 | ``x`` | use a special action on its own | version, special code |
@@ -17,6 +18,10 @@ The callback verbs (``<verb>:<game id>:<version>[:<n>…]``, see
 | ``g`` | show the guess keyboard | version |
 
 ``mod`` = special code × 100 + target seat (Double: no target).
+
+🐺 Coyote! ends the round, so it asks once for confirmation (``cc``: "Yes, call Coyote!", the
+``c`` of that version, and Back) unless the player turned that off (``/confirm off``;
+``PlayerInfo.confirm_coyote``, read with the game).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from telegram_app.render.common import plain_name
 
 VERBS: dict[str, tuple[int, ...]] = {
     "b": (2, 3), "c": (1,), "m": (2, 3), "k": (2,), "x": (2,), "q": (2,), "g": (1,),
+    "cc": (1,),
 }
 SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
                  "extra": 7, "skip": 8, "swap": 9, "guess": 10}
@@ -116,7 +122,8 @@ def move_rows(game: GameSnapshot, first: int | None = None,
         return rows
     alone, with_bid, can_call = _legal(game, seat)
     if can_call:
-        rows.append([Button(_("🐺 Coyote!"), callback_data=_cb("c", game, v))])
+        asks = game.at_seat(seat).confirm_coyote
+        rows.append([Button(_("🐺 Coyote!"), callback_data=_cb("cc" if asks else "c", game, v))])
     icon = specials_icon(game)
     specials = [Button(f"{icon} {special_name(n)}", callback_data=_cb(
         "g" if n == "guess" else "x", game, v, None if n == "guess" else SPECIAL_CODES[n]))
@@ -152,6 +159,16 @@ def target_rows(game: GameSnapshot, special: str) -> Rows:
     rows += [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
     rows.append([Button(_("↩️ Back"), callback_data=_cb("m", game, game.version, low))])
     return rows
+
+
+def confirm_rows(game: GameSnapshot) -> Rows:
+    """Second keyboard of 🐺 Coyote! (which ends the round): the call itself (``c`` at the
+    game's version, so a confirmation left on screen goes stale with the game) and Back to
+    the move keyboard."""
+    state = game.state or {}
+    low = state["bids"][-1][1] + 1 if state.get("bids") else 1
+    return [[Button(_("🐺 Yes, call Coyote!"), callback_data=_cb("c", game, game.version))],
+            [Button(_("↩️ Back"), callback_data=_cb("m", game, game.version, low))]]
 
 
 def guess_cards(game: GameSnapshot) -> list[str]:

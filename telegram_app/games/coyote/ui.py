@@ -20,6 +20,7 @@ from telegram_app.games.coyote.errors import error_text
 from telegram_app.games.coyote.keyboards import (
     SPECIAL_NAMES,
     VERBS,
+    confirm_rows,
     guess_cards,
     guess_rows,
     move_rows,
@@ -164,7 +165,7 @@ class CoyoteUI:
 
     def press(self, game: GameSnapshot, press: Press, seat: int | None, in_group: bool
               ) -> Action | Rows:
-        if press.verb in ("m", "k", "g"):
+        if press.verb in ("m", "k", "g", "cc"):
             # Another keyboard: only the player to act may, while their buttons are current.
             if game.status != "running":
                 raise ServiceError("not_running")
@@ -174,6 +175,8 @@ class CoyoteUI:
                 raise ServiceError("not_a_player")
             if (game.state or {}).get("turn") != seat:
                 raise ServiceError("not_your_turn")
+            if press.verb == "cc" and not game.at_seat(seat).confirm_coyote:
+                return Action("call")  # (turned off since this button was drawn)
             return _more_rows(press, game)
         if seat is None:  # before reading the button's move
             raise ServiceError("not_a_player")
@@ -203,6 +206,21 @@ class CoyoteUI:
 
 
 
+def confirm_setting_text(on: bool) -> str:
+    """``/confirm``'s answer (the private chat; ``handlers/preferences.py``): whether the
+    player's 🐺 Coyote! asks them to confirm it (``on``), and how to change that."""
+    if on:
+        return _("🐺 Coyote! asks you to confirm before it ends the round. Send /confirm off "
+                 "to call at once.")
+    return _("🐺 Coyote! calls at once, without asking. Send /confirm on to be asked first.")
+
+
+def confirm_hint() -> str:
+    """``/confirm`` sent in a group: where to send it."""
+    return _("Send /confirm on or /confirm off to me in a private chat: whether 🐺 Coyote! "
+             "asks you first.")
+
+
 def _action(press: Press, game: GameSnapshot | None) -> Action:
     """The engine action a move button stands for (``game`` is needed for a Guess only);
     raises ``bad_button``."""
@@ -224,7 +242,8 @@ def _action(press: Press, game: GameSnapshot | None) -> Action:
 
 
 def _more_rows(press: Press, game: GameSnapshot) -> Rows:
-    """The rows of the keyboard a ``m``/``k``/``g`` press asks for; raises ``KeyError``."""
+    """The rows of the keyboard a ``m``/``k``/``g``/``cc`` press asks for; raises
+    ``KeyError``."""
     if press.verb == "m":
         mod = press.args[2] if len(press.args) > 2 else None
         if unmod(mod)[0] not in (None, *BID_SPECIALS):
@@ -235,6 +254,12 @@ def _more_rows(press: Press, game: GameSnapshot) -> Rows:
         if special not in BID_SPECIALS:
             raise KeyError(special)
         return target_rows(game, special)
+    if press.verb == "cc":
+        state = game.state or {}
+        if not any(a.kind == "call" for a in GAMES[game.kind].legal_actions(state,
+                                                                             state["turn"])):
+            raise KeyError("call")
+        return confirm_rows(game)
     if "guess" not in (game.state or {}).get("coins", []):
         raise KeyError("guess")
     return guess_rows(game)
