@@ -193,8 +193,11 @@ class Screens:
 
     async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None) -> bool:
         game = delivery.game
-        table = ui_for(game).table_text(game, mention=True, moves=await _moves(delivery))
-        text = fit_lines([*report_lines, "", table]) if report_lines else table
+        moves = await _moves(delivery)
+        table = ui_for(game).table_text(game, mention=True, moves=moves)
+        # (a quiet group's table opens with what ended the hand before: the report's lines)
+        text = fit_lines([*report_lines, "", table]) if report_lines and moves is None \
+            else fit_lines(table.split("\n"))
         table_id = await self.messenger.send_result(game.chat_id, text,
                                                     thread_id=game.thread_id,
                                                     markup=table_keyboard(game))
@@ -258,7 +261,7 @@ class Screens:
         game = delivery.game
         if game.table_message_id is None:
             return "gone"
-        text = ui_for(game).table_text(game, moves=await _moves(delivery))
+        text = fit_lines(ui_for(game).table_text(game, moves=await _moves(delivery)).split("\n"))
         return await self.messenger.edit_result(game.chat_id, game.table_message_id, text,
                                                 markup=table_keyboard(game))
 

@@ -56,8 +56,8 @@ async def test_a_quiet_group_and_one_ping_a_turn(pg_db, pg_url) -> None:
         moves = len(per_move)
         total, group = _counted(api, since)
         posts = _sends(api, start, GROUP)
-        rounds = len({m.text.split("\n")[0] for m in api.bot_messages(GROUP)
-                      if "· round" in m.text.split("\n")[0]})
+        rounds = len({line for m in api.bot_messages(GROUP) for line in m.text.split("\n")
+                      if "· round" in line})
         print(f"\n{moves} moves, {rounds} rounds: {total / moves:.2f} calls per move, "
               f"{group / moves:.2f} in the group, {posts} new group messages; per move "
               f"(all, group): {sorted(Counter(per_move).items())}")

@@ -296,6 +296,23 @@ def still_acting(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> bool
 
 
 @in_chat_language
+def round_opening(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
+    """What ended the round before (``logged``: the latest logged moves' events): its
+    showdown with every card, or the wrong Guess, and who is out. A quiet group's table of a
+    round opens with it, as the report that posted the table did, so an edit keeps it."""
+    for events in reversed(logged):
+        if any(e["type"] in ROUND_BOUNDARY for e in events):
+            lines = step_lines(game, [e for e in events if e["type"] in (
+                "turn_timed_out", "player_removed") or e in _wrong_guesses(events)])
+            showdown = _first(events, "showdown")
+            if showdown:
+                lines += showdown_text(game, showdown).split("\n")
+            if (note := eliminated_text(game, events)) is not None:
+                lines.append(note)
+            return lines if _first(events, "round_dealt") else []
+    return []
+
+
 def round_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The current round's moves as lines for the table (``logged``: the latest logged moves'
     events, in order: those after the last round boundary are this round's)."""

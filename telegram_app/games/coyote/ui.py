@@ -92,8 +92,10 @@ class CoyoteUI:
     # --- the group's table ---------------------------------------------------------------
     def table_text(self, game: GameSnapshot, *, mention: bool = False,
                    moves: list[Events] | None = None) -> str:
-        lines = None if moves is None else notes.round_lines(game, moves)
-        return screens.table_text(game, mention=mention, moves=lines)
+        if moves is None:
+            return screens.table_text(game, mention=mention)
+        return screens.table_text(game, mention=mention, moves=notes.round_lines(game, moves),
+                                  opening=notes.round_opening(game, moves))
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         return screens.peek_alert(game, seat)

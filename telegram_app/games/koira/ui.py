@@ -84,9 +84,16 @@ def lobby_expired_text(game: GameSnapshot) -> str:
 
 
 @in_chat_language
-def table_text(game: GameSnapshot, mention: bool = False) -> str:
-    """The trick's table; a new one (``mention``) mentions who leads."""
+def table_text(game: GameSnapshot, mention: bool = False,
+               moves: list[Events] | None = None) -> str:
+    """The trick's table; a new one (``mention``) mentions who leads. With ``moves`` (a quiet
+    group's live table), phase 2's opens with the note of the move that began it, as the
+    report that posted it did, so an edit keeps it."""
     text = screens.table_text(game)
+    began = next((events for events in reversed(moves or [])
+                  if any(e["type"] == "phase_changed" for e in events)), None)
+    if began is not None:
+        text = "\n".join([*notes.step_lines(game, began), "", text])
     if mention and (line := notes.turn_line(game)):
         text += "\n" + line
     return text
@@ -239,7 +246,7 @@ class KoiraUI:
                    moves: list[Events] | None = None) -> str:
         """The trick so far, trump, counts, whose turn (:func:`screens.table_text`); the
         trick on it tells the moves (``moves`` unused)."""
-        return table_text(game, mention)
+        return table_text(game, mention, moves)
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         """The reader's own hand (:func:`peek_alert`)."""
