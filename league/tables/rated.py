@@ -4,8 +4,10 @@ Places: :func:`league.tables.places.final_places` (the game's order, a player wh
 removed for timeouts last), written on the seats (``GamePlayer.placement``), so every text
 and page shows the same places. Ratings (``league.tables.ratings``, multiplayer Elo by pairs) should
 reflect play: only a human who made a move of their own counts (``GameEvent.user_id`` is set
-on their moves, a leave included; a turn the computer played for them after a timeout, or a
-removal for timeouts, carries none). A game is rated when 3 or more humans made a move and
+on their moves; a turn the computer played for them after a timeout, or a removal for
+timeouts, carries none). A leave (``/leave``, or leaving the group: the :data:`LEAVE` action,
+which carries its player's id) is no move of one's own: a human who left before they moved
+is placed last, and not rated. A game is rated when 3 or more humans made a move and
 no computer sat in it; then each of them gets one :class:`RatingEvent` (unique per game and
 player, so it can never be rated twice), places among themselves kept, and their current
 :class:`Rating` is updated. A human who never moved is placed but not rated. Each human
@@ -19,11 +21,15 @@ from datetime import datetime
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine import PLAYER_REMOVED
+from engine import PLAYER_REMOVED, Action
 from league.store.models import Chat, GameEvent, Rating, RatingEvent
 from league.store.models import Game as GameRow
 from league.tables.places import final_places
 from league.tables.ratings import START, RatingChange, is_rated, rate_game
+
+LEAVE = Action("resign")
+"""A leave: the action the league asks the game for when a player quits (``/leave``, leaving
+the group; logged with their id) or is removed for timeouts (logged without)."""
 
 
 async def rate_if_finished(session: AsyncSession, row: GameRow,
@@ -40,11 +46,14 @@ async def rate_if_finished(session: AsyncSession, row: GameRow,
                             .limit(1)) is not None:
         return None
     # (the session flushes this transaction's moves first: the last one is in the log)
-    log = (await session.execute(select(GameEvent.seat, GameEvent.user_id, GameEvent.events)
+    log = (await session.execute(select(GameEvent.seat, GameEvent.user_id, GameEvent.action,
+                                        GameEvent.events)
                                  .where(GameEvent.game_id == row.id))).all()
-    departed = {e.get("seat") for _, _, events in log for e in events
+    departed = {e.get("seat") for _, _, _, events in log for e in events
                 if e.get("type") == PLAYER_REMOVED}
-    moved = {user_id for seat, user_id, _ in log if seat is not None and user_id is not None}
+    moved = {user_id for seat, user_id, action, _ in log
+             if seat is not None and user_id is not None
+             and (action or {}).get("kind") != LEAVE.kind}
     seats = {p.seat: p for p in row.players if p.seat is not None}
     places = final_places([seats[s].placement or len(seats) for s in sorted(seats)],
                           departed)

@@ -114,14 +114,19 @@ async def test_a_player_who_never_moved_is_placed_but_not_rated(table) -> None:
 
 
 async def test_shared_places_are_told_the_same_everywhere(table) -> None:
-    """Ann and Dan leave; Bob and Cat play it out. Ann and Dan share the last place: the
-    final message, /history, /replay, the week's table and the Mini App's history all say
-    so, and the table gives each the half point of a shared place."""
+    """Ann and Dan make a move (a leave is none: the game is rated for those who made one),
+    then leave; Bob and Cat play it out. Ann and Dan share the last place: the final
+    message, /history, /replay, the week's table and the Mini App's history all say so, and
+    the table gives each the half point of a shared place."""
     api, players, _clock, runner = table
     ann, bob, cat, dan = players
     await _settings(api, ann, "Coyote · ❤️ Lives: 3")  # → 2 lives: quicker
     lobby = await open_lobby(api, players, GROUP)
     await ann.press_and_settle(lobby, "▶️ Start")
+    moved: set[int] = set()
+    while not {ann.id, dan.id} <= moved:
+        moved.add((await mover(api, players)).id)
+        assert await play_turn(api, players, GROUP)
     for leaver in (dan, ann):
         before = len(api.find_messages(GROUP, "leaves the game"))
         await leaver.send(GROUP, "/leave")

@@ -128,6 +128,32 @@ async def test_a_player_who_never_moved_is_placed_but_not_rated(pg_db: Database)
     assert removed.user_id not in {row.player for row in week.rows}
 
 
+async def test_a_leave_is_no_move_of_ones_own(pg_db: Database) -> None:
+    """A player who never moved and then left (/leave: the resign action, logged with their
+    id) is placed last but not rated, as one removed for timeouts; the three others are
+    rated among themselves. (One who moved and then left is rated last:
+    test_removed_player_counts_last.)"""
+    clock = Clock(datetime(2026, 3, 4, 10, 0, tzinfo=UTC))
+    service = MatchService(pg_db, clock=clock, new_seed=lambda: 77)
+    lobby = await service.open_lobby(CHAT, "League", 0, PEOPLE[0], "coyote")
+    for user in PEOPLE[1:4]:
+        await service.join(lobby.id, user)
+    game = (await service.start(lobby.id, PEOPLE[0].id)).game
+    leaver = next(p for p in game.players if p.seat != game.state["turn"])  # not yet to act
+    game = (await service.act(game.id, leaver.user_id, game.version, Action("resign"))).game
+    game = await finish_coyote(service, game.id)
+    assert game.status == "finished"
+    [left] = [p for p in game.players if p.user_id == leaver.user_id]
+    assert left.placement == 4 and left.rated is False
+    assert all(p.rated for p in game.players if p is not left)
+    async with service.db.sessions() as session:
+        events = {e.user_id: e for e in await session.scalars(
+            select(RatingEvent).where(RatingEvent.game_id == game.id))}
+    assert set(events) == {p.user_id for p in game.players} - {leaver.user_id}
+    assert sorted(e.score for e in events.values()) == [0.0, 1.0, 2.0]
+    assert (await service.rating_card(leaver.user_id, CHAT, kind="coyote")).games == 0
+
+
 async def test_a_game_nobody_played_is_not_rated(pg_db: Database) -> None:
     """On timeout: removed. Every turn runs out until one player is left: nobody made a
     move, so nothing is rated; the removed share the last place."""
