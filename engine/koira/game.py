@@ -14,7 +14,8 @@ Events (public data only; ``type`` and fields)::
     game_dealt {dealer, counts, stock}            trick_started {phase, trick, leader}
     card_played {seat, cards, phase, from_stock?}  tie {seats, rank}            (R1)
     trick_over {phase, trick, seat, cards?, shared?, picked_up?}
-        (seat None: a pick-up emptied the trick, R12; cards absent for a shuffled share)
+        (seat None: a pick-up emptied the trick, R12, or in phase 1 nobody still in the
+        game played in it and its cards leave the game; cards absent for a shuffled share)
     trick_shared {phase, trick, seats, how: "shuffled" (R3, counts) | "sorted" (R5, shares)}
     cards_drawn {seat, count}                      trump_revealed {seat, card, suit} (R7)
     phase_changed {phase: 2, trump, counts}        picked_up {seat, cards}
@@ -193,7 +194,10 @@ class KoiraGame:
         """Remove ``seat`` at any time (a leave, or too many timeouts). Their hand and won
         pile leave the game; cards they played stay in the trick; turns skip them. They are
         placed below everyone still playing (they take the koira's place). If one player is
-        left in the game, it ends (R16)."""
+        left in the game, it ends (R16). The turn then lies with a player in the game who
+        has a legal action: in phase 1 see :func:`engine.koira.phase1.removed_mid_trick`
+        (a trick all of whose players left); in phase 2 the next player in the game acts
+        (R12, R13: on an empty trick the next one holding cards leads)."""
         if action != Action("resign"):
             raise RuleError("bad_action")
         if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \

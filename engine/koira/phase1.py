@@ -71,22 +71,63 @@ def _next(state: JSON, rng: random.Random, events: list[Event]) -> None:
 
 
 def removed_mid_trick(state: JSON, rng: random.Random, events: list[Event]) -> None:
-    """A player left during a phase-1 trick: their cards stay in it, they play no more."""
+    """A player of this round left (``KoiraGame._resign``): their cards stay in the trick,
+    they play no more, and the turn never stays with them.
+
+    The rules text is silent on a trick whose players leave; our choices, as players would
+    expect (each keeps to the remaining players' cards, as :func:`_settle_round` does):
+
+    - while a player of this round is still in the game, the round goes on without the
+      leaver, whose card is not compared;
+    - if every player of this round left (e.g. both players of a tie, R1), the trick is
+      settled on the latest round holding a card of a player still in the game, by those
+      cards: the highest wins, a tie is replayed or shared as usual (R1, R3, R5);
+    - if no player still in the game played in it (all others sat it out with empty hands,
+      R8), nobody can win it: its cards leave the game with the rest of the leavers' cards
+      (``trick_over`` with ``seat`` None). The next trick is then led as after the last
+      trick won, or, the stock and every hand in the game being empty (the only way this
+      happens), phase 2 begins, led by the winner of the last trick won (R4, R8, R13). A
+      trick not yet led when its only players leave ends the same way, with no event.
+    """
     if any(in_game(state, s) for s in state["round_seats"]):
         _next(state, rng, events)
-    elif state["trick"]:
-        # nobody of the round is left (everyone else had no cards): the last leader keeps
-        # the trick; the game is ending anyway when so few remain
-        _win(state, state["trick"][-1][0], rng, events)
+        return
+    trick = state["trick"]
+    for start in reversed(_round_starts(trick)):
+        if any(in_game(state, p[0]) for p in trick[start:]):
+            state["round_from"] = start
+            _settle_round(state, rng, events)
+            return
+    if trick:
+        cards = _trick_cards(state)
+        state["discarded"].extend(cards)
+        events.append(Event(TRICK_OVER, {"phase": 1, "trick": state["trick_no"],
+                                         "seat": None, "cards": cards}))
+    state["trick"] = []
+    state["round_seats"] = []
+    state["round_from"] = 0
+    _next_trick(state, state["last_winner"], events)
+
+
+def _round_starts(trick: list) -> list[int]:
+    """The index in ``trick`` where each of its rounds begins (R1). Each player plays once a
+    round, and a replay begins with a player of the round before, so a seat playing again
+    begins a new round."""
+    starts = [0]
+    seen: set[int] = set()
+    for i, (seat, _cards, _src) in enumerate(trick):
+        if seat in seen:
+            starts.append(i)
+            seen = set()
+        seen.add(seat)
+    return starts
 
 
 def _settle_round(state: JSON, rng: random.Random, events: list[Event]) -> None:
     """R1: only this round's cards are compared; a single highest card wins the trick, a tie
     at the top is replayed by the tied players in play order, or shared (R3, R5)."""
     plays = [p for p in state["trick"][state["round_from"]:] if in_game(state, p[0])]
-    if not plays:  # every player of the round left
-        _win(state, state["trick"][-1][0], rng, events)
-        return
+    assert plays, "a round is settled only with a card of a player still in the game"
     top = max(rank(p[1][0]) for p in plays)
     tied = [p[0] for p in plays if rank(p[1][0]) == top]
     if len(tied) == 1:
@@ -142,7 +183,9 @@ def _split_sorted(state: JSON, tied: list[int], rng: random.Random,
     """R5 ``tie_split``: no replay. Each tied card goes onto its player's won pile; the other
     cards, ascending by rank (equal ranks in the order played), go one at a time: the lowest
     to the player who played last in the trick, then the rest to the tied players in play
-    order, round and round. R4: the first tied player counts as the winner."""
+    order, round and round. R4: the first tied player counts as the winner. If the last
+    player left the game (the text is silent), the lowest goes to the last player still in
+    the game to have played, as a removed player's won pile has left the game."""
     top = max(rank(p[1][0]) for p in state["trick"] if p[0] in tied)
     given: dict[int, list[str]] = {s: [] for s in tied}
     rest: list[str] = []
@@ -152,7 +195,7 @@ def _split_sorted(state: JSON, tied: list[int], rng: random.Random,
         else:
             rest.append(cards[0])
     rest.sort(key=rank)  # stable: equal ranks stay in play order
-    last = state["trick"][-1][0]
+    last = next(p[0] for p in reversed(state["trick"]) if in_game(state, p[0]))
     receivers = []
     if rest:
         receivers.append((last, rest[0]))
@@ -172,16 +215,22 @@ def _split_sorted(state: JSON, tied: list[int], rng: random.Random,
 
 def _finish(state: JSON, winner: int, rng: random.Random, events: list[Event]) -> None:
     """After a trick: refill, then the next trick (the winner leads) or phase 2."""
-    from engine.koira import phase2  # phase 2 follows phase 1; it never imports this module
-
     state["trick"] = []
     state["round_seats"] = []
     state["round_from"] = 0
     state["last_winner"] = winner
     refill(state, winner, events)
+    _next_trick(state, winner, events)
+
+
+def _next_trick(state: JSON, leader: int, events: list[Event]) -> None:
+    """The next trick, from ``leader`` clockwise (R8), while the stock or a hand in the game
+    holds cards; else phase 2 (rules: "tricks go on until all hands are empty")."""
+    from engine.koira import phase2  # phase 2 follows phase 1; it never imports this module
+
     if state["stock"] or any(state["hands"][s] for s in range(state["seats"])
                              if in_game(state, s)):
-        start_trick(state, winner, events)
+        start_trick(state, leader, events)
     else:
         phase2.begin(state, events)
 

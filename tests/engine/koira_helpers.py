@@ -72,3 +72,22 @@ def plays(state: dict, seat: int) -> set[tuple[str, ...] | str]:
     """The legal actions of ``seat`` as card tuples (``"pickup"``/``"stock"`` by name)."""
     return {a.cards if a.cards is not None else a.kind
             for a in GAME.legal_actions(state, seat)}
+
+
+def phase1_end(hands: list[list[str]], *, leader: int = 0, **options: Any) -> dict:
+    """A phase-1 position with the stock empty and a new trick led by ``leader`` (who won the
+    trick before; R8: only the players holding cards play it): ``hands`` per seat, every
+    other card on the won piles, dealt round the seats; spades are trump."""
+    from engine.koira import phase1
+
+    n = len(hands)
+    state, _ = GAME.new_game(n, 1, dict(options))
+    held = {c for h in hands for c in h}
+    rest = [c for c in DECK if c not in held]
+    state.update({
+        "hands": [list(h) for h in hands], "stock": [], "piles": [rest[s::n] for s in range(n)],
+        "known": [[] for _ in range(n)], "trump": "S", "trump_card": "2S", "face_up": None,
+        "trick": [], "trick_no": 20, "last_winner": leader,
+    })
+    phase1.start_trick(state, leader, [])
+    return state

@@ -62,6 +62,7 @@ def test_random_games_keep_the_invariants(seats: int, seed: int, options: dict,
                     assert all(view["counts"][s] == len(state["hands"][s])
                                for s in range(seats))
         legal = GAME.legal_actions(state, seat)
+        assert legal, f"seat {seat} must act but has no legal action"
         if step == leave_at:
             seat, action = rng.choice(GAME.still_playing(state)), Action("resign")
         elif seat in ai_seats:
@@ -85,3 +86,47 @@ def test_random_games_keep_the_invariants(seats: int, seed: int, options: dict,
     for seat, action in log:
         replay, _ = GAME.apply(replay, seat, Action.from_json(action))
     assert replay == state
+
+
+def test_random_game_with_a_leaver_regression() -> None:
+    """The case the property test found (3 seats, seed 127, a leaver): the only player
+    holding a card in phase 1, the stock empty, left before leading; the turn stayed with
+    them and they had no legal action (IndexError). Pinned with every rule option."""
+    for bits in range(8):
+        options = {"tie_split": bool(bits & 1), "trump_ends_trick": bool(bits & 2),
+                   "pickup_single": bool(bits & 4), "min_sequence": 2}
+        test_random_games_keep_the_invariants.hypothesis.inner_test(  # type: ignore[attr-defined]
+            seats=3, seed=127, options=options, ai_share=0.5, leaver=True)
+
+
+def _check_after_leaving(state: dict) -> None:
+    assert accounted(state) == Counter(DECK)
+    seat = GAME.current_seat(state)
+    assert state["over"] or (seat is not None and seat in GAME.still_playing(state)
+                             and GAME.legal_actions(state, seat))
+    assert not any(state["hands"][s] or state["piles"][s] for s in state["removed"])
+
+
+def test_any_seats_may_leave_at_any_step() -> None:
+    """Whoever leaves (one player at any step; in phase 1, where tricks wait on their
+    players, also two in a row), the seat then to act is in the game and has a legal action
+    (or the game is over), no card lies with a removed player and the 52 cards stay
+    accounted for."""
+    tried = 0
+    for seed in range(4):
+        seats = 3 + seed
+        state, _ = GAME.new_game(seats, seed, {"tie_split": seed % 2 == 1})
+        rng = random.Random(seed)
+        while not state["over"]:
+            for first in GAME.still_playing(state):
+                left, _ = GAME.apply(state, first, Action("resign"))
+                _check_after_leaving(left)
+                tried += 1
+                if left["over"] or state["phase"] != 1:
+                    continue
+                for second in GAME.still_playing(left):
+                    _check_after_leaving(GAME.apply(left, second, Action("resign"))[0])
+                    tried += 1
+            seat = GAME.current_seat(state)
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert tried > 1000
