@@ -65,8 +65,8 @@ async def demo(seed_dir: Path) -> int:
                     await asyncio.sleep(linger)
         finally:
             await runner.stop()
-        print(render_transcript(api, GROUP, title="Group chat: Friday Coyote (edits of the "
-                                "table shown by their first line)", brief_edits=True))
+        print(render_transcript(api, GROUP, title="Group chat: Friday Coyote (each edit of the "
+                                "table shown by the line it added)", brief_edits=True))
         print()
         print(render_transcript(api, players[1].id, title="Bruno's private chat with the bot"))
         over = api.find_messages(GROUP, "is over!")

@@ -35,15 +35,21 @@ def _block(head: str, text: str | None, buttons: list[list[str]]) -> list[str]:
     return out
 
 
-def render_entry(entry: LogEntry, *, brief_edits: bool = False) -> list[str]:
-    """Render one log entry as transcript lines (``brief_edits``: an edit as one line)."""
+def render_entry(entry: LogEntry, *, brief_edits: bool = False,
+                 before: str | None = None) -> list[str]:
+    """Render one log entry as transcript lines (``brief_edits``: an edit as one line: its
+    first line not in ``before``, the message's text before the edit, if known)."""
     ref = f"(msg {entry.message_id}) " if entry.ephemeral_id is None else \
         f"(ephemeral {entry.ephemeral_id}) "
     if brief_edits and entry.kind == "edit":
         lines = (entry.text or "[buttons changed]").splitlines()
         if len(lines) > 1 and lines[0].startswith("👥 "):  # a private message's group line
             lines = lines[1:]
-        return [f"✎ {ref}{lines[0]} …"]
+        def plain(line: str) -> str:  # (the 👉 of whose turn moves without news)
+            return line.replace("👉 ", "")
+        old = {plain(line) for line in (before or "").splitlines()}
+        new = [line for line in lines if line.strip() and plain(line) not in old]
+        return [f"✎ {ref}{(new or lines)[0]} …"]
     if entry.kind == "user":
         return _block(f"{entry.actor}: ", entry.text, [])
     if entry.kind == "send":
@@ -75,14 +81,18 @@ def render_transcript(api: FakeBotAPI, chat_id: int, title: str | None = None, *
                       brief_edits: bool = False, viewer: int | None = None) -> str:
     """A readable plain-text log of one chat: user messages as ``Name: text``, bot
     messages as ``🤖 text`` with ``[Button]`` rows, edits as ``✎ (msg N) text``, deletions,
-    button presses and non-empty callback answers. ``brief_edits`` shows each edit as its
-    first line only. Ephemeral messages (``(ephemeral N)``) are shown only in the
+    button presses and non-empty callback answers. ``brief_edits`` shows each edit as one
+    line: the first it added. Ephemeral messages (``(ephemeral N)``) are shown only in the
     transcript of their receiver, ``viewer``."""
     lines: list[str] = []
     if title:
         lines.append(f"=== {title} ===")
+    texts: dict[int | None, str] = {}  # message id -> its text so far
     for entry in api.log:
         if entry.chat_id == chat_id and entry.seen_by(viewer):
-            lines.extend(render_entry(entry, brief_edits=brief_edits))
+            lines.extend(render_entry(entry, brief_edits=brief_edits,
+                                      before=texts.get(entry.message_id)))
+            if entry.kind in ("send", "edit") and entry.text:
+                texts[entry.message_id] = entry.text
     # Telegram clients draw bidi isolation marks as nothing; terminals often draw boxes.
     return "\n".join(lines).translate(INVISIBLE) + "\n"

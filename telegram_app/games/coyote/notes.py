@@ -313,14 +313,21 @@ def round_opening(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> lis
     return []
 
 
+def _round_start(logged: list[list[dict[str, Any]]]) -> int:
+    """The index in ``logged`` of the current round's first move (after the last boundary)."""
+    return next((i + 1 for i in range(len(logged) - 1, -1, -1)
+                 if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
+
+
+@in_chat_language
 def round_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The current round's moves as lines for the table (``logged``: the latest logged moves'
     events, in order: those after the last round boundary are this round's)."""
-    start = next((i + 1 for i in range(len(logged) - 1, -1, -1)
-                  if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
-    return [line for events in logged[start:] for line in step_lines(game, events)]
+    return [line for events in logged[_round_start(logged):]
+            for line in step_lines(game, events)]
 
 
+@in_chat_language
 def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
     """The lines of logged moves the group was not told (``logged``: each move's events, in
     order; ``game``: as it is now): a special after which the same player acted again, a
@@ -329,8 +336,7 @@ def untold_lines(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list
     rounds the computer players play out among themselves, one line each (its showdown, or
     the wrong Guess that ended it) with who left, ran out of time or is out, then the
     heading of the round that followed."""
-    start = next((i + 1 for i in range(len(logged) - 1, -1, -1)
-                  if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), 0)
+    start = _round_start(logged)
     lines = []
     for events in logged[:start]:
         wrong = _wrong_guesses(events)

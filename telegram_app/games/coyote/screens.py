@@ -173,14 +173,15 @@ def table_text(game: GameSnapshot, *, mention: bool = False,
     specials in force; with ``mention``, who opens the round (as a mention: the new message of
     a round notifies them). ``moves`` (the round's moves as lines) makes it the live table of
     a quiet group, edited in place as the round's moves happen (README, "Message economy"):
-    it then shows them, whose turn it is and the clock, under ``opening`` (the showdown that
-    ended the round before). Without, moves are told by notes and the table is edited only
-    when what it shows changes."""
+    it then shows them, whose turn it is and the clock, and ``opening`` under its heading (the
+    showdown that ended the round before). Without, moves are told by notes and the table is
+    edited only when what it shows changes."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, None)
     live = moves is not None
-    lines = [*opening, ""] if opening else []
-    lines += [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
+    lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
+    if opening:
+        lines += [*opening, ""]
     lines += _seat_lines(game, view if live else {**view, "turn": None}, None)
     if moves:
         lines += ["", *(["…"] if len(moves) > TABLE_MOVES else []), *moves[-TABLE_MOVES:]]

@@ -87,13 +87,14 @@ def lobby_expired_text(game: GameSnapshot) -> str:
 def table_text(game: GameSnapshot, mention: bool = False,
                moves: list[Events] | None = None) -> str:
     """The trick's table; a new one (``mention``) mentions who leads. With ``moves`` (a quiet
-    group's live table), phase 2's opens with the note of the move that began it, as the
-    report that posted it did, so an edit keeps it."""
+    group's live table, edited as the moves happen), it opens with the move that ended the
+    last trick (who won it with what; the move into phase 2), so no trick's end goes
+    untold."""
     text = screens.table_text(game)
-    began = next((events for events in reversed(moves or [])
-                  if any(e["type"] == "phase_changed" for e in events)), None)
-    if began is not None:
-        text = "\n".join([*notes.step_lines(game, began), "", text])
+    ended = next((events for events in reversed(moves or [])
+                  if any(e["type"] == "trick_over" for e in events)), None)
+    if ended is not None:
+        text = "\n".join([*notes.step_lines(game, ended), "", text])
     if mention and (line := notes.turn_line(game)):
         text += "\n" + line
     return text
