@@ -297,20 +297,28 @@ def still_acting(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> bool
 
 @in_chat_language
 def round_opening(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> list[str]:
-    """What ended the round before (``logged``: the latest logged moves' events): its
+    """How the round before ended (``logged``: the latest logged moves' events): its last
+    moves (a timeout, a special, the computer players' bids that came with the call), its
     showdown with every card, or the wrong Guess, and who is out. A quiet group's table of a
-    round opens with it, as the report that posted the table did, so an edit keeps it."""
-    for events in reversed(logged):
-        if any(e["type"] in ROUND_BOUNDARY for e in events):
-            lines = step_lines(game, [e for e in events if e["type"] in (
-                "turn_timed_out", "player_removed") or e in _wrong_guesses(events)])
-            showdown = _first(events, "showdown")
-            if showdown:
-                lines += showdown_text(game, showdown).split("\n")
-            if (note := eliminated_text(game, events)) is not None:
-                lines.append(note)
-            return lines if _first(events, "round_dealt") else []
-    return []
+    round shows it under its heading, as the report that posted the table did, so the
+    table's edits keep it."""
+    end = _round_start(logged) - 1
+    if end < 0 or not _first(logged[end], "round_dealt"):
+        return []
+    before = next((i for i in range(end - 1, -1, -1)
+                   if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), -1)
+    lines = [line for events in logged[max(before + 1, end - LAST_MOVES):end + 1]
+             for line in step_lines(game, events)]
+    showdown = _first(logged[end], "showdown")
+    if showdown:
+        lines += showdown_text(game, showdown).split("\n")
+    if (note := eliminated_text(game, logged[end])) is not None:
+        lines.append(note)
+    return lines
+
+
+LAST_MOVES = 3
+"""The moves before a round's end its next table repeats (those the call came with)."""
 
 
 def _round_start(logged: list[list[dict[str, Any]]]) -> int:
