@@ -25,6 +25,7 @@ from bench.pg import throwaway_database
 from tests.e2e.harness import (
     bot_table,
     choose,
+    confirms,
     move_version,
     private_turn_message,
     start_game,
@@ -58,9 +59,13 @@ async def run(turns: int) -> list[float]:
                 offers = [(move_version(api, m) or 0, u.id, u, m) for u in players
                           if (m := private_turn_message(api, u))]
                 _, _, user, message = max(offers, key=lambda offer: offer[:2])
+                data = choose(api, message)
+                if confirms(data):  # 🐺 Coyote! asks first; its "Yes" is the move, measured
+                    await user.press_and_settle(message, data, quiet=0.05)
+                    data = choose(api, message)
                 shown = int(await page.locator(".table").get_attribute("data-version"))
                 start = time.perf_counter()
-                await user.press(message, choose(api, message))
+                await user.press(message, data)
                 await page.wait_for_function(
                     "v => { const t = document.querySelector('.table');"
                     " return t && Number(t.dataset.version) > v; }", arg=shown, timeout=30_000)

@@ -45,7 +45,7 @@ import psycopg
 
 from engine import GAMES
 from league.store.db import upgrade
-from tests.e2e.harness import choose, move_version, private_turn_message, wait_for
+from tests.e2e.harness import choose, confirms, move_version, private_turn_message, wait_for
 from tests.e2e.processes import free_port, kill, spawn
 from tests.fakebot import FakeBotAPI, FakeUser
 
@@ -177,9 +177,17 @@ async def play(api: FakeBotAPI, group: int, players: list[FakeUser], figures: Fi
         # (the keyboard as it is after the thought: a restart may have redrawn it)
         message = turn_message(api, user, pressed) or message
         try:
-            figures.presses.append(await user.press(message, choose(api, message)))
+            data = choose(api, message)
+            figures.presses.append(await user.press(message, data))
         except (LookupError, ValueError):
             await asyncio.sleep(0.05)
+            continue
+        if confirms(data):  # 🐺 Coyote! asks first: "Yes" on the same message, pressed next
+            try:
+                await wait_for(lambda m=message: any(
+                    d and d.startswith("c:") for _, d in api.buttons(m)), timeout=STALL)
+            except TimeoutError:
+                pass  # (lost to a kill, say: the same keyboard is pressed again)
             continue
         pressed, since = version, loop.time()
 

@@ -1,7 +1,9 @@
 """Throughput of the whole bot as an operator sees it: the real bot process
 (``python -m bench.bot_process``, i.e. ``python -m telegram_app``) against PostgreSQL with
 100,000 finished games and the fake Bot API (``tests/fakebot``) adding a delay to every call;
-four scripted human players per group press as soon as their keyboard appears.
+four scripted human players per group press as soon as their keyboard appears (🐺 Coyote!
+asks first: that press is no move and not counted, its "Yes" is; the calls and transactions
+of both count toward the moves').
 
 ``.venv/bin/python -m bench.throughput_bench [--seconds 30] [--concurrency N]
 [--finished 100000] [--only NAMES] [--repeat K] [--profile DIR] [--markdown] [--dump DIR]``.
@@ -62,7 +64,7 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from bench.pg import ADMIN, throwaway_database
-from tests.e2e.harness import choose, move_version
+from tests.e2e.harness import MOVE_VERBS, choose, confirms, move_version
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,7 +230,7 @@ def _keyboard(api: FakeBotAPI, players: list[FakeUser], above: int, game: int):
 def _game_of(api: FakeBotAPI, message: StoredMessage) -> int | None:
     """The game id a message's move buttons carry (``verb:game:version:…``)."""
     for _, data in api.buttons(message):
-        if data and data[:2] in ("b:", "c:", "m:", "k:", "x:", "q:", "g:"):
+        if data and data.split(":")[0] in MOVE_VERBS:
             return int(data.split(":")[1])
     return None
 
@@ -267,10 +269,17 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
             if think:
                 await asyncio.sleep(think)
             version, user, message = found
+            data = choose(api, message)
             start = time.monotonic()
             try:
-                query = await user.press(message, choose(api, message))
+                query = await user.press(message, data)
             except LookupError:
+                continue
+            if confirms(data):  # 🐺 Coyote! asks first: no move, "Yes" on the same message
+                tally.playing.add(group)  # (pressed next, as the move: choose picks it)
+                if not await _until(api, lambda m=message: any(
+                        d and d.startswith("c:") for _, d in api.buttons(m)) or over()):
+                    return
                 continue
             pressed = version
             tally.playing.add(group)

@@ -12,6 +12,7 @@ import pytest
 from tests.clock import Clock
 from tests.e2e.harness import (
     bot_table,
+    confirm_call,
     hold,
     labels,
     mover,
@@ -253,6 +254,7 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     before = len(api.bot_messages(GROUP))
     reminder = await _remind(api, clock)
     await second.press_and_settle(keyboard, "🐺 Coyote!")
+    await confirm_call(api, second, keyboard)  # (it asks first: "Yes" on the same message)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
@@ -307,12 +309,14 @@ async def _remind(api, clock):
 
 async def _tap(api, user, label: str) -> None:
     """Press ``label`` on the user's latest message with move buttons (a private reminder
-    may have come after it)."""
+    may have come after it); 🐺 Coyote! is confirmed ("Yes" on the same message)."""
     from tests.e2e.harness import move_version
 
     message = next(m for m in reversed(api.bot_messages(user.id))
                    if move_version(api, m) is not None)
     await user.press_and_settle(message, label, quiet=0.1)
+    if label == "🐺 Coyote!":
+        await confirm_call(api, user, message, quiet=0.1)
     await api.settle(quiet=0.1)
 
 

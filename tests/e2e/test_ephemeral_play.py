@@ -16,7 +16,14 @@ import pytest
 from engine import GAMES
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.keyboards import mask_of
-from tests.e2e.harness import BotRunner, choose, move_version, private_turn_message, wait_for
+from tests.e2e.harness import (
+    BotRunner,
+    choose,
+    move_version,
+    press_move,
+    private_turn_message,
+    wait_for,
+)
 from tests.e2e.koira_play import KOIRA, computer_choice, koira_turn, koira_version, moves
 from tests.e2e.koira_play import service_of as service
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage, render_transcript
@@ -191,7 +198,8 @@ async def test_a_coyote_game_from_the_group(table) -> None:
                            is not None and move_version(api, m) == g.version)
             message = private_turn_message(api, user)
             data = choose(api, message)
-        answer = await user.press_and_settle(message, data, quiet=0.02)
+        # (🐺 Coyote! asks first, on the same message: then "Yes")
+        answer = await press_move(api, user, message, data, quiet=0.02)
         assert not answer.get("show_alert"), answer
         if user is dan:  # his turn ended: the buttons went (or the round, and the message)
             await api.settle(quiet=0.05)

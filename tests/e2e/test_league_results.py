@@ -20,6 +20,7 @@ from tests.e2e.harness import (
     mover,
     open_lobby,
     play_turn,
+    press_move,
     private_turn_message,
     wait_for,
 )
@@ -211,7 +212,8 @@ async def test_no_reminder_to_a_player_who_blocked_the_bot(table, blocked: str) 
                   if (m := private_turn_message(api, u, pressed)) is not None]
         if offers:  # Ann's or Bob's turn: they play
             pressed, _, user, message = max(offers)
-            answer = await user.press_and_settle(message, choose(api, message), quiet=0.02)
+            # (🐺 Coyote! asks first, on the same message: then "Yes")
+            answer = await press_move(api, user, message, choose(api, message), quiet=0.02)
             assert not answer.get("show_alert"), answer
             continue
         before = len(api.find_messages(GROUP, "it is your turn in game"))  # Cat's turn

@@ -141,13 +141,15 @@ async def test_a_report_that_fails_after_its_claim_gives_the_claim_back(pg_db, p
 
 async def _call_overtaken_by_a_timeout(slow_table) -> list[str]:
     """Bob bids 500; Cat calls Coyote (a showdown; round 2 is dealt). Between the commit of
-    the call and its report (the answer to Cat's press is held), the sweep times out round
-    2's first turn. Returns the group's texts once all is shown."""
+    the call and its report (the answer to Cat's press of "Yes, call Coyote!" is held), the
+    sweep times out round 2's first turn. Returns the group's texts once all is shown."""
     api, players, clock, runner = slow_table
     await opens_with_an_impossible_bid(api, players, GROUP)
     caller = await mover(api, players)
+    keyboard = api.bot_messages(caller.id)[-1]
+    await caller.press_and_settle(keyboard, "🐺 Coyote!")  # it asks first: "Yes" calls
     held, release = hold(api, "answerCallbackQuery", lambda p: True)
-    query = await caller.press(api.bot_messages(caller.id)[-1], "🐺 Coyote!")
+    query = await caller.press(keyboard, "🐺 Yes, call Coyote!")
     await asyncio.wait_for(held.wait(), 30)  # the call is committed; its report waits
     service = runner.app.bot_data[KEY].service
     game = await service.open_game(GROUP, 0)
@@ -187,9 +189,11 @@ async def test_a_timeout_committed_while_a_showdown_is_sent_waits_for_it(slow_ta
     api, players, clock, runner = slow_table
     await opens_with_an_impossible_bid(api, players, GROUP)
     caller = await mover(api, players)
+    keyboard = api.bot_messages(caller.id)[-1]
+    await caller.press_and_settle(keyboard, "🐺 Coyote!")  # it asks first: "Yes" calls
     held, release = hold(api, "sendMessage", lambda p: p.get("chat_id") == GROUP
                          and "<b>Coyote!</b>" in str(p.get("text")))
-    query = await caller.press(api.bot_messages(caller.id)[-1], "🐺 Coyote!")
+    query = await caller.press(keyboard, "🐺 Yes, call Coyote!")
     await asyncio.wait_for(held.wait(), 30)  # the call is committed; its report is held
     service = runner.app.bot_data[KEY].service
     game = await service.open_game(GROUP, 0)

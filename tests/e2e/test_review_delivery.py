@@ -163,7 +163,7 @@ async def test_many_games_at_once_on_sqlite(sqlite_url, caplog) -> None:
     locked', no outage note, every press answered without an alert, every game goes on."""
     import logging
 
-    from tests.e2e.harness import BotRunner, choose, private_turn_message
+    from tests.e2e.harness import BotRunner, choose, confirms, private_turn_message
     from tests.fakebot import FakeBotAPI
 
     caplog.set_level(logging.WARNING)
@@ -193,8 +193,14 @@ async def test_many_games_at_once_on_sqlite(sqlite_url, caplog) -> None:
                     from tests.e2e.harness import move_version
                     message, user = max(offers, key=lambda o: move_version(api, o[0]) or 0)
                     version = move_version(api, message) or 0
-                    answer = await api.wait_answer(await user.press(message, choose(api, message)),
-                                                   timeout=30)
+                    data = choose(api, message)
+                    answer = await api.wait_answer(await user.press(message, data), timeout=30)
+                    if confirms(data) and not answer.get("show_alert"):
+                        # 🐺 Coyote! asked first: "Yes" on the same message (choose picks it)
+                        await wait_for(lambda m=message: any(
+                            d and d.startswith("c:") for _, d in api.buttons(m)), timeout=30)
+                        answer = await api.wait_answer(
+                            await user.press(message, choose(api, message)), timeout=30)
                     if answer.get("show_alert"):
                         alerts.append(str(answer.get("text")))
                     await wait_for(lambda v=version: any(private_turn_message(api, u, v)

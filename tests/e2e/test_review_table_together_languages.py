@@ -117,7 +117,8 @@ async def play_turn_in(api: FakeBotAPI, players, over: str) -> bool:
         return True
     _, user, message = max(offers, key=lambda offer: offer[0])
     pressed = harness.move_version(api, message) or 0
-    answer = await user.press_and_settle(message, harness.choose(api, message), quiet=0.02)
+    answer = await harness.press_move(api, user, message, harness.choose(api, message),
+                                      quiet=0.02)  # (🐺 Coyote! asks first: then "Yes")
     assert not answer.get("show_alert"), answer
     await wait_for(lambda: any(harness.private_turn_message(api, u, pressed) for u in players)
                    or ended())

@@ -7,6 +7,7 @@ import pytest
 from tests.e2e.harness import (
     BotRunner,
     bot_table,
+    confirm_call,
     labels,
     mover,
     open_lobby,
@@ -267,4 +268,5 @@ async def test_the_highest_bid_can_only_be_called(table) -> None:
     await wait_for(lambda: "type a whole number from 1 to 99999999999" in (
         api.bot_messages(second.id)[-1].text or ""))
     await second.press_and_settle(keyboard, "🐺 Coyote!")
+    await confirm_call(api, second, keyboard)  # (it asks first: "Yes" on the same message)
     await wait_for(lambda: bool(api.find_messages(GROUP, "The bid was too high")))
