@@ -141,9 +141,11 @@ class Delivery:
         async with self._reading:
             if self.session is not None:
                 rows = list(await self.session.scalars(stmt))
-            else:
+            elif self._db is not None:
                 async with self._db.sessions() as session:
                     rows = list(await session.scalars(stmt))
+            else:  # (the delivery has ended, or was made by hand)
+                rows = []
         return rows[::-1]
 
     def set_messages(self, *, lobby: int | None = None, table: int | None = None,
@@ -223,16 +225,24 @@ class Deliveries:
                 delivery = Delivery(await self.reads.get(game_id), db=db)
             under_way = _UNDER_WAY.set(delivery)
             try:
-                yield delivery
-            except Exception:
-                try:  # (the delivery's own error is the one raised)
-                    await _save(delivery, db)
-                except Exception:  # noqa: BLE001
-                    log.debug("keeping game %s's message ids failed", game_id, exc_info=True)
-                raise
+                try:
+                    yield delivery
+                except Exception:
+                    try:  # (the delivery's own error is the one raised)
+                        await _save(delivery, db)
+                    except Exception:  # noqa: BLE001
+                        log.debug("keeping game %s's message ids failed", game_id,
+                                  exc_info=True)
+                    raise
+                finally:
+                    _UNDER_WAY.reset(under_way)
+                await _save(delivery, db)
             finally:
-                _UNDER_WAY.reset(under_way)
-            await _save(delivery, db)
+                # A drawing still running after its delivery failed (asyncio.gather does not
+                # cancel the others) must not use the closed session: it would begin a
+                # transaction nobody ends, holding its locks.
+                delivery.session = None
+                delivery._db = None
 
     async def reread(self, delivery: Delivery) -> GameSnapshot:
         """The delivery's game read again (in its transaction, if any)."""
