@@ -1,0 +1,1 @@
+"""Tournaments: Swiss rounds of multiplayer tables in a group."""
