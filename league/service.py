@@ -33,6 +33,9 @@ from league.store.db import Database
 from league.store.models import utcnow
 from league.store.reads import GameReads
 from league.tables.queries import LeagueQueries
+from league.tournaments.rounds import Rounds
+from league.tournaments.signup import Signup
+from league.tournaments.telling import Telling
 
 __all__ = ["MAX_AI_STEPS", "MatchService", "Outcome", "Step"]  # (from league.match.outcome)
 
@@ -79,6 +82,9 @@ class MatchService:
         self.deliveries = Deliveries(self.ctx, self.reads)
         self.queries = LeagueQueries(self.ctx)
         self.alerts = Alerts(self.ctx)
+        self.rounds = Rounds(self.ctx, self.moves, self.listeners)
+        self.signup = Signup(self.ctx, self.rounds, self.listeners)
+        self.telling = Telling(self.ctx)
 
     # the shared context, settable (a test fixes the seed of the next game)
     @property
@@ -162,6 +168,24 @@ class MatchService:
     reread = via("deliveries", Deliveries.reread)
     untold = via("deliveries", Deliveries.untold)
     behind = via("deliveries", Deliveries.behind)
+
+    # tournaments
+    open_tournament = via("signup", Signup.open_tournament)
+    tournaments_in = via("signup", Signup.tournaments_in)
+    tournaments_of = via("signup", Signup.tournaments_of)
+    join_tournament = via("signup", Signup.join)
+    leave_tournament = via("signup", Signup.leave)
+    set_tournament_setting = via("signup", Signup.set_setting)
+    add_tournament_ai = via("signup", Signup.add_ai)
+    remove_tournament_ai = via("signup", Signup.remove_ai)
+    start_tournament = via("signup", Signup.start)
+    cancel_tournament = via("signup", Signup.cancel)
+    advance_tournaments = via("rounds", Rounds.tick)
+    tournament = via("telling", Telling.tournament)
+    untold_tournaments = via("telling", Telling.untold_tournaments)
+    claim_tell = via("telling", Telling.claim_tell)
+    told = via("telling", Telling.told)
+    set_tournament_message = via("telling", Telling.set_tournament_message)
 
     # league queries
     chat_zone = via("queries", LeagueQueries.chat_zone)

@@ -54,17 +54,7 @@ class Moves:
             low, _ = game.player_limits(row.options)
             if len(row.players) < low:
                 raise ServiceError("too_few_players", min=low)
-            try:
-                state, events = game.new_game(len(row.players), row.seed, row.options)
-            except RuleError as exc:
-                raise ServiceError(exc.code, **exc.detail) from None
-            for seat, player in enumerate(row.players):
-                player.seat = seat
-            row.status = "running"
-            row.started_at = self.ctx.clock()
-            row.paused_left = None
-            steps = [self.record(session, row, game, state, events, None, user_id, None)]
-            steps += self.advance(session, row, game)
+            steps = self.deal(session, row, game, user_id)
             await rate_if_finished(session, row, self.ctx.clock())
             await attach_elo(session, [row])  # (a finished game's Elo changes: one read)
             after = snapshot(row)  # the game right after these steps, whatever commits next
@@ -180,6 +170,23 @@ class Moves:
         except StaleDataError:
             raise ServiceError("stale") from None
         return await self.reads.get(game_id)
+
+    def deal(self, session: AsyncSession, row: GameRow, game: Game,
+             user_id: int | None) -> list[Step]:
+        """Seat ``row``'s players in their order, deal, and let computer players answer
+        (a lobby's start, a tournament's table; same transaction). Raises the game's
+        refusal of the options (``ServiceError`` with its ``RuleError`` code)."""
+        try:
+            state, events = game.new_game(len(row.players), row.seed, row.options)
+        except RuleError as exc:
+            raise ServiceError(exc.code, **exc.detail) from None
+        for seat, player in enumerate(row.players):
+            player.seat = seat
+        row.status = "running"
+        row.started_at = self.ctx.clock()
+        row.paused_left = None
+        steps = [self.record(session, row, game, state, events, None, user_id, None)]
+        return steps + self.advance(session, row, game)
 
     # --- helpers ----------------------------------------------------------------------------
     def record(self, session: AsyncSession, row: GameRow, game: Game, state: dict[str, Any],

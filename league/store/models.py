@@ -42,6 +42,8 @@ NAMING = {
 }
 
 OPEN_STATUSES = ("lobby", "running")
+OPEN_CASUAL = "status IN ('lobby', 'running') AND tournament_id IS NULL"
+"""An open game that is no tournament's table: one per chat and topic."""
 
 
 def utcnow() -> datetime:
@@ -191,14 +193,15 @@ class Game(Base):
     engine's JSON state; ``version`` grows with every accepted move or lobby change and is
     checked on every write (optimistic concurrency), so a stale or concurrent action changes
     nothing.
-    ``thread_id`` is the forum topic (0 outside topics); one open game per chat and topic.
+    ``thread_id`` is the forum topic (0 outside topics); one open game per chat and topic,
+    tournament tables aside (``tournament_id``: they run side by side, and beside a casual
+    game).
     """
 
     __tablename__ = "games"
     __table_args__ = (
         Index("uq_games_open_per_topic", "chat_id", "thread_id", unique=True,
-              postgresql_where=text("status IN ('lobby', 'running')"),
-              sqlite_where=text("status IN ('lobby', 'running')")),
+              postgresql_where=text(OPEN_CASUAL), sqlite_where=text(OPEN_CASUAL)),
         Index("ix_games_chat_created", "chat_id", "created_at"),
         Index("ix_games_due", "due_at",
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
@@ -241,6 +244,11 @@ class Game(Base):
     hand: Mapped[int | None] = mapped_column(Integer)
     # The finished game whose 🔁 Rematch opened this lobby (its players' taps join it).
     rematch_of: Mapped[int | None] = mapped_column(Integer)
+    # A tournament's table (``league.tournaments``): its round and table number (from 1).
+    tournament_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournaments.id"), index=True)
+    tournament_round: Mapped[int | None] = mapped_column(Integer)
+    tournament_table: Mapped[int | None] = mapped_column(Integer)
 
     # Where the game is, for a player's private messages: read in the game's own SELECT (no
     # extra round trip). Not expired on flush: they are not the game's to change, and an
@@ -464,3 +472,6 @@ class NotifySubscription(Base):
 def table_of(model: type[Base]) -> Table:
     """The table of a mapped class, for Core statements on its own columns (no ORM work)."""
     return cast(Table, model.__table__)
+
+
+from league.store import tournament_models  # noqa: E402,F401  (their tables, in Base.metadata)

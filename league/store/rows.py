@@ -194,7 +194,9 @@ def store_state(row: GameRow, state: dict[str, Any], game: Game, now: datetime) 
 
 
 async def open_in(session: AsyncSession, chat_id: int, thread_id: int) -> int | None:
-    """The id of the lobby or running game of a chat's topic, if any."""
+    """The id of the lobby or running game of a chat's topic, if any (tournament tables
+    aside: they run beside it)."""
     return await session.scalar(
         select(GameRow.id).where(GameRow.chat_id == chat_id, GameRow.thread_id == thread_id,
-                                 GameRow.status.in_(OPEN_STATUSES)))
+                                 GameRow.status.in_(OPEN_STATUSES),
+                                 GameRow.tournament_id.is_(None)))

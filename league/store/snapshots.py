@@ -124,6 +124,11 @@ class GameSnapshot:
     told_version: int | None = None
     """The version up to which the group was told the moves, when read (``None``: never
     recorded; raised by a delivery, ``MatchService.delivering``)."""
+    tournament_id: int | None = None
+    """The tournament whose table this game is (``None``: a casual game), with its round
+    and table number (from 1)."""
+    tournament_round: int | None = None
+    tournament_table: int | None = None
 
     def player(self, user_id: int) -> PlayerInfo | None:
         """The player with this user id, or ``None``."""
@@ -165,6 +170,8 @@ def snapshot(game: Game) -> GameSnapshot:
         chat_title=game.chat_title, topic_name=game.topic_name if game.thread_id else None,
         language=chat_language,
         told_version=game.told_version, hand=game.hand,
+        tournament_id=game.tournament_id, tournament_round=game.tournament_round,
+        tournament_table=game.tournament_table,
         players=tuple(
             PlayerInfo(p.user_id, p.name, p.seat, p.is_ai, p.playing is not False, p.placement,
                        p.private_message_id, p.private_hand,

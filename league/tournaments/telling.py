@@ -1,0 +1,75 @@
+"""What the group was told of a tournament: its sign-up message and the announcement of each
+round (and the final one). Claimed before it is sent and marked once sent, so two processes
+never post one announcement at once, and one killed while sending leaves it to the next tick
+(at least once, never twice at the same time)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import or_, select, update
+
+from league.store.context import Context
+from league.store.rows import rowcount
+from league.store.tournament_models import Tournament
+from league.tournaments.records import TournamentSnapshot, read_tournament, snapshot_of
+
+CLAIM_FOR = timedelta(minutes=2)
+"""An announcement claimed but not marked sent after this long is sent again."""
+
+
+class Telling:
+    """Announcement bookkeeping (part of :class:`league.service.MatchService`). These
+    writes leave the tournament's ``version`` alone: they are no change a button sees."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def untold_tournaments(self, limit: int = 50) -> list[TournamentSnapshot]:
+        """Tournaments owing the group an announcement (``TournamentSnapshot.told_target``)
+        that nobody is sending now."""
+        now = self.ctx.clock()
+        async with self.ctx.db.sessions() as session:
+            ids = (await session.scalars(select(Tournament.id).where(
+                or_(
+                    (Tournament.status == "running")
+                    & (Tournament.told_round < Tournament.round),
+                    (Tournament.status == "finished")
+                    & (Tournament.told_round <= Tournament.rounds)),
+                or_(Tournament.tell_claimed_at.is_(None),
+                    Tournament.tell_claimed_at < now - CLAIM_FOR))
+                .order_by(Tournament.id).limit(limit))).all()
+            return [await snapshot_of(session, await read_tournament(session, i)) for i in ids]
+
+    async def claim_tell(self, tournament_id: int, target: int) -> bool:
+        """Claim the announcement ``target`` (a round, or ``rounds + 1``: the final one):
+        ``False`` when it was told already or another process is telling it."""
+        now = self.ctx.clock()
+        async with self.ctx.db.sessions.begin() as session:
+            result = await session.execute(update(Tournament).where(
+                Tournament.id == tournament_id, Tournament.told_round < target,
+                or_(Tournament.tell_claimed_at.is_(None),
+                    Tournament.tell_claimed_at < now - CLAIM_FOR))
+                .values(tell_claimed_at=now)
+                .execution_options(synchronize_session=False))
+            return rowcount(result) == 1
+
+    async def told(self, tournament_id: int, target: int) -> None:
+        """Mark announcement ``target`` sent (and the claim free)."""
+        async with self.ctx.db.sessions.begin() as session:
+            await session.execute(update(Tournament).where(
+                Tournament.id == tournament_id, Tournament.told_round < target)
+                .values(told_round=target, tell_claimed_at=None)
+                .execution_options(synchronize_session=False))
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        """Record the sign-up message (edited as players join)."""
+        async with self.ctx.db.sessions.begin() as session:
+            await session.execute(update(Tournament).where(Tournament.id == tournament_id)
+                                  .values(message_id=message_id)
+                                  .execution_options(synchronize_session=False))
+
+    async def tournament(self, tournament_id: int) -> TournamentSnapshot:
+        """A tournament by id; raises ``tournament_not_found``."""
+        async with self.ctx.db.sessions() as session:
+            return await snapshot_of(session, await read_tournament(session, tournament_id))

@@ -1,0 +1,192 @@
+"""Tournaments through the match service on PostgreSQL: sign-up, Swiss rounds dealt as
+ordinary games, scoring, the deadline, no-shows, late joiners, a restart between rounds."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from league.service import MatchService
+from league.store.db import Database
+from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot, UserRef
+from league.tournaments.records import TournamentSnapshot, points_of
+from tests.clock import Clock
+
+CHAT = -4101
+USERS = [UserRef(i, n, language="en") for i, n in enumerate(
+    ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"], 1)]
+ANN, BOB, CAT, DAN = USERS[:4]
+
+
+def service_at(db: Database, clock: Clock) -> MatchService:
+    return MatchService(db, new_seed=iter(range(11, 10_000)).__next__, clock=clock)
+
+
+async def play_table(service: MatchService, game_id: int, *, absent: frozenset[int] = frozenset(),
+                     seed: int = 1) -> GameSnapshot:
+    """Move for the table's humans as the normal computer player would, until the game ends
+    or it is an absent player's turn."""
+    game = await service.get(game_id)
+    rules = service.games[game.kind]
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if game.status != "running":
+            break
+        seat = rules.current_seat(game.state or {})
+        user = game.at_seat(seat).user_id
+        if user is None or user in absent:
+            break
+        action = rules.ai_action(rules.view(game.state or {}, seat), rng, "normal")
+        game = (await service.act(game.id, user, game.version, action)).game
+    return game
+
+
+async def signed_up(service: MatchService, kind: str, humans: list[UserRef], ai: int = 0,
+                    **settings: int) -> TournamentSnapshot:
+    cup = await service.open_tournament(CHAT, "G", 0, humans[0], kind)
+    for user in humans[1:]:
+        cup = await service.join_tournament(cup.id, user)
+    for _ in range(ai):
+        cup = await service.add_tournament_ai(cup.id, humans[0].id, is_admin=False,
+                                              version=cup.version)
+    for name, value in settings.items():
+        cup = await service.set_tournament_setting(cup.id, humans[0].id, name, value,
+                                                   is_admin=False, version=cup.version)
+    return cup
+
+
+def table_sums_hold(cup: TournamentSnapshot) -> None:
+    """Each table's points sum to n/2 (less only by no-shows' lost points); a bye is ½."""
+    by_game: dict[int | None, list[Fraction]] = {}
+    for r in cup.results:
+        by_game.setdefault(r.game_id, []).append(points_of(r.points))
+        assert 0 <= r.points <= 1
+        if r.game_id is None:
+            assert points_of(r.points) == Fraction(1, 2)
+    for game_id, points in by_game.items():
+        if game_id is None:
+            continue
+        n = len(points)
+        no_shows = [r for r in cup.results if r.game_id == game_id and r.no_show]
+        assert sum(points) <= Fraction(n, 2)
+        if not no_shows:
+            assert sum(points) == Fraction(n, 2)
+
+
+async def test_a_coyote_tournament_plays_to_its_podium(pg_db: Database) -> None:
+    clock = Clock()
+    service = service_at(pg_db, clock)
+    cup = await signed_up(service, "coyote", USERS[:5], ai=4, rounds=3, table_size=3)
+    assert [e.name for e in cup.entries][:5] == ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    assert cup.options["pace"] == "standard" and cup.round_seconds == 86400
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    assert cup.status == "running" and cup.round == 1
+    for round_ in (1, 2, 3):
+        tables = cup.tables_of(round_)
+        assert [len(t.entries) for t in tables] == [3, 3, 3]
+        assert sorted(e for t in tables for e in t.entries) == sorted(e.id for e in cup.entries)
+        for table in tables:
+            await play_table(service, table.game_id, seed=round_)
+        changed = await service.advance_tournaments()
+        assert [c.id for c in changed] == [cup.id]
+        cup = changed[0]
+        assert await service.advance_tournaments() == []  # (nothing seated twice)
+    assert cup.status == "finished" and cup.round == 3
+    assert len(cup.results) == 27
+    table_sums_hold(cup)
+    assert [s.place for s in cup.standings][:1] == [1]
+    assert sum(s.points for s in cup.standings) == pytest.approx(27 / 2)
+    assert cup.told_target == 4
+
+
+async def test_the_deadline_finishes_a_table_and_no_shows_are_withdrawn(
+        pg_db: Database) -> None:
+    clock = Clock()
+    service = service_at(pg_db, clock)
+    cup = await signed_up(service, "koira", USERS[:7], rounds=4, table_size=4)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    assert sorted(len(t.entries) for t in cup.tables_of(1)) == [3, 4]
+    gus = cup.entry_of(USERS[6].id)
+    assert gus is not None
+    for round_ in (1, 2):
+        for table in cup.tables_of(round_):
+            await play_table(service, table.game_id, absent=frozenset({USERS[6].id}))
+        assert await service.advance_tournaments() == []  # (Gus has not moved)
+        clock.advance(cup.round_seconds + 1)
+        changed = await service.advance_tournaments()
+        assert len(changed) == 1
+        cup = changed[0]
+        gus_result = next(r for r in cup.results if r.entry_id == gus.id and r.round == round_)
+        assert gus_result.no_show and gus_result.points == 0
+        table_sums_hold(cup)
+    assert not next(e for e in cup.entries if e.id == gus.id).active
+    assert all(gus.id not in t.entries for t in cup.tables_of(3))
+    # Withdrawn, Gus may come back; his missed rounds score nothing.
+    cup = await service.join_tournament(cup.id, USERS[6])
+    assert next(e for e in cup.entries if e.id == gus.id).active
+    with pytest.raises(ServiceError) as late:  # a new player after half the rounds started
+        await service.join_tournament(cup.id, USERS[8])
+    assert late.value.code == "join_closed"
+
+
+async def test_a_late_joiner_gets_a_byes_points(pg_db: Database) -> None:
+    service = service_at(pg_db, Clock())
+    cup = await signed_up(service, "coyote", USERS[:3], rounds=5)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    cup = await service.join_tournament(cup.id, DAN)
+    dan = cup.entry_of(DAN.id)
+    assert dan is not None and dan.joined_round == 1
+    assert [(r.round, r.points, r.game_id) for r in cup.results if r.entry_id == dan.id] \
+        == [(1, 0.5, None)]
+    with pytest.raises(ServiceError) as twice:
+        await service.join_tournament(cup.id, DAN)
+    assert twice.value.code == "already_joined"
+
+
+async def test_bad_requests_change_nothing(pg_db: Database) -> None:
+    service = service_at(pg_db, Clock())
+    cup = await signed_up(service, "coyote", USERS[:2])
+    for name, value in [("rounds", 2), ("rounds", 10), ("rounds", True), ("table_size", 11),
+                        ("table_size", 2), ("round_seconds", 60), ("edition", "chess"),
+                        ("nonsense", 1)]:
+        with pytest.raises(ServiceError) as bad:
+            await service.set_tournament_setting(cup.id, ANN.id, name, value, is_admin=False,
+                                                 version=cup.version)
+        assert bad.value.code == "bad_option", (name, value)
+    with pytest.raises(ServiceError) as stranger:
+        await service.set_tournament_setting(cup.id, BOB.id, "rounds", 4, is_admin=False,
+                                             version=cup.version)
+    assert stranger.value.code == "not_allowed"
+    with pytest.raises(ServiceError) as few:
+        await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    assert few.value.code == "too_few_players"
+    changed = await service.set_tournament_setting(cup.id, BOB.id, "rounds", 4, is_admin=True,
+                                                   version=cup.version)
+    with pytest.raises(ServiceError) as stale:  # the old message's button
+        await service.set_tournament_setting(cup.id, ANN.id, "rounds", 6, is_admin=False,
+                                             version=cup.version)
+    assert stale.value.code == "stale"
+    assert (await service.tournament(cup.id)).rounds == changed.rounds == 4
+    for forged in (0, -1, 2 ** 40, True):
+        with pytest.raises(ServiceError) as missing:
+            await service.tournament(forged)
+        assert missing.value.code == "tournament_not_found"
+
+
+async def test_two_tournaments_and_a_casual_game_share_a_group(pg_db: Database) -> None:
+    service = service_at(pg_db, Clock())
+    first = await signed_up(service, "coyote", USERS[:3])
+    second = await signed_up(service, "koira", USERS[:4])
+    await service.start_tournament(first.id, ANN.id, is_admin=False, version=first.version)
+    await service.start_tournament(second.id, ANN.id, is_admin=False, version=second.version)
+    lobby = await service.open_lobby(CHAT, "G", 0, ANN, "coyote")
+    assert lobby.status == "lobby"
+    assert [t.id for t in await service.tournaments_in(CHAT)] == [first.id, second.id]
+    running = await service.running_games_of(ANN.id)
+    assert {g.tournament_id for g in running} == {first.id, second.id}
+    cancelled = await service.cancel_tournament(first.id, ANN.id, is_admin=True)
+    assert cancelled.status == "cancelled"
+    assert all(t.status == "cancelled" for t in cancelled.tables)
