@@ -160,8 +160,11 @@ class Rounds:
 
     async def _deal(self, session: AsyncSession, row: Tournament, game: Game, number: int,
                     order: list[TournamentEntry], now: datetime) -> Outcome:
+        # ``topic_per_table``: the bot gives the table a forum topic of its own before its
+        # first message, when it may (the tournament was opened in a forum).
+        options = {**row.options, **({"topic_per_table": True} if row.forum else {})}
         table = GameRow(chat_id=row.chat_id, thread_id=row.thread_id, kind=row.kind,
-                        options=dict(row.options), status="lobby", seed=self.ctx.new_seed(),
+                        options=options, status="lobby", seed=self.ctx.new_seed(),
                         creator_id=row.creator_id, tournament_id=row.id,
                         tournament_round=row.round, tournament_table=number)
         for entry in order:
