@@ -109,8 +109,10 @@ async def on_setting(query: CallbackQuery, data: Callback,
 
 
 def _shown(current: dict[str, Any]) -> dict[str, Any]:
-    """The settings as the keyboard shows them (the chat's language as a supported one)."""
-    return {**current, "language": normalize(current.get("language"))}
+    """The settings as the keyboard shows them (the chat's language as a supported one;
+    ``None`` while none is set: each command is answered in its sender's language)."""
+    chosen = current.get("language")
+    return {**current, "language": normalize(chosen) if chosen else None}
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

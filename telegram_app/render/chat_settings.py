@@ -52,6 +52,8 @@ def league_label(key: str, value: Any) -> str:
     if key == "pace":
         return _("⏱ Pace: {value}").format(value=pace_label(value))
     if key == "language":
+        if value is None:  # (not chosen yet: each sender is answered in their own)
+            return _("🌐 Language: each member's own")
         return _("🌐 Language: {value}").format(value=NATIVE_NAMES.get(value, value))
     if key == "stand_in_level":
         return _("🤖 Stand-in level: {value}").format(value=level_name(value))

@@ -16,7 +16,7 @@ import pytest
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import use_language
 from telegram_app.render import texts
-from tests.e2e.harness import BotRunner, wait_for
+from tests.e2e.harness import BotRunner, labels, wait_for
 from tests.fakebot import FakeBotAPI, StoredMessage, parse_html
 
 GROUP = -100515
@@ -149,13 +149,20 @@ async def test_a_group_without_a_language_answers_in_the_senders(bot) -> None:
         assert rules != plain(ui_for("koira").rules_text([], None))
     assert texts_in(api, GROUP)[-1].text == rules
 
+    # /settings says no language is set yet (not "English").
+    await eve.send(GROUP, "/settings")
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 4)
+    shown = labels(api, texts_in(api, GROUP)[-1])
+    assert "🌐 Language: each member's own" in shown
+    assert not any(label.startswith("🌐 Language: English") for label in shown)
+
     # An admin sets the group's language to English: everyone is answered in English.
     await eve.send(GROUP, "/settings language en")
-    await wait_for(lambda: len(texts_in(api, GROUP)) == 4)
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 5)
     await api.settle()
     await kim.send(GROUP, "/help")
-    await wait_for(lambda: len(texts_in(api, GROUP)) == 5)
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 6)
     assert texts_in(api, GROUP)[-1].text == help_in("en")
     await sofia.send(GROUP, "/help")
-    await wait_for(lambda: len(texts_in(api, GROUP)) == 6)
+    await wait_for(lambda: len(texts_in(api, GROUP)) == 7)
     assert texts_in(api, GROUP)[-1].text == help_in("en")
