@@ -3,6 +3,7 @@ ordinary games, scoring, the deadline, no-shows, late joiners, a restart between
 
 from __future__ import annotations
 
+import asyncio
 import random
 from fractions import Fraction
 
@@ -190,3 +191,44 @@ async def test_two_tournaments_and_a_casual_game_share_a_group(pg_db: Database) 
     cancelled = await service.cancel_tournament(first.id, ANN.id, is_admin=True)
     assert cancelled.status == "cancelled"
     assert all(t.status == "cancelled" for t in cancelled.tables)
+
+
+async def test_two_processes_ticking_at_once_seat_the_next_round_once(pg_db: Database) -> None:
+    clock = Clock()
+    first, second = service_at(pg_db, clock), service_at(pg_db, clock)
+    cup = await signed_up(first, "coyote", USERS[:3], ai=3, rounds=3, table_size=3)
+    cup = await first.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    clock.advance(cup.round_seconds + 1)  # (the deadline: the computer finishes the tables)
+    one, two = await asyncio.gather(first.advance_tournaments(), second.advance_tournaments())
+    assert len(one) + len(two) == 1
+    cup = await first.tournament(cup.id)
+    assert cup.round == 2 and len(cup.tables_of(2)) == 2
+    assert len([r for r in cup.results if r.round == 1]) == 6
+
+
+async def test_a_tournament_on_sqlite(sqlite_url: str) -> None:
+    clock = Clock()
+    service = service_at(Database(sqlite_url), clock)
+    cup = await signed_up(service, "koira", USERS[:3], ai=2, rounds=3, table_size=5)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    assert [len(t.entries) for t in cup.tables_of(1)] == [5]
+    for round_ in (1, 2, 3):
+        [table] = cup.tables_of(round_)
+        await play_table(service, table.game_id, seed=round_)
+        [cup] = await service.advance_tournaments()
+    assert cup.status == "finished" and len(cup.results) == 15
+    assert not any(r.no_show for r in cup.results)
+    table_sums_hold(cup)
+
+
+async def test_a_tournament_with_fewer_than_three_players_left_ends(pg_db: Database) -> None:
+    clock = Clock()
+    service = service_at(pg_db, clock)
+    cup = await signed_up(service, "coyote", USERS[:3], ai=2, rounds=5)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    for _ in range(2):  # nobody human moves: withdrawn after two games
+        clock.advance(cup.round_seconds + 1)
+        [cup] = await service.advance_tournaments()
+    assert cup.status == "finished" and cup.round == 2
+    assert [e.active for e in cup.entries] == [False, False, False, True, True]
+    assert cup.told_target == 6
