@@ -186,6 +186,7 @@ class MatchService:
     claim_tell = via("telling", Telling.claim_tell)
     told = via("telling", Telling.told)
     set_tournament_message = via("telling", Telling.set_tournament_message)
+    move_table_to_topic = via("telling", Telling.move_table_to_topic)
 
     # league queries
     chat_zone = via("queries", LeagueQueries.chat_zone)

@@ -1,7 +1,8 @@
 """What the group was told of a tournament: its sign-up message and the announcement of each
-round (and the final one). Claimed before it is sent and marked once sent, so two processes
+round (and the final one), claimed before it is sent and marked once sent, so two processes
 never post one announcement at once, and one killed while sending leaves it to the next tick
-(at least once, never twice at the same time)."""
+(at least once, never twice at the same time); and where each table is played (the forum
+topic the bot opened for it)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,17 @@ from datetime import timedelta
 from sqlalchemy import or_, select, update
 
 from league.store.context import Context
+from league.store.inbox import NAMES_ONLY
+from league.store.models import Game as GameRow
 from league.store.rows import rowcount
 from league.store.tournament_models import Tournament
 from league.tournaments.records import TournamentSnapshot, read_tournament, snapshot_of
 
 CLAIM_FOR = timedelta(minutes=2)
 """An announcement claimed but not marked sent after this long is sent again."""
+TABLE_TOPIC = "table_topic"
+"""A tournament table's game option once the bot tried to open its forum topic
+(``topic_per_table``): the topic's thread id, or 0 when it may not open one."""
 
 
 class Telling:
@@ -68,6 +74,32 @@ class Telling:
             await session.execute(update(Tournament).where(Tournament.id == tournament_id)
                                   .values(message_id=message_id)
                                   .execution_options(synchronize_session=False))
+
+    async def move_table_to_topic(self, game_id: int, thread_id: int) -> bool:
+        """Give running tournament table ``game_id`` the forum topic ``thread_id`` the bot
+        opened for it (0: the bot may not open one; the table stays in the tournament's
+        topic), once: only while its thread is still its tournament's and nothing was
+        recorded before. Records the answer in the game's options (``table_topic``: the
+        thread, or 0), so no delivery asks Telegram again. Returns whether the table moved.
+        No version bump: no button of the table goes stale."""
+        async with self.ctx.db.sessions.begin() as session:
+            session.info[NAMES_ONLY] = True  # (a delivery's bookkeeping, no update's change)
+            found = (await session.execute(
+                select(GameRow.options, GameRow.thread_id, Tournament.thread_id)
+                .join(Tournament, Tournament.id == GameRow.tournament_id)
+                .where(GameRow.id == game_id, GameRow.status == "running"))).one_or_none()
+            if found is None:
+                return False
+            options, thread, home = dict(found[0] or {}), found[1], found[2]
+            if thread != home or TABLE_TOPIC in options:
+                return False
+            result = await session.execute(
+                update(GameRow).where(GameRow.id == game_id, GameRow.thread_id == home,
+                                      GameRow.status == "running")
+                .values(thread_id=thread_id or home,
+                        options={**options, TABLE_TOPIC: thread_id})
+                .execution_options(synchronize_session=False))
+            return rowcount(result) == 1 and bool(thread_id)
 
     async def tournament(self, tournament_id: int) -> TournamentSnapshot:
         """A tournament by id; raises ``tournament_not_found``."""

@@ -14,6 +14,7 @@ from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import hand_number, is_over, private_hand, ui_for
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
+from telegram_app.presenter.table_topics import TableTopics
 from telegram_app.render.common import fit_lines
 from telegram_app.transport.keylocks import KeyLocks
 from telegram_app.transport.messenger import Messenger
@@ -24,14 +25,17 @@ class Screens:
 
     messenger: Messenger
     service: MatchService
+    topics: TableTopics
     _locks: KeyLocks  # one delivery of a game at a time in this process
     _slots: asyncio.Semaphore
 
     @asynccontextmanager
     async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
-        """The game's lock here, a slot (a database connection), the league's delivery."""
+        """The game's lock here, a slot (a database connection), the league's delivery; a
+        tournament table gets its forum topic here, before anything of it is shown."""
         async with self._locks.hold(game_id), self._slots, \
                 self.service.delivering(game_id) as delivery:
+            await self.topics.place(delivery)
             yield delivery
 
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None, *,
@@ -66,6 +70,8 @@ class Screens:
             await self._close_lobby(delivery.game)
 
     async def _close_lobby(self, game: GameSnapshot) -> None:
+        if game.lobby_message_id is None:  # (a tournament's table is dealt without a lobby)
+            return
         await self.messenger.edit(game.chat_id, game.lobby_message_id,
                                   ui_for(game).lobby_closed_text(game))
 

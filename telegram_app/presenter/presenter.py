@@ -11,6 +11,7 @@ from typing import Any
 from league.match.outcome import Outcome
 from league.service import MatchService
 from telegram_app.presenter.reports import Reports
+from telegram_app.presenter.table_topics import TableTopics
 from telegram_app.transport.keylocks import KeyLocks
 from telegram_app.transport.messenger import Messenger
 from telegram_app.transport.outage import OutageLog, is_outage, sqlstate
@@ -29,6 +30,7 @@ class Presenter(Reports):
         self.messenger = messenger
         self.service = service
         self.outage = outage or OutageLog()  # the intake's: one warning per outage
+        self.topics = TableTopics(messenger, service)
         self._locks = KeyLocks()
         self._pending: dict[int, dict[int, Outcome]] = {}  # game -> version -> undelivered
         self._tasks: set[asyncio.Task] = set()

@@ -158,6 +158,22 @@ class Messenger:
             log.warning("sendPhoto to %s failed: %s", chat_id, exc)
             return None
 
+    async def create_topic(self, chat_id: int, name: str) -> int | None:
+        """``createForumTopic``: open a topic named ``name`` in forum ``chat_id``; its message
+        thread id, or ``None`` on any refusal or failure (not a forum, the bot may not manage
+        topics, removed from the group, an outage): the caller keeps to the thread it has.
+        Never repeated after an answer that may have come too late (a second topic)."""
+        try:
+            topic = await self._retrying(lambda: self.bot.create_forum_topic(chat_id, name),
+                                         repeatable=False)
+        except ChatMigrated as exc:  # (a forum is a supergroup already: hardly ever)
+            await self.migrated(chat_id, exc.new_chat_id)
+            return None
+        except TelegramError as exc:
+            log.info("createForumTopic in %s failed: %s", chat_id, exc)
+            return None
+        return topic.message_thread_id
+
     async def edit(self, chat_id: int, message_id: int | None, text: str, *,
                    markup: InlineKeyboardMarkup | None = None) -> bool:
         """Edit a message in place; ``True`` if it now shows ``text`` (or already did)."""

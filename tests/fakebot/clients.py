@@ -265,11 +265,13 @@ class UserActionsMixin:
         self.chats[chat_id].is_forum = True
         msg = self.service_message(chat_id, by.id, {"forum_topic_created": {
             "name": name, "icon_color": 7322096}}, own_thread=True)
+        self.chats[chat_id].topics[msg.message_id] = name
         return msg.message_id
 
     def edit_topic(self: FakeBotAPI, chat_id: int, thread_id: int, name: str,
                    by: FakeUser) -> StoredMessage:
         """``by`` renames a forum topic (``forum_topic_edited``)."""
+        self.chats[chat_id].topics[thread_id] = name
         return self.service_message(chat_id, by.id, {"forum_topic_edited": {"name": name}},
                                     thread_id=thread_id)
 

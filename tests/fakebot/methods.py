@@ -448,6 +448,8 @@ class MethodsMixin:
             data["is_anonymous"] = False
         elif status == "administrator":
             data.update(_ADMIN_RIGHTS, can_delete_messages=True, can_manage_chat=True)
+            if user_id == self.bot_id and chat.is_forum:
+                data["can_manage_topics"] = chat.bot_can_manage_topics
         elif status == "kicked":
             data["until_date"] = 0
         return data

@@ -46,7 +46,8 @@ class RecordedRequest:
 
 @dataclass
 class LogEntry:
-    """One visible event, in order: ``kind`` is send/edit/delete/photo/answer/user.
+    """One visible event, in order: ``kind`` is send/edit/delete/photo/answer/user/topic (the
+    bot opened a forum topic: ``text`` is its name, ``message_id`` its thread id).
 
     ``actor`` is the user's display name for ``user``/``answer`` entries, ``"bot"`` otherwise.
     ``buttons`` holds the inline keyboard rows as ``[[text, ...], ...]``. An entry of an
@@ -111,7 +112,9 @@ class FakeChat:
 
     ``admins``: user ids, the first one is the creator. ``statuses`` overrides
     getChatMember for single users (e.g. ``{42: "kicked"}``). ``bot_admin`` makes the bot an
-    administrator (needed to delete other people's messages in groups).
+    administrator (needed to delete other people's messages in groups);
+    ``bot_can_manage_topics`` is its ``can_manage_topics`` right then (createForumTopic needs
+    both, in a forum). ``topics``: the forum topics opened here (thread id -> name).
     """
 
     id: int
@@ -120,6 +123,7 @@ class FakeChat:
     is_forum: bool = False
     admins: list[int] = field(default_factory=list)
     bot_admin: bool = False
+    bot_can_manage_topics: bool = True
     statuses: dict[int, str] = field(default_factory=dict)
     migrated_to: int | None = None
     first_name: str | None = None
@@ -131,6 +135,8 @@ class FakeChat:
     """Ephemeral messages that exist, by ``ephemeral_message_id`` (freed when deleted)."""
     ephemeral_log: list[StoredMessage] = field(default_factory=list)
     """Every ephemeral message ever sent here, deleted ones included, oldest first."""
+    topics: dict[int, str] = field(default_factory=dict)
+    """Forum topics opened here (by the bot's createForumTopic or a user), thread id -> name."""
 
     def to_dict(self) -> dict:
         """The ``Chat`` object as it appears inside messages."""

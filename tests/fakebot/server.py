@@ -1,7 +1,8 @@
 """A fake Telegram Bot API server on loopback for end-to-end tests of PTB bots.
 
 Point PTB at it with ``ApplicationBuilder().token(api.token).base_url(api.base_url)``.
-Bot-method behaviour lives in :mod:`tests.fakebot.methods`, scripted users in
+Bot-method behaviour lives in :mod:`tests.fakebot.methods` (forum topics in
+:mod:`tests.fakebot.topics`), scripted users in
 :mod:`tests.fakebot.clients`; this module holds the HTTP layer, the state, the update
 queue and the query/sync helpers.
 """
@@ -21,6 +22,7 @@ from aiohttp import web
 from .clients import FakeUser, UserActionsMixin
 from .methods import MethodsMixin
 from .models import ApiError, FakeChat, LogEntry, RecordedRequest, StoredMessage, buttons_of
+from .topics import TopicsMixin
 
 _JSON_KEYS = frozenset({
     "reply_markup", "entities", "caption_entities", "allowed_updates", "link_preview_options",
@@ -29,11 +31,12 @@ _JSON_KEYS = frozenset({
 _INT_KEYS = frozenset({
     "chat_id", "message_id", "offset", "limit", "timeout", "message_thread_id", "user_id",
     "cache_time", "reply_to_message_id", "from_chat_id", "until_date", "receiver_user_id",
-    "ephemeral_message_id",
+    "ephemeral_message_id", "icon_color",
 })
 _TEXT_KEYS = frozenset({
     "text", "caption", "callback_query_id", "title", "description", "url", "parse_mode",
     "inline_message_id", "language_code", "name", "short_description", "action",
+    "icon_custom_emoji_id",
 })
 _CONFLICT = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"  # noqa: E501
 _DEFAULT_EXCLUDED = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -58,7 +61,7 @@ def _decode_value(key: str, value: Any) -> Any:
     return value
 
 
-class FakeBotAPI(MethodsMixin, UserActionsMixin):
+class FakeBotAPI(MethodsMixin, TopicsMixin, UserActionsMixin):
     """Fake Telegram Bot API server (aiohttp, 127.0.0.1, random port).
 
     Use ``async with FakeBotAPI(token="123:ABC") as api`` or ``await api.start()`` /

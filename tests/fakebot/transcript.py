@@ -64,6 +64,8 @@ def render_entry(entry: LogEntry, *, brief_edits: bool = False,
         return _block(f"✎ {ref}", entry.text, entry.buttons)
     if entry.kind == "delete":
         return [f"🗑 {ref}deleted"]
+    if entry.kind == "topic":
+        return [f"🗂 {ref}topic created: {entry.text}"]
     if entry.kind == "press":
         return [f"{entry.actor} pressed [{entry.text}]"]
     if entry.kind == "answer":

@@ -33,6 +33,7 @@ from telegram_app.render.language import (
 )
 from telegram_app.render.lobby import lobby_body
 from telegram_app.render.place import with_place
+from telegram_app.render.tournament_table import heading_lines
 
 ALERT_LIMIT = 200
 TABLE_MOVES = 24  # the round's latest moves the table shows (a message holds 4096 characters)
@@ -179,7 +180,8 @@ def table_text(game: GameSnapshot, *, mention: bool = False,
     state = game.state or {}
     view = GAMES[game.kind].view(state, None)
     live = moves is not None
-    lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
+    lines = [*heading_lines(game),
+             _("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
     if opening:
         lines += [*opening, ""]
     lines += _seat_lines(game, view if live else {**view, "turn": None}, None)
@@ -222,7 +224,8 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     turn."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, seat)
-    lines = [_("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
+    lines = [*heading_lines(game),
+             _("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
     lines += _seat_lines(game, view, seat) + legend(game, view)
     lines += ["", _bids_line(game, state)] + status_lines(game, view)
     if view["turn"] == seat:

@@ -31,6 +31,7 @@ from telegram_app.render.language import (
     in_seat_language,
 )
 from telegram_app.render.place import with_place
+from telegram_app.render.tournament_table import heading_lines
 
 SHOWN_PLAYS = 12
 """The latest plays of a trick a message lists (a long phase-2 trick of pick-ups and
@@ -138,7 +139,8 @@ def seat_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
 
 
 def _table_body(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
-    lines = [heading(game, view), trump_line(game, view), stock_line(view), ""]
+    lines = [*heading_lines(game), heading(game, view), trump_line(game, view),
+             stock_line(view), ""]
     if not view["over"]:  # cards a finished game leaves on the table are nobody's business
         lines += trick_lines(game, view) + [""]
     return lines + seat_lines(game, view)
@@ -218,8 +220,8 @@ def private_text(game: GameSnapshot, seat: int) -> str:
     view: no other player's card."""
     view = GAMES[game.kind].view(game.state or {}, seat)
     lines = _table_body(game, view) + [""]
-    if view["trump"] is not None and not view["over"]:  # what the trump line means
-        lines.insert(2, "ℹ️ " + trump_rule())
+    if view["trump"] is not None and not view["over"]:  # what the trump line means, under it
+        lines.insert(lines.index(trump_line(game, view)) + 1, "ℹ️ " + trump_rule())
     hand = view["hand"] or []
     if seat in view["out"]:
         lines.append(_("You are out of cards: you are safe ({place}).").format(
