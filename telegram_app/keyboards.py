@@ -121,8 +121,11 @@ def level_rows(game: GameSnapshot) -> Rows:
 
 
 @in_chat_language
-def rematch_keyboard(game: GameSnapshot) -> InlineKeyboardMarkup:
-    """The 🔁 Rematch button of a finished game's last message (``rm:<game>``)."""
+def rematch_keyboard(game: GameSnapshot) -> InlineKeyboardMarkup | None:
+    """The 🔁 Rematch button of a finished game's last message (``rm:<game>``); none for a
+    tournament's table (the tournament seats the next round)."""
+    if game.tournament_id is not None:
+        return None
     return InlineKeyboardMarkup([[Button(_("🔁 Rematch"), callback_data=_cb("rm", game))]])
 
 

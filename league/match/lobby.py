@@ -104,6 +104,8 @@ class LobbyService:
         is open in the topic, or the rematch already started), ``stale``."""
         async with self.ctx.db.sessions() as session:
             row = await load_game(session, game_id)
+            if row.tournament_id is not None:  # (no button offers it: the data was forged)
+                raise ServiceError("bad_button")
             if row.status != "finished":
                 raise ServiceError("not_finished")
             if not any(p.user_id == user.id for p in row.players if not p.is_ai):

@@ -101,6 +101,9 @@ async def test_a_coyote_tournament_plays_to_its_podium(pg_db: Database) -> None:
     assert [s.place for s in cup.standings][:1] == [1]
     assert sum(s.points for s in cup.standings) == pytest.approx(27 / 2)
     assert cup.told_target == 4
+    with pytest.raises(ServiceError) as forged:  # (a table's end offers no 🔁 Rematch)
+        await service.rematch(cup.tables[0].game_id, ANN)
+    assert forged.value.code == "bad_button"
 
 
 async def test_the_deadline_finishes_a_table_and_no_shows_are_withdrawn(
