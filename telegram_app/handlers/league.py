@@ -12,6 +12,7 @@ from engine import GAMES
 from league.store.errors import ServiceError
 from league.tables.charts import rating_chart_png
 from league.tables.queries import RatingCard
+from league.tournaments.pages import played_tournaments
 from telegram_app.games.base import default_kind
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
@@ -20,6 +21,8 @@ from telegram_app.render.common import error_text
 from telegram_app.services import services
 
 PERIOD_WORDS = {"": "week", "week": "week", "last": "last", "season": "season"}
+CARD_TOURNAMENTS = 5
+"""The latest tournaments a rating card lists."""
 
 
 def _kind_of(args: list[str]) -> tuple[str, list[str]]:
@@ -108,17 +111,33 @@ async def _other_cards(context: ContextTypes.DEFAULT_TYPE, card: RatingCard,
     return [(kind, replace(c, name=card.name)) for kind, c in cards if c.games]
 
 
+async def _card_tournaments(context: ContextTypes.DEFAULT_TYPE, card: RatingCard,
+                            chat_id: int | None) -> str:
+    """The card's player's latest tournaments as a section of the card (empty for none):
+    in a group, that group's alone (which other groups someone plays in is not the
+    group's business); in the private chat, every group's, named."""
+    cups = await played_tournaments(services(context).db, card.user_id, chat_id,
+                                    limit=CARD_TOURNAMENTS)
+    return render.tournaments_text(cups, card.user_id, _("🏆 <b>Tournaments</b>"),
+                                   group=chat_id is None)
+
+
+def _with_section(text: str, section: str) -> str:
+    return f"{text}\n\n{section}" if section else text
+
+
 async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rating [game]``: yours, or the replied-to player's, in a game (else the default
-    game), then the other games they played rated games of."""
+    game), then the other games they played rated games of and their latest tournaments."""
     chat = update.effective_chat
     chat_id = chat.id if in_group(chat) and chat else None
     kind, named = _named_kind(context)
     card = await _card(update, context, chat_id, kind)
     if card is not None:
         others = await _other_cards(context, card, chat_id, kind)
-        await reply(update, context, render.rating_text(card, named)
-                    + render.other_games_text(others))
+        await reply(update, context, _with_section(
+            render.rating_text(card, named) + render.other_games_text(others),
+            await _card_tournaments(context, card, chat_id)))
 
 
 async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -134,26 +153,48 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     bot = services(context)
     others = await _other_cards(context, card, chat_id, kind)
+    cups = await _card_tournaments(context, card, chat_id)
     history = await bot.service.rating_history(card.user_id, kind=kind)
     title = _("Elo of {name}").format(name=card.name)
     png = await asyncio.to_thread(rating_chart_png, history, title,
                                   empty_text=_("No rated game yet"),
                                   numeric_dates=current_language() != DEFAULT_LANGUAGE)
     message = update.effective_message
-    if await bot.messenger.send_photo(chat.id, png, render.profile_caption(card, others, named),
+    caption = render.profile_caption(card, others, named, cups)
+    if await bot.messenger.send_photo(chat.id, png, caption,
                                       thread_id=thread_of(message)) is None:
-        await reply(update, context, render.rating_text(card, named)  # without the chart
-                    + render.other_games_text(others))
+        await reply(update, context, _with_section(  # without the chart
+            render.rating_text(card, named) + render.other_games_text(others), cups))
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/history``: the last 10 games of this chat, of every game."""
-    chat = update.effective_chat
-    if not in_group(chat) or chat is None:
-        await reply(update, context, _("Send /history in a group."))
+    """``/history``: the last 10 games of this chat, of every game, and the sender's latest
+    tournaments in it; in the private chat, the sender's latest tournaments of every
+    group."""
+    chat, user, message = update.effective_chat, update.effective_user, \
+        update.effective_message
+    if chat is None:
         return
+    bot = services(context)
+    # (a message sent as the group or a channel has no player behind it)
+    sender = user if user is not None and (message is None or message.sender_chat is None) \
+        else None
+    if not in_group(chat):
+        cups = await played_tournaments(bot.db, sender.id) if sender is not None else []
+        section = render.tournaments_text(cups, sender.id, _("🏆 <b>Your tournaments</b>"),
+                                          group=True) if sender is not None else ""
+        await reply(update, context, _with_section(
+            section, _("Send /history in a group for its last games.")) if section
+            else _("Send /history in a group."))
+        return
+    section = ""
+    if sender is not None:
+        section = render.tournaments_text(
+            await played_tournaments(bot.db, sender.id, chat.id), sender.id,
+            _("🏆 <b>Tournaments of {name}</b>").format(
+                name=render.escaped_name(user_ref(sender).display_name)), group=False)
     await reply(update, context, render.history_text(
-        await services(context).service.history(chat.id, kind=None)))
+        await bot.service.history(chat.id, kind=None), section))
 
 
 async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -53,7 +53,7 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
     """The Mini App's routes for the bot ``app`` (its token checks ``initData``; its
     ``bot_data`` holds the services), under ``prefix``."""
     from telegram_app.games.base import UIS
-    from telegram_app.miniapp import game_api, league_api
+    from telegram_app.miniapp import game_api, league_api, tournament_api
     from telegram_app.miniapp.auth import authed
     from telegram_app.miniapp.strings import me, strings
 
@@ -75,6 +75,8 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
         Route("/chat/{chat_id}", auth(league_api.chat)),
         Route("/chat/{chat_id}/standings", auth(league_api.standings)),
         Route("/chat/{chat_id}/history", auth(league_api.history)),
+        Route("/chat/{chat_id}/tournaments", auth(tournament_api.chat_list)),
+        Route("/tournament/{tournament_id}", auth(tournament_api.tournament)),
         Route("/profile/{user_id:int}", auth(league_api.profile)),
         Route("/replay/{game_id:int}", auth(league_api.replay)),
         Route("/{rest:path}", not_found),

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 from telegram.ext import Application
 
 from league.store.errors import ServiceError
+from telegram_app.i18n import _
 from telegram_app.miniapp.initdata import InitDataError, WebAppUser, validate
 from telegram_app.miniapp.text import language
 from telegram_app.render.common import error_text
@@ -33,16 +34,25 @@ def user_of(request: Request, app: Application, bot: BotServices) -> WebAppUser:
     return validate(header[len(SCHEME):].strip(), app.bot.token, bot.service.clock())
 
 
+def page_text(code: str) -> str | None:
+    """The refusals only the Mini App's pages give (the chat's are ``error_text``'s)."""
+    return {
+        "tournament_members_only": _("This tournament's page is for its players and those "
+                                     "who have played a game in its group."),
+    }.get(code)
+
+
 def refusal(code: str, status: int, detail: dict[str, Any] | None = None,
             message: str | None = None) -> JSONResponse:
     """``{"error": code, "message": translated text}`` with ``status``."""
-    return JSONResponse({"error": code, "message": message or error_text(code, detail)},
-                        status_code=status)
+    return JSONResponse({"error": code, "message": message or page_text(code)
+                         or error_text(code, detail)}, status_code=status)
 
 
 STATUS = {"game_not_found": 404, "not_a_player": 403, "not_allowed": 403, "stale": 409,
           "not_running": 409, "game_members_only": 403, "league_members_only": 403,
-          "profile_not_shared": 403}
+          "profile_not_shared": 403, "tournament_not_found": 404,
+          "tournament_members_only": 403}
 
 
 def authed(app: Application) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:

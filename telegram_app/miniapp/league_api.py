@@ -24,9 +24,10 @@ from league.store import access
 from league.store.errors import ServiceError
 from league.tables.queries import RatingCard
 from league.tables.ratings import START, format_rating
+from league.tournaments.pages import played_tournaments
 from telegram_app.games.base import UIS, default_kind
 from telegram_app.i18n import _, format_day, format_number
-from telegram_app.miniapp import table
+from telegram_app.miniapp import table, tournament_api
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
@@ -139,8 +140,11 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     """GET ``/profile/{user_id}?chat=&game=``: the rating card in that game (``/rating``'s
     lines, the other games' Elo after them) and the Elo after each rated game of it
     ``[{"at": ISO time, "elo": float}]``, oldest first, with the game switch (without a
-    game, the one the player last played rated, else the chat's last). Your own, or that of
-    someone in a chat you played in (``chat`` given)."""
+    game, the one the player last played rated, else the chat's last), and their latest
+    tournaments ``[{"id", "chat_id", "line"}]`` (:func:`tournament_api.list_item`). Your own
+    (with the tournaments of every group), or that of someone in a chat you played in
+    (``chat`` given; that chat's tournaments alone: which other groups someone plays in is
+    theirs to tell)."""
     target = id_of(request.path_params["user_id"])
     raw = request.query_params.get("chat")
     chat_id = id_of(raw, signed=True) if raw else None
@@ -156,6 +160,8 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     card = await bot.service.rating_card(target, chat_id, kind=kind)
     history = await bot.service.rating_history(target, kind=kind)
     others = await _others(bot, card, chat_id, kind)
+    own = target == user.id
+    cups = await played_tournaments(bot.db, target, None if own else chat_id)
     text = render.rating_text(card) + render.other_games_text(others)
     return JSONResponse({
         "user_id": target, "name": clean_name(card.name),
@@ -164,7 +170,8 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
         "lines": plain(text).split("\n"),
         "points": [{"at": at.isoformat(), "elo": round(elo, 1)} for at, elo in history],
         "start": START,
-        "empty": _("No rated game yet"), **_games(kind)})
+        "empty": _("No rated game yet"), **_games(kind),
+        "tournaments": [tournament_api.list_item(c, target, group=own) for c in cups]})
 
 
 async def history(request: Request, bot: BotServices, user: WebAppUser) -> Response:

@@ -1,8 +1,8 @@
 """How the chats open the Mini App: a ``web_app`` button on a player's private message (Telegram
 allows those only in private chats) and the Mini App's direct link
 ``https://t.me/<bot>/<short name>?startapp=g<id>`` on the group's table. Both name the game
-in the start parameter. Unset settings (``MINIAPP_URL``, ``MINIAPP_SHORT_NAME``) mean no
-button.
+in the start parameter (``t<id>``: a tournament's page, :func:`tournament_row`). Unset
+settings (``MINIAPP_URL``, ``MINIAPP_SHORT_NAME``) mean no button.
 
 Configured once per process by the Application (:func:`configure`): the keyboards are drawn
 far from any settings object, and one process runs one bot."""
@@ -48,7 +48,21 @@ def private_row(game_id: int) -> list[InlineKeyboardButton]:
 def group_row(game_id: int) -> list[InlineKeyboardButton]:
     """``[🃏 Open the table]`` as the direct link, or ``[]`` without a short name or the
     bot's username."""
+    url = direct_link(f"g{game_id}")
+    return [InlineKeyboardButton(_("🃏 Open the table"), url=url)] if url else []
+
+
+def direct_link(start: str) -> str | None:
+    """The Mini App's direct link opening on ``start`` (``g<id>``, ``t<id>``, ``c<chat>``),
+    or ``None`` without a short name or the bot's username."""
     if not (LINKS.url and LINKS.short_name and LINKS.bot_username):
-        return []
-    return [InlineKeyboardButton(_("🃏 Open the table"), url=(
-        f"https://t.me/{LINKS.bot_username}/{LINKS.short_name}?startapp=g{game_id}"))]
+        return None
+    return f"https://t.me/{LINKS.bot_username}/{LINKS.short_name}?startapp={start}"
+
+
+def tournament_row(tournament_id: int) -> list[InlineKeyboardButton]:
+    """``[🏆 Standings and tables]``: the direct link to the tournament's page (a group's
+    message, such as a round's announcement: a direct link works in any chat), or ``[]``
+    without the settings."""
+    url = direct_link(f"t{tournament_id}")
+    return [InlineKeyboardButton(_("🏆 Standings and tables"), url=url)] if url else []

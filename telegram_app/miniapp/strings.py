@@ -35,6 +35,14 @@ def ui_strings() -> dict[str, str]:
         "open_replay": _("Replay"), "open_table": _("Open the table"),
         "your_games": _("Your games"), "your_leagues": _("Your leagues"),
         "result": _("Result"),
+        # the tournament pages
+        "tournaments": _("Tournaments"),
+        "t_player": _("Player"), "t_points": _("Points"), "t_buchholz": _("Buchholz"),
+        "t_played": _("Games"), "withdrawn": _("withdrawn"), "no_show": _("no-show"),
+        "signed_up": _("Signed up"), "byes": _("Byes"),
+        "round_ends": _("Round ends {time}"),
+        "tables_playing": _("Playing"), "settings": _("Settings"),
+        "rounds": _("Rounds"),
     }
 
 

@@ -6,6 +6,7 @@ and the page stays the same.
 ``page(game, user_id, recent)`` →::
 
     {"game": {"id", "kind", "status", "version", "chat_id", "deadline", "paused"},
+     "tournament": {"id", "round", "table", "label"} or None (see :func:`tournament`),
      "you": seat or None (None: not a player, or the lobby),
      "title": str, "prompt": str, "notes": [str], "recent": [str],
      "seats": [{"seat", "name", "you", "ai", "turn", "out", "tally", "max_tally",
@@ -29,6 +30,7 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import UIS, PageTable
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
+from telegram_app.render.tournament_table import table_heading
 
 
 def seat_of(game: GameSnapshot, user_id: int) -> int | None:
@@ -66,12 +68,25 @@ def rematch(game: GameSnapshot, user_id: int) -> dict[str, str] | None:
     """For a player of a finished game, where to play it again: 🔁 Rematch is a button of
     the group's last message about it, which the page cannot press (its tap opens the
     lobby in the group), so the page says where it is and offers to go back to the chat.
-    ``None`` for anyone else (only a player may tap it) and for a game that did not end."""
+    ``None`` for anyone else (only a player may tap it), for a game that did not end and for
+    a tournament's table (no rematch: the tournament seats the next round)."""
     player = game.player(user_id)
-    if game.status != "finished" or player is None or player.is_ai:
+    if game.status != "finished" or player is None or player.is_ai or \
+            game.tournament_id is not None:  # (a tournament's table: the next round comes)
         return None
     return {"text": _("To play again, tap 🔁 Rematch under the result in the group."),
             "button": _("↩️ Back to the chat")}
+
+
+def tournament(game: GameSnapshot) -> dict[str, Any] | None:
+    """For a tournament's table, the way to its tournament's page: ``{"id", "round",
+    "table", "label"}`` (the label: the heading of the table's messages in the group);
+    ``None`` for a casual game."""
+    heading = table_heading(game)
+    if heading is None:
+        return None
+    return {"id": game.tournament_id, "round": game.tournament_round,
+            "table": game.tournament_table, "label": plain(heading)}
 
 
 def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> dict[str, Any]:
@@ -82,7 +97,8 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
             "deadline": game.deadline_at.isoformat() if game.deadline_at and
             game.status == "running" else None}
     if game.state is None or game.kind not in UIS:  # the lobby (or a cancelled one)
-        return {"game": head, "you": None, "title": _("Game #{id}").format(id=game.id),
+        return {"game": head, "tournament": tournament(game), "you": None,
+                "title": _("Game #{id}").format(id=game.id),
                 "prompt": _("Waiting in the lobby: the host starts the game in the group.")
                 if game.status == "lobby" else _("This game is not running any more."),
                 "notes": [], "recent": [], "claims": [], "pile": None, "over": False,
@@ -98,7 +114,8 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
     body["your_turn"] = bool(body["controls"])
     body["result"] = result(game, user_id)
     body["rematch"] = rematch(game, user_id)
-    return {"game": head, "you": seat, "recent": recent or [], **body}
+    return {"game": head, "tournament": tournament(game), "you": seat,
+            "recent": recent or [], **body}
 
 
 def controls(game: GameSnapshot, user_id: int) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from league.store.snapshots import GameSnapshot
 from league.tables.queries import HistoryEntry, RatingCard, Standings
 from league.tables.ratings import format_rating
+from league.tournaments.records import TournamentSnapshot
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.chat_settings import game_name, game_title
@@ -18,8 +19,12 @@ from telegram_app.render.common import fit_lines, plain_name, seat_label
 from telegram_app.render.results import places_text
 
 
-def _name(name: str) -> str:
+def escaped_name(name: str) -> str:
+    """A name for a league text: cut to 24 characters, bidi-isolated, HTML-escaped."""
     return escape(plain_name(name, 24), quote=False)
+
+
+_name = escaped_name
 
 
 def _points(value: float) -> str:
@@ -104,8 +109,9 @@ def top_text(rows: list[tuple[int, str, Any]], kind: str | None = None) -> str:
     return fit_lines(lines, keep="first")
 
 
-def history_text(entries: list[HistoryEntry]) -> str:
-    """``/history``: the chat's last games with placements and Elo changes."""
+def history_text(entries: list[HistoryEntry], tournaments: str = "") -> str:
+    """``/history``: the chat's last games with placements and Elo changes, then
+    ``tournaments`` (a :func:`tournaments_text` section; may be empty)."""
     lines = [_("📜 <b>Last games in this chat</b>"), ""]
     if not entries:
         lines.append(_("No finished game yet."))
@@ -116,6 +122,8 @@ def history_text(entries: list[HistoryEntry]) -> str:
         lines.append(_("#{id} · {date} · {game}: {places}").format(
             id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
             game=game_title(entry.kind, entry.options), places=places))
+    if tournaments:
+        lines += ["", tournaments]
     lines.append("")
     lines.append(_("/replay ID shows a game move by move."))
     return fit_lines(lines, keep="first")
@@ -132,11 +140,24 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     return fit_lines(lines, keep="first")
 
 
+CAPTION_LIMIT = 1000
+"""Characters of a photo's caption (Telegram allows 1024)."""
+
+
 def profile_caption(card: RatingCard, others: list[tuple[str, RatingCard]] | None = None,
-                    kind: str | None = None) -> str:
+                    kind: str | None = None, tournaments: str = "") -> str:
     """The caption of /profile's chart (the chart is of the first card's game, ``kind``
-    when the user named one)."""
-    return (rating_text(card, kind) + other_games_text(others or []))[:1000]
+    when the user named one), then as many whole lines of ``tournaments`` (a
+    :func:`tournaments_text` section) as the caption has room for."""
+    caption = (rating_text(card, kind) + other_games_text(others or []))[:CAPTION_LIMIT]
+    lines = tournaments.split("\n") if tournaments else []
+    if lines and len(caption) + 2 + len(lines[0]) + 1 + len(lines[1]) <= CAPTION_LIMIT:
+        caption += "\n"  # (a heading with at least one tournament, else nothing)
+        for line in lines:
+            if len(caption) + 1 + len(line) > CAPTION_LIMIT:
+                break
+            caption += "\n" + line
+    return caption
 
 
 def other_games_text(cards: list[tuple[str, RatingCard]]) -> str:
@@ -146,3 +167,50 @@ def other_games_text(cards: list[tuple[str, RatingCard]]) -> str:
         "{game}: Elo {elo} · rated games: {games}").format(
             game=game_name(kind), elo=format_rating(card.rating, card.games), games=card.games)
         for i, (kind, card) in enumerate(cards))
+
+
+def tournament_stage(cup: TournamentSnapshot) -> str:
+    """Where a tournament is: sign-up, round r of n, finished (or cancelled)."""
+    if cup.status == "running":
+        return _("Round {round} of {rounds}").format(round=cup.round, rounds=cup.rounds)
+    return {"signup": _("Sign-up"), "finished": _("Finished")}.get(cup.status, _("Cancelled"))
+
+
+def tournament_standing(cup: TournamentSnapshot, user_id: int) -> str:
+    """Where ``user_id`` stands in a tournament they played: their place of n once it is
+    finished, the round while it runs; "withdrawn" when they were."""
+    entry = cup.entry_of(user_id)
+    if cup.status == "finished":
+        row = next((r for r in cup.standings if entry is not None and r.entry.id == entry.id),
+                   None)
+        text = _("place {place} of {total}").format(
+            place=row.place, total=len(cup.standings)) if row else tournament_stage(cup)
+    elif cup.status == "running":
+        text = _("round {round} of {rounds}").format(round=cup.round, rounds=cup.rounds)
+    else:
+        text = tournament_stage(cup)
+    if entry is not None and not entry.active:
+        text += " · " + _("withdrawn")
+    return text
+
+
+def tournament_line(cup: TournamentSnapshot, user_id: int, *, group: bool) -> str:
+    """One tournament of a player: ``🏆 #id · day · game · group: place p of n`` (the day
+    once finished; ``group``: name the group, for a list that spans several)."""
+    head = [f"#{cup.id}"]
+    if cup.finished_at is not None:
+        head.append(format_day(cup.finished_at, skeleton="MMMd"))
+    name, title = game_name(cup.kind), game_title(cup.kind, cup.options)
+    head.append(name if title == name else f"{name} · {title}")  # (Coyote's edition)
+    if group:
+        head.append(_name(cup.chat_title) if cup.chat_title else _("a group"))
+    return "🏆 " + " · ".join(head) + ": " + tournament_standing(cup, user_id)
+
+
+def tournaments_text(cups: list[TournamentSnapshot], user_id: int, title: str, *,
+                     group: bool) -> str:
+    """A section of a player's latest tournaments under ``title`` (Telegram HTML, already
+    escaped by the caller), one :func:`tournament_line` each; empty for none."""
+    if not cups:
+        return ""
+    return "\n".join([title, *(tournament_line(c, user_id, group=group) for c in cups)])

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { drawTable, tickClocks } from "./table.js";
 import { fitCardLabels } from "./cards.js";
 import { drawStandings, drawProfile, drawHistory, drawReplay } from "./league.js";
+import { drawTournament, tournamentList, playedList, tournamentBanner } from "./tournament.js";
 
 const main = document.getElementById("main");
 const tabs = document.getElementById("tabs");
@@ -14,7 +15,7 @@ let t = {};
 let me = null;
 // game: the league shown (a kind the server offers; null: the server's default).
 const state = { view: "table", gameId: null, chatId: null, period: "week", profileId: null,
-  replayId: null, game: null };
+  replayId: null, game: null, tournamentId: null };
 let stopWatch = null;
 let shownVersion = null;
 let toastTimer = null;
@@ -52,9 +53,24 @@ function layoutOf(name) {
     .then((module) => module.draw, () => drawTable);
   return layouts[name];
 }
+// A tournament's table leads back to its tournament's page, whatever draws the table.
 async function drawPage(page) {
-  return (await layoutOf(page.layout))(page, t, send);
+  const node = await (await layoutOf(page.layout))(page, t, send);
+  const banner = tournamentBanner(page.tournament, openTournament);
+  if (banner) node.prepend(banner);
+  return node;
 }
+
+function openTournament(id) {
+  state.tournamentId = id;
+  go("tournament");
+}
+
+const opens = {
+  game: (id) => { state.gameId = id; go("table"); },
+  replay: (id) => { state.replayId = id; go("replay"); },
+  profile: (userId) => { state.profileId = userId; go("profile"); },
+};
 
 function failed(error) {
   if (error instanceof ApiError && error.status === 401) return show(h("p.error", {}, t.unauthorized || "401"));
@@ -119,14 +135,22 @@ async function go(view) {
         }, (online) => document.body.classList.toggle("offline", !online));
       }
     } else if (view === "standings") {
-      const data = await get(`chat/${state.chatId}/standings?period=${state.period}${gameParam("&")}`);
-      show(drawStandings(data, t, (period) => { state.period = period; go("standings"); },
-        (userId) => { state.profileId = userId; go("profile"); }, chooseGame("standings")));
+      const [data, cups] = await Promise.all([
+        get(`chat/${state.chatId}/standings?period=${state.period}${gameParam("&")}`),
+        get(`chat/${state.chatId}/tournaments`)]);
+      const node = drawStandings(data, t, (period) => { state.period = period; go("standings"); },
+        opens.profile, chooseGame("standings"));
+      const list = tournamentList(cups, t, openTournament);
+      if (list) node.append(list);
+      show(node);
     } else if (view === "profile") {
       const who = state.profileId || me.id;
       const chat = state.chatId ? `?chat=${state.chatId}` : "";
       const data = await get(`profile/${who}${chat}${gameParam(chat ? "&" : "?")}`);
-      show(drawProfile(data, t, (kind) => { state.profileId = who; chooseGame("profile")(kind); }));
+      const node = drawProfile(data, t, (kind) => { state.profileId = who; chooseGame("profile")(kind); });
+      const played = playedList(data.tournaments, t, openTournament);
+      if (played) node.append(played);
+      show(node);
       state.profileId = null;
     } else if (view === "history") {
       show(drawHistory(await get(`chat/${state.chatId}/history`), t,
@@ -135,6 +159,10 @@ async function go(view) {
       const data = await get(`replay/${state.replayId}`);
       if (!state.chatId) { state.chatId = data.chat_id; drawTabs(); }
       show(drawReplay(data, t));
+    } else if (view === "tournament") {
+      const data = await get(`tournament/${state.tournamentId}`);
+      if (state.chatId !== data.chat_id) { state.chatId = data.chat_id; drawTabs(); }
+      show(drawTournament(data, t, opens));
     }
   } catch (error) { failedPage(error); }
 }
@@ -177,6 +205,7 @@ async function boot() {
   if (/^g\d+$/.test(start)) { state.gameId = Number(id); return go("table"); }
   if (/^r\d+$/.test(start)) { state.replayId = Number(id); return go("replay"); }
   if (/^c-?\d+$/.test(start)) { state.chatId = Number(id); return go("standings"); }
+  if (/^t\d+$/.test(start)) { state.tournamentId = Number(id); return go("tournament"); }
   if (start === "p") return go("profile");
   if (me.games.length === 1) {
     state.gameId = me.games[0].id; state.chatId = me.games[0].chat_id;
