@@ -48,6 +48,7 @@ from telegram_app.i18n import DEFAULT_LANGUAGE, SUPPORTED, _, use_language
 from telegram_app.miniapp import links
 from telegram_app.presenter import Presenter
 from telegram_app.services import KEY, BotServices
+from telegram_app.tournaments import handlers as tournaments
 from telegram_app.transport.aiohttp_request import AiohttpRequest
 from telegram_app.transport.intake import KEY as INTAKE
 from telegram_app.transport.intake import InboxBot, Intake, LaneProcessor, replay_job
@@ -131,6 +132,7 @@ def command_menu() -> list[BotCommand]:
         BotCommand("history", _("The last games here")),
         BotCommand("replay", _("A game move by move: /replay ID")),
         BotCommand("top", _("The overall leaderboard")),
+        BotCommand("tournament", _("Tournaments here: standings, or open one (admins)")),
         BotCommand("language", _("Choose the language I write to you in")),
         BotCommand("notify", _("Tell me when a new game opens here")),
         BotCommand("confirm", _("Confirm 🐺 Coyote! first: on or off")),
@@ -163,6 +165,7 @@ def add_handlers(app: Application) -> None:
     app.add_handler(CommandHandler("start", commands.start, filters=new))
     app.add_handler(CommandHandler("notify", notify.notify_command, filters=new))
     app.add_handler(CommandHandler("confirm", preferences.confirm_command, filters=new))
+    app.add_handler(CommandHandler("tournament", tournaments.tournament_command, filters=new))
     app.add_handler(CommandHandler("settings", admin.settings, filters=new))
     app.add_handler(CommandHandler("pause", admin.pause, filters=new))
     app.add_handler(CommandHandler("resume", admin.resume, filters=new))

@@ -17,8 +17,14 @@ The bot's own verbs (``telegram_app.games.base.LEAGUE_VERBS``):
 | ``v`` | a lobby computer player's level | index among the computers, level, version |
 | ``n`` | 🔔 tell me privately of this group's next lobbies (the lobby's id) | – |
 | ``rm`` | 🔁 Rematch of a finished game | – |
+| ``tj`` ``tl`` | join, leave a tournament (its id in the game id's place) | – |
+| ``ts`` ``tx`` | start, cancel a tournament in sign-up | version |
+| ``ta`` ``tr`` | add, remove a tournament's computer player | version |
+| ``to`` | a tournament's setting (rounds, round length, table size, an option) | 3: … version |
+| ``tn`` | open a tournament of a game (/tournament, none open; id 0) | game index |
 
-Every other verb is a game's (``GameUI.verbs``; its first number the game version), handed
+The tournament verbs are detailed in ``telegram_app.tournaments.keyboards``. Every other
+verb is a game's (``GameUI.verbs``; its first number the game version), handed
 to that game's UI: Coyote's are listed in ``telegram_app.games.coyote.keyboards``.
 """
 

@@ -27,10 +27,11 @@ player's private chat in that player's (the implementation decorates it with
 
 Callback data (``telegram_app.callbacks``): ``<verb>:<game id>[:<n>…]``, whole numbers only,
 at most 64 bytes. The league's verbs (:data:`LEAGUE_VERBS`) are the lobby's, 🎴 My cards
-(``p``) and the settings/language ones; every other verb belongs to exactly one game
-(:attr:`GameUI.verbs`; :func:`register` refuses a clash) and its presses are handed to that
-game's UI. A verb is 1–3 ASCII letters. A press whose verb's game is not the pressed game's
-kind (a button drawn before the game changed) gets the ``game_changed`` alert.
+(``p``), the settings/language ones and the tournaments'; every other verb belongs to
+exactly one game (:attr:`GameUI.verbs`; :func:`register` refuses a clash) and its presses
+are handed to that game's UI. A verb is 1–3 ASCII letters. A press whose verb's game is not
+the pressed game's kind (a button drawn before the game changed) gets the ``game_changed``
+alert.
 """
 
 from __future__ import annotations
@@ -57,11 +58,16 @@ Events = list[dict[str, Any]]
 LEAGUE_VERBS: dict[str, tuple[int, ...]] = {
     "j": (0,), "l": (0,), "s": (0,), "a": (0, 1), "r": (0, 1), "o": (2,), "p": (0,),
     "z": (2,), "u": (1,), "v": (3,), "n": (0,), "rm": (0,),
+    "tj": (0,), "tl": (0,), "ts": (1,), "tx": (1,), "ta": (1,), "tr": (1,), "to": (3,),
+    "tn": (1,),
 }
 """Verbs the bot itself handles, with the allowed counts of numbers after the game id: join,
 leave, start, add/remove a computer player (version), a lobby option (``o:<game>:<option
 index>:<value index>``: indexes, so no game's words), peek, a chat setting, a language, a
-computer player's level (``v``), the next-game alerts (``n``) and 🔁 Rematch (``rm``)."""
+computer player's level (``v``), the next-game alerts (``n``) and 🔁 Rematch (``rm``); and a
+tournament's (``t…``: the tournament's id in the game id's place; join, leave, start,
+cancel, add/remove a computer player, a setting, open one; see
+``telegram_app.tournaments.keyboards``)."""
 
 VERB = re.compile(r"[A-Za-z]{1,3}")
 MAX_NUMBERS = 3

@@ -23,6 +23,8 @@ from telegram_app.presenter import ephemeral
 from telegram_app.render.common import error_text
 from telegram_app.render.language import for_chat, for_player
 from telegram_app.services import BotServices, services
+from telegram_app.tournaments import handlers as tournaments
+from telegram_app.tournaments.keyboards import VERBS as tournament_verbs
 from telegram_app.transport.outage import is_outage
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         if data.verb == "u":
             await language.on_language(update, context, data)
+            return
+        if data.verb in tournament_verbs:  # (a tournament's id is no game's id)
+            await tournaments.on_press(query, data, context)
             return
         if is_move(data.verb) and await _direct_move(query, data, bot):
             return

@@ -16,6 +16,7 @@ from telegram_app.render import texts
 from telegram_app.render.common import error_text
 from telegram_app.render.place import with_place
 from telegram_app.services import services
+from telegram_app.tournaments.rules import rules_text as tournament_rules
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -112,12 +113,18 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/help``: what the bot does and its commands."""
-    await reply(update, context, texts.help_text())
+    await reply(update, context, texts.help_text() + "\n" + _(
+        "/tournament — this group's tournaments (a chat admin opens one with /tournament "
+        "and a game); /rules tournament explains them."))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rules [kind] [args]``: a game's rules (default: the open game's, told with its
-    options; else the default game's), the arguments read by its UI (Coyote: an edition)."""
+    options; else the default game's), the arguments read by its UI (Coyote: an edition);
+    ``/rules tournament``: how a tournament runs."""
+    if context.args and context.args[0].lower() == "tournament":
+        await reply(update, context, tournament_rules())
+        return
     kind, args = _kind_and_args(context.args)
     options = None
     chat = update.effective_chat

@@ -102,6 +102,14 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
         "bad_action": _("That move is not allowed."),
         "bad_button": _("That button is not valid."),
         "game_changed": _("This game has changed since that button was drawn."),
+        "tournament_not_found": _("This tournament does not exist (any more)."),
+        "tournament_closed": _("This tournament is over or was cancelled."),
+        "join_closed": _("Too late to join: new players may join only until half of the "
+                         "rounds have started."),
+        "tournament_full": _("The tournament is full ({max} players).").format(
+            max=detail.get("max", "")),
+        "not_in_signup": _("The tournament has started: its settings can no longer change."),
+        "unknown_game": _("I do not know that game."),
     }
     if code in messages:
         return messages[code]

@@ -29,6 +29,8 @@ from telegram_app.render.language import for_chat, for_player
 from telegram_app.render.place import with_place
 from telegram_app.render.turns import reminder_text
 from telegram_app.services import KEY, BotServices, services
+from telegram_app.tournaments import announcements
+from telegram_app.tournaments.memory import memory_of
 from telegram_app.transport.outage import is_outage
 
 log = logging.getLogger(__name__)
@@ -150,7 +152,9 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """One tick: sweep (its timeouts reach the presenter as commits), show the reminders and
     expired lobbies, then show again every game whose last change was not shown (a kill
-    after a commit, a note that did not arrive, a private message never delivered)."""
+    after a commit, a note that did not arrive, a private message never delivered); last,
+    move the tournaments on and post what they owe the group
+    (:func:`telegram_app.tournaments.announcements.tick`)."""
     bot = services(context)
     try:
         results = await bot.service.sweep()
@@ -173,6 +177,9 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     bot.presenter.represent(behind)
     # Each game at once: one game's slow sends must not hold up another's.
     await asyncio.gather(*(show_one(result) for result in results if not result.steps))
+    # Then the tournaments whose round is over (a table the sweep just finished included)
+    # move on, and their announcements go out; failures are logged there, never raised.
+    await announcements.tick(bot, memory_of(context.application.bot_data))
 
 
 async def show(bot: BotServices, result: SweepResult, bot_username: str | None) -> None:

@@ -1,0 +1,84 @@
+"""The tournaments' tick and their messages to the group.
+
+Each sweep (``transport/scheduler.py:sweep_job``) ends with :func:`tick`: the league moves
+every tournament whose round is over on (``advance_tournaments``: it scores the round, seats
+the next one and deals its tables, which the presenter shows like any start, or finishes the
+tournament), then every announcement owed is posted. An announcement is claimed in the
+database before it is sent and marked once sent (``claim_tell`` / ``told``), so a kill at any
+point loses none (the next tick, here or in another process, posts it) and two processes
+never post one at once. The start's round-1 announcement takes the same path right after
+▶️ Start. After each announcement the sign-up message is drawn again (the round, whether
+late joining is still open, the end).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram_app.i18n import use_language
+from telegram_app.services import BotServices
+from telegram_app.tournaments import drawing, news
+from telegram_app.tournaments.memory import TournamentMemory
+from telegram_app.transport.outage import is_outage
+
+log = logging.getLogger(__name__)
+
+
+async def tick(bot: BotServices, memory: TournamentMemory) -> None:
+    """Advance the tournaments whose round is over, then post what the group is owed.
+    Failures are logged, never raised (the sweeper's ticker must go on)."""
+    memory.watch(bot.service)
+    try:
+        with memory.ticking():
+            await bot.service.advance_tournaments()
+    except Exception as exc:
+        _failed(bot, exc, "advancing tournaments failed")
+        return
+    await tell_owed(bot, memory)
+
+
+async def tell_owed(bot: BotServices, memory: TournamentMemory) -> None:
+    """Post every announcement owed that nobody is posting now."""
+    try:
+        owed = await bot.service.untold_tournaments()
+    except Exception as exc:
+        _failed(bot, exc, "looking for untold tournaments failed")
+        return
+    for cup in owed:
+        try:
+            await tell(bot, memory, cup.id)
+        except Exception as exc:  # one tournament's failure must not stop the others'
+            _failed(bot, exc, f"announcing tournament {cup.id} failed")
+
+
+async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -> None:
+    """Post tournament ``tournament_id``'s announcement owed now (the latest round's, or the
+    final one), if it is not told and this process can claim it; then draw its sign-up
+    message again."""
+    async with memory.locks.hold(tournament_id):
+        cup = await bot.service.tournament(tournament_id)
+        target = cup.told_target
+        if target == 0 or cup.told_round >= target or \
+                not await bot.service.claim_tell(cup.id, target):
+            return
+        finished = cup.status == "finished"
+        # (the computer's tables are of the round that just ended)
+        by_computer = memory.finished_by_computer(cup.id, cup.round if finished
+                                                  else cup.round - 1)
+        with use_language(await bot.service.chat_language(cup.chat_id)):
+            text = news.final_text(cup, by_computer) if finished else \
+                news.round_text(cup, by_computer)
+        sent = await bot.messenger.send(cup.chat_id, text, thread_id=cup.thread_id)
+        if sent is None:  # (the claim lapses: a later tick sends it again)
+            log.warning("the announcement %s of tournament %s was not sent", target, cup.id)
+            return
+        await bot.service.told(cup.id, target)
+        memory.forget(cup.id, before=cup.round + (1 if finished else 0))
+    await drawing.show_signup(bot, memory, tournament_id)
+
+
+def _failed(bot: BotServices, exc: Exception, what: str) -> None:
+    if is_outage(exc):  # (one warning per outage, as the sweep's)
+        bot.presenter.outage.failed(exc)
+    else:
+        log.error(what, exc_info=exc)

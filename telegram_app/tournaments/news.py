@@ -1,0 +1,115 @@
+"""The messages a tournament owes the group: one when each round is seated (what happened in
+the round before, the standings, the byes and the new tables, mentioning each human player
+once, the deadline) and the final one (the podium and the full standings). Group texts:
+drawn in the group's language by the caller; a computer player is never mentioned."""
+
+from __future__ import annotations
+
+from league.tournaments.records import (
+    NO_SHOWS_BEFORE_WITHDRAWAL,
+    EntryInfo,
+    StandingRow,
+    TournamentSnapshot,
+)
+from telegram_app.i18n import _, n_
+from telegram_app.render.common import fit_lines
+from telegram_app.tournaments.texts import deadline
+from telegram_app.tournaments.words import (
+    MEDALS,
+    game_name,
+    mention,
+    name,
+    points,
+    standing_line,
+)
+
+SHOWN_STANDINGS = 40
+"""Standings lines in an announcement (``/tournament`` and the final message show the top;
+a long table would push the new round's tables out of the message)."""
+
+
+def round_text(cup: TournamentSnapshot, by_computer: list[int]) -> str:
+    """The announcement of round ``cup.round`` (``by_computer``: the tables of the round
+    before that the computer finished at the deadline)."""
+    lines = ["🏆 <b>" + _("{game} tournament #{id}: round {round} of {rounds}").format(
+        game=game_name(cup), id=cup.id, round=cup.round, rounds=cup.rounds) + "</b>"]
+    if cup.round == 1:
+        lines.append(n_("Let's go! {n} player, good luck to you all.",
+                        "Let's go! {n} players, good luck to you all.",
+                        len(cup.active)).format(n=len(cup.active)))
+    else:
+        lines += round_notes(cup, cup.round - 1, by_computer)
+        lines.append(_("<b>Standings:</b>"))
+        lines += standings_lines(cup, cup.standings[:SHOWN_STANDINGS])
+        if len(cup.standings) > SHOWN_STANDINGS:
+            lines.append("…")
+    lines.append("")
+    for table in cup.tables_of(cup.round):
+        lines.append(_("Table {table}: {names}").format(
+            table=table.table, names=", ".join(mention(cup.entry(e)) for e in table.entries)))
+    byes = cup.byes_of(cup.round)
+    if byes:
+        lines.append(_("☕ Bye (½ point): {names}").format(
+            names=", ".join(mention(e) for e in byes)))
+    if cup.round_ends_at is not None:
+        lines.append(_("⏱ Play your table's game before {time}: then the computer finishes "
+                       "the tables still playing.").format(time=deadline(cup)))
+    return fit_lines(lines, keep="first")
+
+
+def final_text(cup: TournamentSnapshot, by_computer: list[int]) -> str:
+    """The final message: the podium (its humans mentioned) and the full standings."""
+    title = _("{game} tournament #{id} is over!").format(game=game_name(cup), id=cup.id)
+    lines = ["🏆 <b>" + title + "</b>"]
+    if cup.round < cup.rounds:
+        lines.append(_("It ended after round {round} of {rounds}: fewer than 3 players were "
+                       "left.").format(round=cup.round, rounds=cup.rounds))
+    lines += round_notes(cup, cup.round, by_computer)
+    lines.append("")
+    told = {r.entry_id for r in cup.results if r.round == cup.round and r.no_show
+            and _withdrawn(cup.entry(r.entry_id))}  # (mentioned by the notes already)
+    lines += [f"{MEDALS[row.place]} "
+              f"{name(row.entry) if row.entry.id in told else mention(row.entry)} · "
+              f"{points(row.points)}" for row in cup.standings if row.place in MEDALS]
+    lines += ["", _("<b>Final standings:</b>")]
+    lines += standings_lines(cup, list(cup.standings))
+    return fit_lines(lines, keep="first")
+
+
+def standings_lines(cup: TournamentSnapshot, rows: list[StandingRow] | tuple[StandingRow, ...]
+                    ) -> list[str]:
+    """One line a player (plain names: the tables mention them), a withdrawn one marked."""
+    return [standing_line(row, cup.standings) + ("" if row.entry.active else
+                                                 " " + _("(withdrawn)"))
+            for row in rows]
+
+
+def round_notes(cup: TournamentSnapshot, round_: int, by_computer: list[int]) -> list[str]:
+    """What the group should know of round ``round_``'s end: the tables the computer
+    finished at the deadline, and who made no move of their own (0 points; withdrawn after
+    the second such game, mentioned then: they sit at no table of the next round)."""
+    lines = []
+    if by_computer:
+        lines.append(n_("🤖 The computer finished table {tables} at the deadline.",
+                        "🤖 The computer finished tables {tables} at the deadline.",
+                        len(by_computer)).format(tables=", ".join(map(str, by_computer))))
+    absent = [cup.entry(r.entry_id) for r in cup.results if r.round == round_ and r.no_show]
+    withdrawn = [e for e in absent if _withdrawn(e)]
+    missed = [e for e in absent if not _withdrawn(e)]
+    if missed:
+        lines.append(n_(
+            "😴 {names} made no move at their table: 0 points. A second game without a move "
+            "withdraws a player.",
+            "😴 {names} made no move at their tables: 0 points. A second game without a move "
+            "withdraws a player.", len(missed)).format(
+            names=", ".join(name(e) for e in missed)))
+    if withdrawn:
+        lines.append(n_(
+            "🚫 {names} made no move in two games and is withdrawn from the tournament.",
+            "🚫 {names} made no move in two games and are withdrawn from the tournament.",
+            len(withdrawn)).format(names=", ".join(mention(e) for e in withdrawn)))
+    return lines
+
+
+def _withdrawn(entry: EntryInfo) -> bool:
+    return not entry.active and entry.no_shows >= NO_SHOWS_BEFORE_WITHDRAWAL
