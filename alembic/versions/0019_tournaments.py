@@ -88,6 +88,7 @@ def upgrade() -> None:
         sa.Column("place", sa.Integer(), nullable=True),
         sa.Column("points", sa.Float(), nullable=False),
         sa.Column("no_show", sa.Boolean(), nullable=False),
+        sa.Column("deadline", sa.Boolean(), nullable=False),
         sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"], ondelete="CASCADE",
                                 name=op.f("fk_tournament_results_tournament_id_tournaments")),
         sa.ForeignKeyConstraint(["entry_id"], ["tournament_entries.id"], ondelete="CASCADE",

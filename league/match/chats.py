@@ -16,6 +16,7 @@ from league.store.errors import ServiceError
 from league.store.models import Chat, LeaguePost, RatingEvent
 from league.store.models import Game as GameRow
 from league.store.rows import column_default, insert_missing, is_language_code
+from league.store.tournament_models import Tournament
 from league.tables.standings import MAX_SEASON_WEEKS
 
 CHAT_SETTINGS: dict[str, tuple[Any, ...]] = {
@@ -114,7 +115,8 @@ class Chats:
         return await self.chat_settings(chat_id)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
-        """A group became a supergroup: move its games, its league (rating events and posts)
+        """A group became a supergroup: move its games, its tournaments (their sign-up
+        message is the old chat's: a new one is posted), its league (rating events and posts)
         and its settings to the new chat id. A setting the supergroup already changed from
         the default is kept; a post claimed under both ids is kept once. Calling it again
         (Telegram reports a migration both as a service message and as an error) changes
@@ -138,6 +140,9 @@ class Chats:
             await session.flush()
             await session.execute(update(GameRow).where(GameRow.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id, reminder_version=None))
+            await session.execute(update(Tournament).where(Tournament.chat_id == old_chat_id)
+                                  .values(chat_id=new_chat_id, message_id=None)
+                                  .execution_options(synchronize_session=False))
             await session.execute(update(RatingEvent).where(RatingEvent.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
             moved = select(LeaguePost.game_kind, LeaguePost.kind,

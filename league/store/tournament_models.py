@@ -96,7 +96,8 @@ class TournamentEntry(Base):
 
 class TournamentResult(Base):
     """One entry's result in one round: the table's game (``None`` for a bye), the place
-    there and the points it scored (``league.tournaments.swiss``). Written once per round
+    there and the points it scored (``league.tournaments.swiss``), whether they were a
+    no-show and whether the computer finished the table at the deadline. Written once per round
     and entry, when the round is scored (or when a late joiner is given a bye's points)."""
 
     __tablename__ = "tournament_results"
@@ -110,3 +111,5 @@ class TournamentResult(Base):
     place: Mapped[int | None] = mapped_column(Integer)
     points: Mapped[float] = mapped_column(Float)
     no_show: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The table was still running at the round's deadline: the computer played it out.
+    deadline: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -75,6 +75,8 @@ class ResultInfo:
     place: int | None
     points: float
     no_show: bool
+    deadline: bool = False
+    """The computer finished the table at the round's deadline."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,11 @@ class TournamentSnapshot:
     def tables_of(self, round_: int) -> list[TableInfo]:
         """The tables of round ``round_``, table 1 first."""
         return sorted((t for t in self.tables if t.round == round_), key=lambda t: t.table)
+
+    def by_computer(self, round_: int) -> list[int]:
+        """The numbers of round ``round_``'s tables the computer finished at its deadline."""
+        games = {r.game_id for r in self.results if r.round == round_ and r.deadline}
+        return [t.table for t in self.tables_of(round_) if t.game_id in games]
 
     def byes_of(self, round_: int) -> list[EntryInfo]:
         """The entries that sat out round ``round_`` (a bye's points; late joiners aside)."""
@@ -202,7 +209,8 @@ async def snapshot_of(session: AsyncSession, row: Tournament) -> TournamentSnaps
                                      tuple(e for _, e in sorted(seats[g])))
                            for g, r, t, status, thread in games),
                           key=lambda t: (t.round, t.table)))
-    results = tuple(ResultInfo(r.round, r.entry_id, r.game_id, r.place, r.points, r.no_show)
+    results = tuple(ResultInfo(r.round, r.entry_id, r.game_id, r.place, r.points, r.no_show,
+                               r.deadline)
                     for r in await session.scalars(select(TournamentResult).where(
                         TournamentResult.tournament_id == row.id)
                         .order_by(TournamentResult.round, TournamentResult.entry_id)))

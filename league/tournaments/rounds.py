@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import defaultdict
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from fractions import Fraction
 from itertools import combinations
@@ -105,6 +106,7 @@ class Rounds:
         """Finish the round's running tables by the computer (at the deadline) and score
         the round."""
         outcomes = []
+        forced = set()
         for game_id in (await session.scalars(
                 select(GameRow.id).where(GameRow.tournament_id == row.id,
                                          GameRow.tournament_round == row.round,
@@ -113,8 +115,9 @@ class Rounds:
             finished = await self.finish_by_computer(session, game_id, now)
             if finished is not None:
                 outcomes.append(finished)
+                forced.add(game_id)
         await session.flush()
-        await score_round(session, row)
+        await score_round(session, row, forced)
         return outcomes
 
     async def next_round(self, session: AsyncSession, row: Tournament,
@@ -222,9 +225,11 @@ def _due(now: datetime):  # type: ignore[no-untyped-def]
         .order_by(Tournament.id)
 
 
-async def score_round(session: AsyncSession, row: Tournament) -> None:
-    """Write the results of round ``row.round``'s tables (finished or cancelled), count
-    no-shows and withdraw whoever reached the limit."""
+async def score_round(session: AsyncSession, row: Tournament,
+                      forced: Collection[int] = ()) -> None:
+    """Write the results of round ``row.round``'s tables (finished or cancelled; ``forced``:
+    the games the computer finished at the deadline), count no-shows and withdraw whoever
+    reached the limit."""
     entries = {e.id: e for e in await session.scalars(
         select(TournamentEntry).where(TournamentEntry.tournament_id == row.id))}
     of_user = {e.user_id: e.id for e in entries.values() if e.user_id is not None}
@@ -258,7 +263,8 @@ async def score_round(session: AsyncSession, row: Tournament) -> None:
             session.add(TournamentResult(tournament_id=row.id, round=row.round,
                                          entry_id=entry_id, game_id=table.id,
                                          place=places.get(entry_id), points=float(value),
-                                         no_show=entry_id in absent))
+                                         no_show=entry_id in absent,
+                                         deadline=table.id in forced))
             if entry_id in absent:
                 entry = entries[entry_id]
                 entry.no_shows += 1

@@ -113,9 +113,7 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/help``: what the bot does and its commands."""
-    await reply(update, context, texts.help_text() + "\n" + _(
-        "/tournament — this group's tournaments (a chat admin opens one with /tournament "
-        "and a game); /rules tournament explains them."))
+    await reply(update, context, texts.help_text())
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

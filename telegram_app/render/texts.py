@@ -63,4 +63,6 @@ def help_text() -> str:
         _("Send /language to me in a private chat; a group's admins set the group's "
           "language with /settings.") + "\n" + \
         _("/notify in a group: I tell you in private when its next game opens (/notify off "
-          "stops it). A finished game's 🔁 Rematch opens the same game again.")
+          "stops it). A finished game's 🔁 Rematch opens the same game again.") + "\n" + \
+        _("/tournament — this group's tournaments (a chat admin opens one with /tournament "
+          "and a game); /rules tournament explains them.")

@@ -9,5 +9,5 @@ tournaments themselves (sign-up, Swiss rounds, scoring, the tick) are the league
   owes the group, with ``news.py`` their texts;
 - ``texts.py``: the sign-up message's and ``/tournament``'s texts, ``words.py`` the words
   they share, ``rules.py`` the ``/rules tournament`` text;
-- ``memory.py``: what one process keeps (a lock per tournament, the deadline's notes).
+- ``memory.py``: what one process keeps (a lock per tournament).
 """

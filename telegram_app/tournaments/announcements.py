@@ -27,10 +27,8 @@ log = logging.getLogger(__name__)
 async def tick(bot: BotServices, memory: TournamentMemory) -> None:
     """Advance the tournaments whose round is over, then post what the group is owed.
     Failures are logged, never raised (the sweeper's ticker must go on)."""
-    memory.watch(bot.service)
     try:
-        with memory.ticking():
-            await bot.service.advance_tournaments()
+        await bot.service.advance_tournaments()
     except Exception as exc:
         _failed(bot, exc, "advancing tournaments failed")
         return
@@ -62,18 +60,13 @@ async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -
                 not await bot.service.claim_tell(cup.id, target):
             return
         finished = cup.status == "finished"
-        # (the computer's tables are of the round that just ended)
-        by_computer = memory.finished_by_computer(cup.id, cup.round if finished
-                                                  else cup.round - 1)
         with use_language(await bot.service.chat_language(cup.chat_id)):
-            text = news.final_text(cup, by_computer) if finished else \
-                news.round_text(cup, by_computer)
+            text = news.final_text(cup) if finished else news.round_text(cup)
         sent = await bot.messenger.send(cup.chat_id, text, thread_id=cup.thread_id)
         if sent is None:  # (the claim lapses: a later tick sends it again)
             log.warning("the announcement %s of tournament %s was not sent", target, cup.id)
             return
         await bot.service.told(cup.id, target)
-        memory.forget(cup.id, before=cup.round + (1 if finished else 0))
     await drawing.show_signup(bot, memory, tournament_id)
 
 

@@ -28,9 +28,8 @@ SHOWN_STANDINGS = 40
 a long table would push the new round's tables out of the message)."""
 
 
-def round_text(cup: TournamentSnapshot, by_computer: list[int]) -> str:
-    """The announcement of round ``cup.round`` (``by_computer``: the tables of the round
-    before that the computer finished at the deadline)."""
+def round_text(cup: TournamentSnapshot) -> str:
+    """The announcement of round ``cup.round`` (with what ended the round before)."""
     lines = ["🏆 <b>" + _("{game} tournament #{id}: round {round} of {rounds}").format(
         game=game_name(cup), id=cup.id, round=cup.round, rounds=cup.rounds) + "</b>"]
     if cup.round == 1:
@@ -38,7 +37,7 @@ def round_text(cup: TournamentSnapshot, by_computer: list[int]) -> str:
                         "Let's go! {n} players, good luck to you all.",
                         len(cup.active)).format(n=len(cup.active)))
     else:
-        lines += round_notes(cup, cup.round - 1, by_computer)
+        lines += round_notes(cup, cup.round - 1)
         lines.append(_("<b>Standings:</b>"))
         lines += standings_lines(cup, cup.standings[:SHOWN_STANDINGS])
         if len(cup.standings) > SHOWN_STANDINGS:
@@ -57,14 +56,14 @@ def round_text(cup: TournamentSnapshot, by_computer: list[int]) -> str:
     return fit_lines(lines, keep="first")
 
 
-def final_text(cup: TournamentSnapshot, by_computer: list[int]) -> str:
+def final_text(cup: TournamentSnapshot) -> str:
     """The final message: the podium (its humans mentioned) and the full standings."""
     title = _("{game} tournament #{id} is over!").format(game=game_name(cup), id=cup.id)
     lines = ["🏆 <b>" + title + "</b>"]
     if cup.round < cup.rounds:
         lines.append(_("It ended after round {round} of {rounds}: fewer than 3 players were "
                        "left.").format(round=cup.round, rounds=cup.rounds))
-    lines += round_notes(cup, cup.round, by_computer)
+    lines += round_notes(cup, cup.round)
     lines.append("")
     told = {r.entry_id for r in cup.results if r.round == cup.round and r.no_show
             and _withdrawn(cup.entry(r.entry_id))}  # (mentioned by the notes already)
@@ -84,11 +83,12 @@ def standings_lines(cup: TournamentSnapshot, rows: list[StandingRow] | tuple[Sta
             for row in rows]
 
 
-def round_notes(cup: TournamentSnapshot, round_: int, by_computer: list[int]) -> list[str]:
+def round_notes(cup: TournamentSnapshot, round_: int) -> list[str]:
     """What the group should know of round ``round_``'s end: the tables the computer
     finished at the deadline, and who made no move of their own (0 points; withdrawn after
     the second such game, mentioned then: they sit at no table of the next round)."""
     lines = []
+    by_computer = cup.by_computer(round_)
     if by_computer:
         lines.append(n_("🤖 The computer finished table {tables} at the deadline.",
                         "🤖 The computer finished tables {tables} at the deadline.",

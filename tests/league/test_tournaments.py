@@ -235,3 +235,15 @@ async def test_a_tournament_with_fewer_than_three_players_left_ends(pg_db: Datab
     assert cup.status == "finished" and cup.round == 2
     assert [e.active for e in cup.entries] == [False, False, False, True, True]
     assert cup.told_target == 6
+
+
+async def test_a_supergroup_migration_moves_the_tournament(pg_db: Database) -> None:
+    service = service_at(pg_db, Clock())
+    cup = await signed_up(service, "coyote", USERS[:3], ai=1)
+    await service.set_tournament_message(cup.id, 77)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    await service.migrate_chat(CHAT, -100_4101)
+    [moved] = await service.tournaments_in(-100_4101)
+    assert moved.id == cup.id and moved.message_id is None
+    assert {(await service.get(t.game_id)).chat_id for t in moved.tables} == {-100_4101}
+    assert await service.tournaments_in(CHAT) == []
