@@ -172,7 +172,6 @@ class MatchService:
     # tournaments
     open_tournament = via("signup", Signup.open_tournament)
     tournaments_in = via("signup", Signup.tournaments_in)
-    tournaments_of = via("signup", Signup.tournaments_of)
     join_tournament = via("signup", Signup.join)
     leave_tournament = via("signup", Signup.leave)
     set_tournament_setting = via("signup", Signup.set_setting)

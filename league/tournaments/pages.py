@@ -18,7 +18,7 @@ from league.tournaments.records import TournamentSnapshot, snapshot_of
 SHOWN = ("signup", "running", "finished")
 """What a chat's list shows: a cancelled tournament has nothing to see."""
 PLAYED = ("running", "finished")
-"""A tournament one has played in (as :meth:`Signup.tournaments_of` counts them)."""
+"""A tournament one has played in (its rounds began)."""
 
 
 async def chat_tournaments(db: Database, chat_id: int, limit: int = 10

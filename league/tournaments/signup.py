@@ -96,17 +96,6 @@ class Signup:
                 .order_by(Tournament.id))).all()
             return [await snapshot_of(session, row) for row in rows]
 
-    async def tournaments_of(self, user_id: int, limit: int = 10) -> list[TournamentSnapshot]:
-        """The tournaments ``user_id`` played or plays (latest first)."""
-        async with self.ctx.db.sessions() as session:
-            rows = (await session.scalars(
-                select(Tournament).join(TournamentEntry,
-                                        TournamentEntry.tournament_id == Tournament.id)
-                .where(TournamentEntry.user_id == user_id,
-                       Tournament.status.in_(("running", "finished")))
-                .order_by(Tournament.id.desc()).limit(limit))).all()
-            return [await snapshot_of(session, row) for row in rows]
-
     async def join(self, tournament_id: int, user: UserRef) -> TournamentSnapshot:
         """Add ``user``: in sign-up; after the start only before half the rounds started
         (a bye's points for each round seated before), or again after a withdrawal until

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import logging
 
+from telegram import InlineKeyboardMarkup
+
 from telegram_app.i18n import use_language
+from telegram_app.miniapp import links
 from telegram_app.services import BotServices
 from telegram_app.tournaments import drawing, news
 from telegram_app.tournaments.memory import TournamentMemory
@@ -62,7 +65,9 @@ async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -
         finished = cup.status == "finished"
         with use_language(await bot.service.chat_language(cup.chat_id)):
             text = news.final_text(cup) if finished else news.round_text(cup)
-        sent = await bot.messenger.send(cup.chat_id, text, thread_id=cup.thread_id)
+            link = links.tournament_row(cup.id)  # (the Mini App's page, when it is set up)
+        sent = await bot.messenger.send(cup.chat_id, text, thread_id=cup.thread_id,
+                                        markup=InlineKeyboardMarkup([link]) if link else None)
         if sent is None:  # (the claim lapses: a later tick sends it again)
             log.warning("the announcement %s of tournament %s was not sent", target, cup.id)
             return
