@@ -54,7 +54,7 @@ async def test_a_koira_game_in_three_languages(api: FakeBotAPI, pg_db, pg_url: s
         turns = 0
         while (await service_of(runner).get(1)).status == "running":
             await koira_turn_by(api, runner, [bob, cat], GROUP,
-                                over=tr("ko", "🏁 Game #{id} is over!").format(id=1))
+                                over=tr("ko", "🏁 Koira #{id} is over!").format(id=1))
             turns += 1
             assert turns < 300
         await api.settle(quiet=0.1)

@@ -165,7 +165,7 @@ def game_over_text(game: GameSnapshot) -> str:
     R16, those who left last), the koira marked and mentioned, and what play decided of
     the rating."""
     koira_seat = GAMES[game.kind].view(game.state or {}, None)["koira"]
-    lines = [_("🏁 Game #{id} is over!").format(id=game.id), "",
+    lines = [_("🏁 Koira #{id} is over!").format(id=game.id), "",
              *results.final_lines(game, {koira_seat: "🐕"} if koira_seat is not None else {})]
     try:
         koira = game.at_seat(koira_seat) if koira_seat is not None else None

@@ -161,7 +161,7 @@ def test_phase_change_going_out_and_the_koira() -> None:
     report = "\n".join(notes.report_lines(game, [(game, events)]))
     koira = GAME.view(state, None)["koira"]
     assert f"🐕 {game.at_seat(koira).name}" in parse_html(report)[0] or "is the koira" in report
-    assert "🏁 Game #41 is over!" in report
+    assert "🏁 Koira #41 is over!" in report
     assert "your turn" not in report
     assert "🐕 The koira is" in screens.table_text(game)
     assert "The game is over." in screens.private_text(game, 0)

@@ -144,7 +144,7 @@ def test_the_phase_change_closes_hand_1_and_the_end_closes_the_last(registered) 
     state, events = history[-1]
     rep = KOIRA.report(snapshot(state), [step(state, events)])
     assert rep.closed == 2 and not rep.new_table and not rep.edit_table
-    assert "🏁 Game #41 is over!" in "\n".join(rep.lines)
+    assert "🏁 Koira #41 is over!" in "\n".join(rep.lines)
     assert "your turn" not in "\n".join(rep.lines)
     assert base.is_over(snapshot(state))
     assert not any(KOIRA.in_hand(snapshot(state), s) for s in range(3)
