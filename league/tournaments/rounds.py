@@ -123,12 +123,14 @@ class Rounds:
     async def next_round(self, session: AsyncSession, row: Tournament,
                          now: datetime) -> list[Outcome]:
         """Seat the next round, or finish the tournament after its last round (or when
-        fewer than three players are left)."""
+        fewer than three players, or no human, are left: computer players alone play on
+        for nobody)."""
         active = list((await session.scalars(
             select(TournamentEntry).where(TournamentEntry.tournament_id == row.id,
                                           TournamentEntry.active)
             .order_by(TournamentEntry.id))).all())
-        if row.round >= row.rounds or len(active) < MIN_PLAYERS:
+        if row.round >= row.rounds or len(active) < MIN_PLAYERS or \
+                all(e.user_id is None for e in active):
             row.status = "finished"
             row.finished_at = now
             row.round_ends_at = None

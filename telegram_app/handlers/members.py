@@ -33,6 +33,8 @@ from telegram_app.handlers.common import in_group, user_ref
 from telegram_app.i18n import use_language
 from telegram_app.render.texts import group_welcome_text
 from telegram_app.services import BotServices, services
+from telegram_app.tournaments.drawing import show_signup
+from telegram_app.tournaments.memory import memory_of
 
 log = logging.getLogger(__name__)
 NAMES_KEY = "seen_names"  # bot_data key of this process's :class:`SeenNames`
@@ -191,7 +193,8 @@ async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id:
     """Take ``user_id`` out of every open game of the chat (all topics), as ``/leave`` and
     the lobby's 🚪 Leave would: a running game goes on without them (placed last, the
     group is told), a lobby loses their seat and is redrawn (cancelled if nobody is left);
-    their /notify subscription to the chat ends. Done already (both a service message and a
+    they leave the chat's tournaments (withdrawn: no later round seats them); their /notify
+    subscription to the chat ends. Done already (both a service message and a
     ``chat_member`` update came, or they were out anyway): nothing happens.
 
     Each game's leave is its own transaction, so the update is marked done only once every
@@ -199,12 +202,20 @@ async def leave_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id:
     handled again after the restart, and the games left already are skipped."""
     bot = services(context)
     games = [g for g in await bot.service.open_games_in(chat_id) if g.player(user_id) is not None]
+    cups = [c for c in await bot.service.tournaments_in(chat_id)
+            if (entry := c.entry_of(user_id)) is not None and entry.active]
     work = CURRENT.get()
-    if work is not None and games:  # (the subscription's end is a transaction too)
+    if work is not None and (games or cups):  # (the subscription's end is a transaction too)
         work.several = True
     # Nor is anyone out of the group told of its next games (whose alert's link would seat
     # them in a lobby of a group that removed them).
     await bot.service.unsubscribe(chat_id, user_id)
+    for cup in cups:
+        try:
+            await bot.service.leave_tournament(cup.id, user_id)
+        except ServiceError:  # (left already: a repeated update)
+            continue
+        bot.presenter.later(show_signup(bot, memory_of(context.application.bot_data), cup.id))
     for game in sorted(games, key=lambda g: g.id):
         await _leave_one(bot, context, game.id, user_id)
 

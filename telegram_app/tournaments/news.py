@@ -19,6 +19,7 @@ from telegram_app.tournaments.words import (
     game_name,
     mention,
     name,
+    podium,
     points,
     standing_line,
 )
@@ -61,15 +62,16 @@ def final_text(cup: TournamentSnapshot) -> str:
     title = _("{game} tournament #{id} is over!").format(game=game_name(cup), id=cup.id)
     lines = ["🏆 <b>" + title + "</b>"]
     if cup.round < cup.rounds:
-        lines.append(_("It ended after round {round} of {rounds}: fewer than 3 players were "
-                       "left.").format(round=cup.round, rounds=cup.rounds))
+        lines.append(_("It ended after round {round} of {rounds}: too few players were left "
+                       "(fewer than 3, or only computer players).").format(
+            round=cup.round, rounds=cup.rounds))
     lines += round_notes(cup, cup.round)
     lines.append("")
     told = {r.entry_id for r in cup.results if r.round == cup.round and r.no_show
             and _withdrawn(cup.entry(r.entry_id))}  # (mentioned by the notes already)
     lines += [f"{MEDALS[row.place]} "
               f"{name(row.entry) if row.entry.id in told else mention(row.entry)} · "
-              f"{points(row.points)}" for row in cup.standings if row.place in MEDALS]
+              f"{points(row.points)}" for row in podium(cup)]
     lines += ["", _("<b>Final standings:</b>")]
     lines += standings_lines(cup, list(cup.standings))
     return fit_lines(lines, keep="first")

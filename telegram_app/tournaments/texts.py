@@ -14,6 +14,7 @@ from telegram_app.tournaments.words import (
     heading,
     name,
     options_line,
+    podium,
     round_length,
     standing_line,
 )
@@ -58,9 +59,8 @@ def signup_text(cup: TournamentSnapshot, creator: str | None = None) -> str:
     if cup.status == "cancelled":
         return "\n".join([heading(cup), _("This tournament was cancelled.")])
     if cup.status == "finished":
-        podium = [f"{MEDALS[row.place]} {name(row.entry)}" for row in cup.standings
-                  if row.place in MEDALS]
-        return "\n".join([heading(cup), _("This tournament is over."), *podium])
+        medals = [f"{MEDALS[row.place]} {name(row.entry)}" for row in podium(cup)]
+        return "\n".join([heading(cup), _("This tournament is over."), *medals])
     if cup.status == "signup":
         lines[0] += " · " + _("sign-up is open")
     else:

@@ -110,3 +110,10 @@ def refusal(code: str, detail: dict[str, Any] | None = None) -> str:
         "stale": _("That button was out of date: I have redrawn the message, try again."),
     }
     return own.get(code) or error_text(code, detail)
+
+
+def podium(cup: TournamentSnapshot) -> list[StandingRow]:
+    """The medal places: players still in the tournament who scored (nobody gets a medal for
+    0 points, or after being withdrawn)."""
+    return [row for row in cup.standings if row.place in MEDALS and row.points > 0
+            and row.entry.active]

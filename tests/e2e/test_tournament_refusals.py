@@ -123,6 +123,12 @@ async def test_bad_input_is_refused_politely_and_changes_nothing(pg_db, pg_url,
         assert answer["show_alert"] and "Too late to join" in answer["text"]
         cup = await service.tournament(cup.id)
         assert cup.entry_of(dan.id) is None and len(cup.entries) == 4
+        # Who leaves the group leaves its tournaments: withdrawn, seated in no later round.
+        assert (entry := cup.entry_of(eve.id)) is not None and entry.active
+        api.user_leaves(eve, GROUP)
+        await api.settle(quiet=0.1)
+        cup = await service.tournament(cup.id)
+        assert (entry := cup.entry_of(eve.id)) is not None and not entry.active
         # /tournament shows where it stands; a non-admin cannot cancel it.
         await cat.send(GROUP, "/tournament")
         await wait_for(lambda: bool(said(api, GROUP, "Standings so far:")))

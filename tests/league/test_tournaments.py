@@ -247,3 +247,15 @@ async def test_a_supergroup_migration_moves_the_tournament(pg_db: Database) -> N
     assert moved.id == cup.id and moved.message_id is None
     assert {(await service.get(t.game_id)).chat_id for t in moved.tables} == {-100_4101}
     assert await service.tournaments_in(CHAT) == []
+
+
+async def test_computer_players_alone_play_on_for_nobody(pg_db: Database) -> None:
+    clock = Clock()
+    service = service_at(pg_db, clock)
+    cup = await signed_up(service, "coyote", USERS[:3], ai=4, rounds=5)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    for _ in range(2):  # nobody human moves: withdrawn after two games
+        clock.advance(cup.round_seconds + 1)
+        [cup] = await service.advance_tournaments()
+    assert cup.status == "finished" and cup.round == 2
+    assert len(cup.active) == 4 and all(e.is_ai for e in cup.active)
