@@ -2,8 +2,10 @@
 tables are over, and the sweeper's tick that moves every due tournament on.
 
 A round is over when each of its tables is over, or at its deadline: then the computer
-plays every table still running to its end, for every player (``finish_by_computer``), so one
-absent player never stalls the tournament. Scoring writes each seated player's result
+plays every table still running to its end, for every player (``finish_by_computer``; its
+first step carries a :data:`ROUND_DEADLINE` event), so one absent player never stalls the
+tournament. The round is scored in that tick and the next one seated in the next, so the
+group sees the tables' ends before the new tables. Scoring writes each seated player's result
 (:func:`league.tournaments.swiss.table_points`); a player who made no move of their own in
 the game (a *no-show*: every turn timed out, or removed for timeouts) scores 0, and after
 :data:`~league.tournaments.records.NO_SHOWS_BEFORE_WITHDRAWAL` such games is withdrawn.
@@ -53,6 +55,8 @@ FINISH_STEPS = 5000
 """A bound on the computer's moves when it finishes a table at the deadline."""
 TICK_BATCH = 50
 """At most this many tournaments advance per tick (the rest wait for the next)."""
+ROUND_DEADLINE = "round_deadline"
+"""The event that opens a table's moves played by the computer at the round's deadline."""
 
 
 class Rounds:
@@ -94,7 +98,8 @@ class Rounds:
                     return None  # another process has it, or it moved on meanwhile
                 row = await read_tournament(session, tournament_id)
                 outcomes += await self.end_round(session, row, now)
-                outcomes += await self.next_round(session, row, now)
+                if not outcomes:  # (else the next tick seats it, after these tables' ends)
+                    outcomes += await self.next_round(session, row, now)
                 after = await snapshot_of(session, row)
         except (StaleDataError, IntegrityError):
             return None
@@ -104,7 +109,7 @@ class Rounds:
     async def end_round(self, session: AsyncSession, row: Tournament,
                         now: datetime) -> list[Outcome]:
         """Finish the round's running tables by the computer (at the deadline) and score
-        the round."""
+        the round (again, after such a tick: the results written then stay)."""
         outcomes = []
         forced = set()
         for game_id in (await session.scalars(
@@ -205,6 +210,9 @@ class Rounds:
             state, events = game.apply(state, seat, action)
             planned.append((seat, action, state, events))
         steps: list[Step] = self.moves.advance(session, row, game, planned)
+        if steps:  # (told as one line, not move by move)
+            steps[0].events.insert(0, {"type": ROUND_DEADLINE,
+                                       "round": row.tournament_round})
         if row.status == "running":  # (no engine ends a game this late; never left open)
             log.warning("game %s did not end when finished by the computer", row.id)
             row.status = "cancelled"

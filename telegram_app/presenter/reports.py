@@ -16,6 +16,7 @@ from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet
 from telegram_app.render.common import fit_lines, mention_html
 from telegram_app.render.language import for_chat
+from telegram_app.render.tournament_table import note_lines
 
 NOTABLE = frozenset({PLAYER_REMOVED, "turn_timed_out", GAME_OVER})
 """Events the whole group should notice: a new group message tells them; other moves of a
@@ -51,10 +52,14 @@ class Reports(Screens):
         lines = ui.untold_lines(fresh, logged)
         if not is_over(fresh) and any(ui.opens_table(events) for events in logged):
             return await self._new_table(delivery, lines)
-        if lines and is_over(fresh):
-            lines += ["", ui.game_over_text(fresh)]
+        over_text = ui.game_over_text(fresh) if is_over(fresh) else None
+        if lines and over_text:
+            lines += ["", over_text]
         elif lines and (turn := ui.turn_line(fresh)):
             lines.append(turn)
+        with for_chat(fresh):
+            lines = note_lines(fresh, lines, [e for events in logged for e in events],
+                               over_text)
         return not lines or await self.messenger.send_result(
             fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id,
             markup=rematch_keyboard(fresh) if is_over(fresh) else None) != "lost"
@@ -145,8 +150,11 @@ class Reports(Screens):
                 {outcome.turn_before}
             await self._close_hand(fresh, shown.closed, mover)
         if shown.lines and not (shown.new_table and not is_over(fresh)):
+            with for_chat(game):
+                lines = note_lines(game, shown.lines, outcome.events, ui.game_over_text(game)
+                                   if is_over(game) and game.tournament_id else None)
             if await self.messenger.send_result(  # (the game's last note carries 🔁 Rematch)
-                    fresh.chat_id, fit_lines(shown.lines), thread_id=fresh.thread_id,
+                    fresh.chat_id, fit_lines(lines), thread_id=fresh.thread_id,
                     markup=rematch_keyboard(fresh) if is_over(fresh) else None) == "lost":
                 return shown, False
         return shown, True

@@ -9,7 +9,7 @@ from telegram_app.i18n import use_language
 from telegram_app.tournaments import news
 from telegram_app.tournaments.words import podium
 from tests.clock import Clock
-from tests.league.test_tournaments import USERS, signed_up
+from tests.league.test_tournaments import USERS, past_deadline, signed_up
 
 
 async def test_no_medal_for_nothing_or_for_the_withdrawn(sqlite_url: str) -> None:
@@ -20,8 +20,7 @@ async def test_no_medal_for_nothing_or_for_the_withdrawn(sqlite_url: str) -> Non
     cup = await service.start_tournament(cup.id, USERS[0].id, is_admin=False,
                                          version=cup.version)
     for _ in range(2):  # the humans never move: 0 points, withdrawn after two games
-        clock.advance(cup.round_seconds + 1)
-        [cup] = await service.advance_tournaments()
+        cup = await past_deadline(service, clock, cup)
     assert cup.status == "finished"
     medals = podium(cup)
     assert all(row.entry.is_ai and row.points > 0 for row in medals)

@@ -253,6 +253,16 @@ async def test_a_koira_tournament_withdraws_a_no_show(pg_db, pg_url: str) -> Non
         second = announcements(api, 1, 2, 3)[0].text or ""
         assert "Gus made no move at their table: 0 points" in second.replace(
             "\u2068", "").replace("\u2069", ""), second
+        # The tables were played out by the computer at the deadline: a note each, headed by
+        # its table, before the next round's tables and announcement.
+        deadlines = api.find_messages(GROUP, "The round's deadline")
+        assert sorted((m.text or "").split("\n")[0] for m in deadlines) == [
+            "🏆 Tournament #1 · Round 1 · Table 1", "🏆 Tournament #1 · Round 1 · Table 2"]
+        last = max(m.message_id for m in deadlines)
+        later = [m for m in api.bot_messages(GROUP)
+                 if (m.text or "").startswith("🏆 Tournament #1 · Round 2 · Table")]
+        assert later and all(m.message_id > last for m in later)
+        assert announcements(api, 1, 2, 3)[0].message_id > last
         await bot.stop()  # (a restart between rounds here too)
         await bot.start()
 
