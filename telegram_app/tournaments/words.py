@@ -52,8 +52,10 @@ def points(value: float) -> str:
 def standing_line(row: StandingRow, rows: tuple[StandingRow, ...] | list[StandingRow]
                   ) -> str:
     """``3. Ann · 1.5``, with the tie-break where it decides the order: Buchholz when
-    another player has as many points, Elo too when their Buchholz is the same."""
-    tied = [r for r in rows if r is not row and isclose(r.points, row.points)]
+    another player has as many points but another place, Elo too when their Buchholz is the
+    same (players equal in all three share a place: nothing decided, nothing shown)."""
+    tied = [r for r in rows if r is not row and isclose(r.points, row.points)
+            and r.place != row.place]
     line = f"{row.place}. {name(row.entry)} · {points(row.points)}"
     if not tied:
         return line

@@ -1,13 +1,15 @@
-"""The final message's podium: players still in the tournament who scored (no medal for 0
-points, nor for a withdrawn player), on SQLite through the match service."""
+"""Tournament texts: the final message's podium (players still in the tournament who scored:
+no medal for 0 points, nor for a withdrawn player), on SQLite through the match service; the
+standings' tie-breaks shown only where they decide the order."""
 
 from __future__ import annotations
 
 from league.service import MatchService
 from league.store.db import Database
+from league.tournaments.records import EntryInfo, StandingRow
 from telegram_app.i18n import use_language
 from telegram_app.tournaments import news
-from telegram_app.tournaments.words import podium
+from telegram_app.tournaments.words import podium, standing_line
 from tests.clock import Clock
 from tests.league.test_tournaments import USERS, past_deadline, signed_up
 
@@ -28,3 +30,19 @@ async def test_no_medal_for_nothing_or_for_the_withdrawn(sqlite_url: str) -> Non
         text = news.final_text(cup)
     assert "🥈" not in text and "🥉" not in text
     assert text.count("🥇") == len(medals) == 1  # (the computer player scored: seeds fixed)
+
+
+def row(place: int, id_: int, points: float, buchholz: float, elo: float = 1500) -> StandingRow:
+    entry = EntryInfo(id_, id_, f"P{id_}", None, True, 0, 0)
+    return StandingRow(place, entry, points, buchholz, elo, 2)
+
+
+def test_a_tie_break_is_shown_only_where_it_decides() -> None:
+    rows = [row(1, 1, 1.5, 2), row(2, 2, 1.5, 1), row(3, 3, 1, 1, 1600), row(4, 4, 1, 1),
+            row(5, 5, 0, 0), row(5, 6, 0, 0)]
+    with use_language("en"):
+        lines = [standing_line(r, rows).replace("\u2068", "").replace("\u2069", "")
+                 for r in rows]
+    assert lines == ["1. P1 · 1.5 (Buchholz 2)", "2. P2 · 1.5 (Buchholz 1)",
+                     "3. P3 · 1 (Buchholz 1, Elo 1600)", "4. P4 · 1 (Buchholz 1, Elo 1500)",
+                     "5. P5 · 0", "5. P6 · 0"]
