@@ -138,7 +138,8 @@ class Signup:
             raise ServiceError("stale") from None
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentSnapshot:
-        """Leave: in sign-up the entry goes; once running the player is withdrawn (the
+        """Leave: in sign-up the entry goes (an opener who leaves hands the tournament to the
+        next human who joined, as a lobby's does); once running the player is withdrawn (the
         table they sit at goes on; they may join again). Raises ``tournament_closed``,
         ``not_joined``, ``stale``."""
         try:
@@ -153,6 +154,12 @@ class Signup:
                     raise ServiceError("not_joined")
                 if row.status == "signup":
                     await session.delete(entry)
+                    heir = await session.scalar(select(TournamentEntry.user_id).where(
+                        TournamentEntry.tournament_id == row.id, TournamentEntry.id != entry.id,
+                        TournamentEntry.user_id.is_not(None)).order_by(TournamentEntry.id)
+                        .limit(1))
+                    if row.creator_id == user_id and heir is not None:
+                        row.creator_id = heir
                 else:
                     entry.active = False
                 row.version += 1

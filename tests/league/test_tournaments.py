@@ -273,3 +273,13 @@ async def test_computer_players_alone_play_on_for_nobody(pg_db: Database) -> Non
         cup = await past_deadline(service, clock, cup)
     assert cup.status == "finished" and cup.round == 2
     assert len(cup.active) == 4 and all(e.is_ai for e in cup.active)
+
+
+async def test_an_opener_who_leaves_the_sign_up_hands_it_on(pg_db: Database) -> None:
+    service = service_at(pg_db, Clock())
+    cup = await signed_up(service, "coyote", USERS[:3])
+    cup = await service.leave_tournament(cup.id, ANN.id)
+    assert cup.creator_id == BOB.id and cup.entry_of(ANN.id) is None
+    cup = await service.set_tournament_setting(cup.id, BOB.id, "rounds", 3, is_admin=False,
+                                               version=cup.version)
+    assert cup.rounds == 3
