@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -375,3 +377,13 @@ def test_the_leaderboard_counts_one_win_in_the_singular() -> None:
     with use_language("es"):
         assert "1 victoria" in league_text.top_text([(1, "Ann", one)])
         assert "1 victorias" not in league_text.top_text([(1, "Ann", one)])
+
+
+def test_a_knocked_out_players_last_private_message_says_so() -> None:
+    game = _game(3)
+    out = replace(game.players[1], playing=False)
+    game = replace(game, players=(game.players[0], out, game.players[2]))
+    text = parse_html(render.private_closed_text(game, 4, reader=out))[0]
+    assert "you are out after round 4: the others play on in the group" in text, text
+    still = parse_html(render.private_closed_text(game, 4, reader=game.players[0]))[0]
+    assert "round 4 is over (see the group)" in still, still

@@ -253,12 +253,16 @@ def private_text(game: GameSnapshot, seat: int) -> str:
 def private_closed_text(game: GameSnapshot, round_no: int, *,
                         reader: PlayerInfo | None = None) -> str:
     """A player's old private message once its round is over (under its group's name), in
-    ``reader``'s language (without one, the group's). Once the game is over, the last one
-    says where ``reader`` came and their Elo change (``results.own_result``), not "see the
-    group"."""
+    ``reader``'s language (without one, the group's): a player the round knocked out is told
+    so (the others play on). Once the game is over, the last one says where ``reader`` came
+    and their Elo change (``results.own_result``), not "see the group"."""
     with for_player(reader) if reader is not None else for_chat(game):
         result = results.own_result(game, reader)
-        if result is None:
+        if result is None and reader is not None and not reader.playing:
+            text = _("🐺 Game #{id} · you are out after round {round}: the others play on "
+                     "in the group, and your place comes with the end.").format(
+                id=game.id, round=round_no)
+        elif result is None:
             text = _("🐺 Game #{id} · round {round} is over (see the group).").format(
                 id=game.id, round=round_no)
         elif result[2] is None:
