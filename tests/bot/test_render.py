@@ -15,6 +15,7 @@ from telegram_app.callbacks import ARITY, Callback, parse
 from telegram_app.games.coyote import notes
 from telegram_app.games.coyote import screens as render
 from telegram_app.games.coyote.keyboards import mod_of, move_rows, unmod
+from telegram_app.games.coyote.table import controls
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.render.turns import reminder_text
 from tests.fakebot import parse_html
@@ -387,3 +388,16 @@ def test_a_knocked_out_players_last_private_message_says_so() -> None:
     assert "you are out after round 4: the others play on in the group" in text, text
     still = parse_html(render.private_closed_text(game, 4, reader=game.players[0]))[0]
     assert "round 4 is over (see the group)" in still, still
+
+
+def test_the_mini_apps_coyote_asks_only_those_who_want_it() -> None:
+    game = _game(3, bids=[[0, 4]])
+    game.state["turn"] = seat = 1  # (after seat 0's bid of 4: seat 1 may call)
+
+    def call_option(g: GameSnapshot) -> dict:
+        [buttons] = [c for c in controls(g, seat) if c["id"] == "call"]
+        return buttons["options"][0]
+
+    assert "confirm" not in call_option(game)  # (/confirm off)
+    asked = replace(game, players=tuple(replace(p, confirm_coyote=True) for p in game.players))
+    assert call_option(asked)["confirm"]["label"] == "🐺 Yes, call Coyote!"

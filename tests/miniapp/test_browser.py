@@ -363,3 +363,28 @@ async def test_the_replay_jumps_and_shows_whose_cards(mini, browser, tmp_path, d
     assert "— game over —" in await page.locator(".rstep").inner_text()
     await page.screenshot(path=tmp_path / f"replay-end{'-dark' if dark else ''}.png")
     assert errors == []
+
+
+async def test_coyote_from_the_page_asks_once(mini, browser, tmp_path) -> None:
+    """🐺 Coyote! ends the round: the page asks once in place (Back restores the row), as the
+    chat's keyboard does."""
+    api, players, runner, client = mini
+    await start_game(api, players, GROUP)
+    first = await mover(api, players)
+    page, errors = await open_page(browser, mini, first, "g1")
+    await page.locator(".quickbid[data-bid='3']").click()
+    await page.locator("[data-testid=submit-bid]").click()
+    await wait_for(lambda: bool(api.find_messages(GROUP, " bids 3")))
+    caller = await mover(api, players)
+    page, errors = await open_page(browser, mini, caller, "g1")
+    await page.locator("button >> text=🐺 Coyote!").click()
+    await page.wait_for_selector("[data-testid=confirm]")
+    await page.locator("button >> text=↩️ Back").click()
+    await page.wait_for_selector("[data-testid=confirm]", state="detached")
+    await page.locator("button >> text=🐺 Coyote!").click()
+    await api.settle(quiet=0.1)
+    assert not api.find_messages(GROUP, "calls Coyote!")  # (asked, not called)
+    await page.locator("[data-testid=confirm]").click()
+    await wait_for(lambda: bool(api.find_messages(GROUP, "calls Coyote!")))
+    await page.screenshot(path=tmp_path / "table-after-call.png")
+    assert errors == []

@@ -157,8 +157,11 @@ def controls(game: GameSnapshot, seat: int) -> list[dict[str, Any]]:
                     "min": min(a.amount or 0 for a in bids), "max": MAX_BID,
                     "submit": _("Bid {n}"), "modifiers": modifiers})
     if any(a.kind == "call" for a in actions):
-        out.append({"type": "buttons", "id": "call", "options": [
-            {"label": _("🐺 Coyote!"), "action": {"kind": "call"}, "style": "danger"}]})
+        call: dict[str, Any] = {"label": _("🐺 Coyote!"), "action": {"kind": "call"},
+                                "style": "danger"}
+        if _confirms(game, seat):  # (it ends the round: asked once, as in the chat)
+            call["confirm"] = {"label": _("🐺 Yes, call Coyote!"), "back": _("↩️ Back")}
+        out.append({"type": "buttons", "id": "call", "options": [call]})
     icon = "🪙" if view["specials"] == "coins" else "🎭"
     alone = [a for a in actions if a.kind == "special" and a.special != "guess"]
     if alone:
@@ -231,3 +234,11 @@ def replay_cards(game: GameSnapshot, events: list[dict[str, Any]]) -> dict[str, 
         return {"cards": shown, "legend": legend([c["card"] for c in event["cards"]], edition),
                 "through": index}
     return None
+
+
+def _confirms(game: GameSnapshot, seat: int) -> bool:
+    """Whether the player in ``seat`` asked 🐺 Coyote! to be confirmed (``/confirm``)."""
+    try:
+        return game.at_seat(seat).confirm_coyote
+    except KeyError:
+        return True

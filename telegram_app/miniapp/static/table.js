@@ -89,9 +89,18 @@ function numberControl(control, send, t) {
 }
 
 export function buttonsControl(control, send) {
-  const options = h("div.options", {}, control.options.map((option) => h(
-    `button.big.${option.style || "secondary"}`,
-    { type: "button", onclick: () => send(option.action) }, option.label)));
+  // An option with "confirm" (Coyote!, which ends the round) asks once, in place: its
+  // confirmation and Back take the row's place, as the chat's keyboard does.
+  const button = (option) => h(`button.big.${option.style || "secondary"}`, {
+    type: "button", onclick: () => (option.confirm ? ask(option) : send(option.action)),
+  }, option.label);
+  const ask = (option) => options.replaceChildren(
+    h(`button.big.${option.style || "secondary"}`,
+      { type: "button", "data-testid": "confirm", onclick: () => send(option.action) },
+      option.confirm.label),
+    h("button.big.secondary", { type: "button", onclick: () =>
+      options.replaceChildren(...control.options.map(button)) }, option.confirm.back));
+  const options = h("div.options", {}, control.options.map(button));
   if (control.options.length > 6 && control.title) {
     // A long list (a card to guess) stays folded until asked for, as in the chat.
     return h(`details.control.${control.id}`, {}, h("summary", {}, control.title), options);
