@@ -138,6 +138,7 @@ class MatchService:
     games_on_turn = via("reads", GameReads.games_on_turn)
     game_of_private_message = via("reads", GameReads.game_of_private_message)
     log = via("reads", GameReads.log)
+    moved_by = via("reads", GameReads.moved_by)
 
     # lobby
     open_lobby = via("lobby", LobbyService.open_lobby)

@@ -81,6 +81,15 @@ class GameReads:
         return game if game.status == "running" and player is not None and \
             player.private_message_id == message_id else None
 
+    async def moved_by(self, game_id: int, version: int) -> int | None:
+        """The human whose own move raised game ``game_id`` to ``version`` (``None``: a
+        computer's move, the deal, or no such step): a press refused as stale whose move the
+        presser had just made is a double tap."""
+        async with self.ctx.db.sessions() as session:
+            return await session.scalar(
+                select(GameEvent.user_id).where(GameEvent.game_id == game_id,
+                                                GameEvent.version == version).limit(1))
+
     async def log(self, game_id: int) -> list[GameEvent]:
         """The game's event log in order (detached rows)."""
         async with self.ctx.db.sessions() as session:

@@ -59,8 +59,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         handler = HANDLERS.get(data.verb, _game_press)
         await handler(query, data, game, bot, context)
     except ServiceError as exc:
-        await _answer(bot, query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
-                                        if data is not None else None), alert=True)
+        if await _double_tap(bot, query, data, exc):
+            # (a double tap, or an old keyboard of a turn they played: a toast, no alert)
+            await _answer(bot, query, _("You already moved this turn."))
+        else:
+            await _answer(bot, query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
+                                            if data is not None else None), alert=True)
         if exc.code in ("stale", "not_running", "not_in_lobby") and data is not None and \
                 query.message:
             # The client shows an old picture: draw the pressed message as it is now.
@@ -111,6 +115,18 @@ def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> Non
     allowed = {game.chat_id, query.from_user.id} if is_move(data.verb) else {game.chat_id}
     if chat_id not in allowed:
         raise ServiceError("bad_button")
+
+
+async def _double_tap(bot: BotServices, query: CallbackQuery, data: Callback | None,
+                      exc: ServiceError) -> bool:
+    """Whether a move refused as stale is the second tap of one the presser just made: the
+    game's very next step (the version after the button's) is the presser's own move."""
+    if exc.code != "stale" or data is None or not is_move(data.verb) or not data.args:
+        return False
+    try:
+        return await bot.service.moved_by(data.game_id, data.args[0] + 1) == query.from_user.id
+    except ServiceError:
+        return False
 
 
 async def _answer(bot: BotServices, query: CallbackQuery, text: str | None = None, *,

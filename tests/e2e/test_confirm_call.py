@@ -28,7 +28,7 @@ CALL = "🐺 Coyote!"
 YES = "🐺 Yes, call Coyote!"
 BACK = "↩️ Back"
 CARDS = "🎴 My cards"
-OUT_OF_DATE = "out of date"
+MOVED = "You already moved this turn."  # (a toast: a stale tap of a turn one played)
 
 
 @pytest.fixture
@@ -104,7 +104,7 @@ async def test_coyote_asks_back_restores_and_yes_calls(table) -> None:
 
 async def test_a_yes_left_on_screen_goes_stale_with_the_game(table) -> None:
     """The caller asks, then types a bid instead (typed input needs no confirmation): the
-    "Yes" a client still shows is refused as out of date and calls nothing."""
+    "Yes" a client still shows is refused (they moved this turn already) and calls nothing."""
     api, players, runner = table
     await opens_with_an_impossible_bid(api, players, GROUP)
     caller = await mover(api, players)
@@ -118,7 +118,7 @@ async def test_a_yes_left_on_screen_goes_stale_with_the_game(table) -> None:
     await api.settle()
     stale = await caller.press_raw_on(message, yes)  # (a client that kept the old keyboard)
     answer = await api.wait_answer(stale)
-    assert answer["show_alert"] and OUT_OF_DATE in answer["text"], answer
+    assert not answer["show_alert"] and answer["text"] == MOVED, answer
     await api.settle()
     assert (await service(runner).get(game.id)).version == after
     assert not api.find_messages(GROUP, "calls Coyote!")
