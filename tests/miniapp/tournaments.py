@@ -6,31 +6,14 @@ three in the group, each human's move the one a normal computer player would cho
 from __future__ import annotations
 
 import asyncio
-import random
 
 from league.service import MatchService
 from league.store.snapshots import UserRef
 from league.tournaments.records import TournamentSnapshot
+from tests.league.test_tournaments import play_table
 from tests.miniapp.koira import NAMES, service_of
 
 ROUNDS = 3
-
-
-async def play_table(service: MatchService, game_id: int, seed: int) -> None:
-    """Move for the table's humans until the game ends (the computer players answer in the
-    same transactions)."""
-    game = await service.get(game_id)
-    rules = service.games[game.kind]
-    rng = random.Random(seed)
-    for _ in range(3000):
-        if game.status != "running":
-            return
-        seat = rules.current_seat(game.state or {})
-        user = game.at_seat(seat).user_id
-        assert user is not None, "a computer player's turn was left to the humans"
-        action = rules.ai_action(rules.view(game.state or {}, seat), rng, "normal")
-        game = (await service.act(game.id, user, game.version, action)).game
-    raise AssertionError(f"game {game_id} did not end")
 
 
 async def scored(service: MatchService, cup: TournamentSnapshot) -> TournamentSnapshot:
@@ -69,7 +52,8 @@ async def finished_tournament(runner, group: int, title: str = "Mini league"
     cup = await service.start_tournament(cup.id, 1, is_admin=False, version=cup.version)
     while cup.status == "running":
         for table in cup.tables_of(cup.round):
-            await play_table(service, table.game_id, seed=cup.round * 10 + table.table)
+            game = await play_table(service, table.game_id, seed=cup.round * 10 + table.table)
+            assert game.status == "finished", "a computer player's turn was left to the humans"
         cup = await scored(service, cup)
     assert cup.status == "finished" and cup.round == ROUNDS
     return cup
