@@ -7,7 +7,6 @@ import asyncio
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Update
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from engine import GAMES, Action
@@ -16,7 +15,8 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.callbacks import Callback, is_move, parse
 from telegram_app.games.base import kind_of_verb, ui_for
 from telegram_app.handlers import admin, language, notify
-from telegram_app.handlers.common import user_ref
+from telegram_app.handlers.common import answer_later as _answer
+from telegram_app.handlers.common import send_answer, user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import lobby_option, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
@@ -61,9 +61,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except ServiceError as exc:
         if await _double_tap(bot, query, data, exc):
             # (a double tap, or an old keyboard of a turn they played: a toast, no alert)
-            await _answer(bot, query, _("You already moved this turn."))
+            _answer(bot, query, _("You already moved this turn."))
         else:
-            await _answer(bot, query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
+            _answer(bot, query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
                                             if data is not None else None), alert=True)
         if exc.code in ("stale", "not_running", "not_in_lobby") and data is not None and \
                 query.message:
@@ -104,7 +104,7 @@ async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -
         if exc.code in ("stale", "not_running", "not_a_player", "bad_button", "bad_action"):
             return False  # the usual path's checks, in its order (a non-player first)
         raise
-    await _answer(bot, query)
+    _answer(bot, query)
     return True
 
 
@@ -129,22 +129,6 @@ async def _double_tap(bot: BotServices, query: CallbackQuery, data: Callback | N
         return False
 
 
-async def _answer(bot: BotServices, query: CallbackQuery, text: str | None = None, *,
-                  alert: bool = False, url: str | None = None) -> None:
-    """Answer the press beside the handler: the handler, and the concurrency slot it holds,
-    end right after its commit or refusal, not a Bot API round trip later (the presenter's
-    tasks are waited for at a stop)."""
-    bot.presenter.spawn(_send_answer(query, text, alert, url))
-
-
-async def _send_answer(query: CallbackQuery, text: str | None, alert: bool,
-                       url: str | None) -> None:
-    try:
-        await query.answer(text, show_alert=alert, url=url)
-    except TelegramError as exc:  # too old, or answered already: nothing left to do
-        log.info("answerCallbackQuery failed: %s", exc)
-
-
 async def _reachable(bot: BotServices, user_id: int) -> bool:
     """Whether private messages reach the presser; after their join committed, an outage
     here must not leave the press unanswered (nothing else answers it): then yes."""
@@ -160,7 +144,7 @@ async def _reachable(bot: BotServices, user_id: int) -> bool:
 async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.join(game.id, user_ref(query.from_user))
-    await _answer(bot, query, await _joined(bot, query, game.id))
+    _answer(bot, query, await _joined(bot, query, game.id))
     bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
@@ -178,7 +162,7 @@ async def _joined(bot: BotServices, query: CallbackQuery, game_id: int) -> str:
 async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
     game = await bot.service.leave(game.id, query.from_user.id)
-    await _answer(bot, query, _("You left game #{id}.").format(id=game.id))
+    _answer(bot, query, _("You left game #{id}.").format(id=game.id))
     if game.status == "cancelled":
         bot.presenter.later(bot.presenter.close_lobby(game))
     else:
@@ -199,14 +183,14 @@ async def _lobby_change(query: CallbackQuery, data: Callback, game: GameSnapshot
             raise ServiceError("bad_option" if game.status == "lobby" else "not_in_lobby")
         key, value = chosen
         game = await bot.service.set_option(game.id, user, key, value)
-    await _answer(bot, query)
+    _answer(bot, query)
     bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
 async def _start(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                  context: ContextTypes.DEFAULT_TYPE) -> None:
     await bot.service.start(game.id, query.from_user.id)  # the presenter shows the deal
-    await _answer(bot, query)
+    _answer(bot, query)
 
 
 async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
@@ -232,13 +216,13 @@ async def _show_cards(bot: BotServices, query: CallbackQuery, game_id: int,
     try:
         sent = await asyncio.wait_for(asyncio.shield(shown), PEEK_ANSWER_WITHIN)
     except TimeoutError:
-        await _send_answer(query, None, False, None)
+        await send_answer(query, None, False, None)
         await shown
         return
     except BaseException:
-        await _send_answer(query, alert, alert is not None, None)
+        await send_answer(query, alert, alert is not None, None)
         raise
-    await _send_answer(query, None if sent else alert, not sent and alert is not None, None)
+    await send_answer(query, None if sent else alert, not sent and alert is not None, None)
 
 
 # --- a game's own verbs ------------------------------------------------------------------
@@ -264,7 +248,7 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
         raise ServiceError("bad_button") from None
     if isinstance(result, Action):
         await bot.service.act(game.id, query.from_user.id, data.version or 0, result)
-        await _answer(bot, query)
+        _answer(bot, query)
         return
     if message is None or seat is None:
         raise ServiceError("stale")
@@ -273,7 +257,7 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
         markup = table_keyboard(game, result)
     else:
         markup = private_keyboard(game, seat, result)
-    await _answer(bot, query)
+    _answer(bot, query)
     if ephemeral_id is not None:
         await bot.messenger.edit_ephemeral_markup(message.chat.id, query.from_user.id,
                                                   ephemeral_id, markup)
@@ -290,18 +274,19 @@ async def _ai_level(query: CallbackQuery, data: Callback, game: GameSnapshot,
         raise ServiceError("bad_option" if game.status == "lobby" else "not_in_lobby")
     game = await bot.service.set_ai_level(game.id, query.from_user.id, index, levels[level],
                                           version=seen)
-    await _answer(bot, query)
+    _answer(bot, query)
     bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
 
 
 async def _notify(query: CallbackQuery, data: Callback, game: GameSnapshot,
                   bot: BotServices, context: ContextTypes.DEFAULT_TYPE) -> None:
     """🔔 on a lobby: tell the presser privately of the group's next lobbies."""
+    async def answer(text: str | None, url: str | None) -> None:
+        _answer(bot, query, text, alert=url is None, url=url)
+
     await notify.subscribe_answer(
         bot, game.chat_id, query.message.chat.title if query.message else None,
-        user_ref(query.from_user), context.bot.username,
-        lambda text, url: _answer(bot, query, text, alert=True) if url is None
-        else _answer(bot, query, url=url))
+        user_ref(query.from_user), context.bot.username, answer)
 
 
 async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
@@ -319,10 +304,10 @@ async def _rematch(query: CallbackQuery, data: Callback, game: GameSnapshot,
         # (not "stale": that would redraw the report, whose 🔁 must stay)
         raise ServiceError("try_again")
     if opened:
-        await _answer(bot, query, _("Rematch! Game #{id} is open: the others join with 🔁 "
+        _answer(bot, query, _("Rematch! Game #{id} is open: the others join with 🔁 "
                                "Rematch or ✋ Join.").format(id=lobby.id))
     else:  # (as ✋ Join)
-        await _answer(bot, query, await _joined(bot, query, lobby.id))
+        _answer(bot, query, await _joined(bot, query, lobby.id))
     bot.presenter.later(bot.presenter.show_lobby(lobby, context.bot.username))
     if opened:
         await notify.alert_subscribers(bot, lobby, context.bot.username)

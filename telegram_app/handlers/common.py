@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from telegram import Chat, InlineKeyboardMarkup, Message, Update, User
+import logging
+
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from typing_extensions import TypeIs
 
 from league.store.snapshots import UserRef
-from telegram_app.services import services
+from telegram_app.services import BotServices, services
+
+log = logging.getLogger(__name__)
 
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 
@@ -55,3 +60,20 @@ async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str, *
     await services(context).messenger.send(
         chat.id, text, thread_id=thread_of(message), markup=markup,
         reply_to=message.message_id if message else None)
+
+
+def answer_later(bot: BotServices, query: CallbackQuery, text: str | None = None, *,
+                 alert: bool = False, url: str | None = None) -> None:
+    """Answer a press beside the handler: the handler, and the concurrency slot it holds,
+    end right after its commit or refusal, not a Bot API round trip later (the presenter's
+    tasks are waited for at a stop)."""
+    bot.presenter.spawn(send_answer(query, text, alert, url))
+
+
+async def send_answer(query: CallbackQuery, text: str | None, alert: bool,
+                      url: str | None) -> None:
+    """Answer a press now (a Bot API round trip): a failure is logged, never raised."""
+    try:
+        await query.answer(text, show_alert=alert, url=url)
+    except TelegramError as exc:  # too old, or answered already: nothing left to do
+        log.info("answerCallbackQuery failed: %s", exc)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, Message, Update
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from league.store.errors import ServiceError
 from league.tournaments.records import TournamentSnapshot
 from telegram_app.callbacks import Callback
 from telegram_app.games.base import kinds, ui_for
+from telegram_app.handlers.common import answer_later as _answer
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _
 from telegram_app.services import BotServices, services
@@ -249,16 +249,3 @@ async def _open_pressed(query: CallbackQuery, data: Callback,
     _answer(bot, query)
     await bot.messenger.edit_markup(chat.id, message.message_id, None)
     bot.presenter.later(drawing.show_signup(bot, _memory(context), cup.id))
-
-
-def _answer(bot: BotServices, query: CallbackQuery, text: str | None = None, *,
-            alert: bool = False) -> None:
-    """Answer the press beside the handler (as ``handlers/buttons.py`` does)."""
-    bot.presenter.spawn(_send_answer(query, text, alert))
-
-
-async def _send_answer(query: CallbackQuery, text: str | None, alert: bool) -> None:
-    try:
-        await query.answer(text, show_alert=alert)
-    except TelegramError as exc:  # too old, or answered already: nothing left to do
-        log.info("answerCallbackQuery failed: %s", exc)
