@@ -7,8 +7,6 @@ or stale button, a non-admin, a join after the cut-off), which changed nothing."
 
 from __future__ import annotations
 
-import logging
-
 from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
@@ -24,7 +22,6 @@ from telegram_app.tournaments import announcements, drawing, keyboards, texts
 from telegram_app.tournaments.memory import TournamentMemory, memory_of
 from telegram_app.tournaments.words import refusal
 
-log = logging.getLogger(__name__)
 REDRAWN = ("stale", "not_in_signup", "tournament_closed")
 """Refusals after which the pressed message is drawn as the tournament is now (it showed an
 older picture)."""
