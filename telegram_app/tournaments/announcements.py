@@ -4,11 +4,11 @@ Each sweep (``transport/scheduler.py:sweep_job``) ends with :func:`tick`: the le
 every tournament whose round is over on (``advance_tournaments``: it scores the round, seats
 the next one and deals its tables, which the presenter shows like any start, or finishes the
 tournament), then every announcement owed is posted. An announcement is claimed in the
-database before it is sent and marked once sent (``claim_tell`` / ``told``), so a kill at any
-point loses none (the next tick, here or in another process, posts it) and two processes
-never post one at once. The start's round-1 announcement takes the same path right after
-▶️ Start. After each announcement the sign-up message is drawn again (the round, whether
-late joining is still open, the end).
+database while it is sent and marked once sent (``claim_tell`` / ``told``), so a kill at any
+point loses none (the next tick, here or in another process, posts it; again, if the kill
+came between the send and the mark) and two processes never post one at once. The start's
+round-1 announcement takes the same path right after ▶️ Start. After each announcement the
+sign-up message is drawn again (the round, whether late joining is still open, the end).
 """
 
 from __future__ import annotations
@@ -59,19 +59,22 @@ async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -
     async with memory.locks.hold(tournament_id):
         cup = await bot.service.tournament(tournament_id)
         target = cup.told_target
-        if target == 0 or cup.told_round >= target or \
-                not await bot.service.claim_tell(cup.id, target):
+        if target == 0 or cup.told_round >= target:
             return
-        finished = cup.status == "finished"
-        with use_language(await bot.service.chat_language(cup.chat_id)):
-            text = news.final_text(cup) if finished else news.round_text(cup)
-            link = links.tournament_row(cup.id)  # (the Mini App's page, when it is set up)
-        sent = await bot.messenger.send(cup.chat_id, text, thread_id=cup.thread_id,
-                                        markup=InlineKeyboardMarkup([link]) if link else None)
-        if sent is None:  # (the claim lapses: a later tick sends it again)
-            log.warning("the announcement %s of tournament %s was not sent", target, cup.id)
-            return
-        await bot.service.told(cup.id, target)
+        async with bot.service.claim_tell(cup.id, target) as claimed:
+            if not claimed:
+                return
+            finished = cup.status == "finished"
+            with use_language(await bot.service.chat_language(cup.chat_id)):
+                text = news.final_text(cup) if finished else news.round_text(cup)
+                link = links.tournament_row(cup.id)  # (the Mini App's page, when it is set up)
+            sent = await bot.messenger.send(
+                cup.chat_id, text, thread_id=cup.thread_id,
+                markup=InlineKeyboardMarkup([link]) if link else None)
+            if sent is None:  # (unmarked: it is tried again a while later)
+                log.warning("the announcement %s of tournament %s was not sent", target, cup.id)
+                return
+            await bot.service.told(cup.id, target)
     await drawing.show_signup(bot, memory, tournament_id)
 
 
