@@ -32,9 +32,10 @@ class Tournament(Base):
     ``version`` is checked on every write, as a game's is.
 
     ``told_round``: the latest round whose announcement the group was sent (``rounds + 1``
-    once the final message is); ``tell_claimed_at`` claims the announcement being sent, so
-    two processes never post it at once and a process killed while sending leaves it to the
-    next tick. ``message_id``: the sign-up message (edited as players join)."""
+    once the final message is); ``tell_claimed_at``: when sending the one owed last failed
+    (it is tried again a while later; while it is sent, an advisory lock holds it:
+    ``league.tournaments.telling``). ``message_id``: the sign-up message (edited as players
+    join)."""
 
     __tablename__ = "tournaments"
     __table_args__ = (
