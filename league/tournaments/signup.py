@@ -103,9 +103,7 @@ class Signup:
         ``join_closed`` (half the rounds started), ``tournament_full``, ``stale``."""
         try:
             async with self.ctx.db.sessions.begin() as session:
-                row = await read_tournament(session, tournament_id, lock=True)
-                if row.status not in TOURNAMENT_OPEN:
-                    raise ServiceError("tournament_closed")
+                row = await _open_row(session, tournament_id)
                 entry = await session.scalar(select(TournamentEntry).where(
                     TournamentEntry.tournament_id == row.id,
                     TournamentEntry.user_id == user.id))
@@ -144,9 +142,7 @@ class Signup:
         ``not_joined``, ``stale``."""
         try:
             async with self.ctx.db.sessions.begin() as session:
-                row = await read_tournament(session, tournament_id, lock=True)
-                if row.status not in TOURNAMENT_OPEN:
-                    raise ServiceError("tournament_closed")
+                row = await _open_row(session, tournament_id)
                 entry = await session.scalar(select(TournamentEntry).where(
                     TournamentEntry.tournament_id == row.id,
                     TournamentEntry.user_id == user_id, TournamentEntry.active))
@@ -253,9 +249,7 @@ class Signup:
         ``not_allowed``, ``stale``."""
         try:
             async with self.ctx.db.sessions.begin() as session:
-                row = await read_tournament(session, tournament_id, lock=True)
-                if row.status not in TOURNAMENT_OPEN:
-                    raise ServiceError("tournament_closed")
+                row = await _open_row(session, tournament_id)
                 if not is_admin and (row.creator_id != user_id or row.status != "signup"):
                     raise ServiceError("not_allowed")
                 now = self.ctx.clock()
@@ -304,3 +298,12 @@ def _specs(signup: Signup, row: Tournament) -> list[OptionSpec]:
 async def _count(session: AsyncSession, tournament_id: int) -> int:
     return int(await session.scalar(select(func.count(TournamentEntry.id)).where(
         TournamentEntry.tournament_id == tournament_id)) or 0)
+
+
+async def _open_row(session: AsyncSession, tournament_id: int) -> Tournament:
+    """The tournament, locked, if in sign-up or running; raises ``tournament_not_found``,
+    ``tournament_closed``."""
+    row = await read_tournament(session, tournament_id, lock=True)
+    if row.status not in TOURNAMENT_OPEN:
+        raise ServiceError("tournament_closed")
+    return row
