@@ -91,8 +91,10 @@ async def coyote_moves(api: FakeBotAPI, service: MatchService, humans: list[Fake
                        cup_id: int, round_: int, *, each: int | None = None) -> Counter[int]:
     """The humans press their Coyote moves in their private chats (each picks the message of
     the game it is their turn in) until the round's tables are over, or, with ``each``,
-    until each of them made that many moves."""
+    until each of them made that many moves (one who made them moves again when nobody
+    else can: another human at their table may be waiting for their turn)."""
     made: Counter[int] = Counter()
+    capped = True
     for _ in range(3000):
         cup = await service.tournament(cup_id)
         if all(t.status != "running" for t in cup.tables_of(round_)):
@@ -101,7 +103,7 @@ async def coyote_moves(api: FakeBotAPI, service: MatchService, humans: list[Fake
             return made
         pressed = False
         for user in humans:
-            if each is not None and made[user.id] >= each:
+            if each is not None and made[user.id] >= each and capped:
                 continue
             messages = api.bot_messages(user.id)
             message = messages[-1] if messages else None
@@ -119,8 +121,9 @@ async def coyote_moves(api: FakeBotAPI, service: MatchService, humans: list[Fake
             assert not answer.get("show_alert"), answer
             made[user.id] += 1
             pressed = True
-        if not pressed:  # (the next keyboards are on their way)
+        if not pressed:  # (the next keyboards are on their way, or a capped human's turn)
             await asyncio.sleep(0.02)
+        capped = pressed or not capped
     raise AssertionError("the round's tables did not end")
 
 
