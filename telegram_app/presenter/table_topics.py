@@ -1,4 +1,4 @@
-"""A tournament table's forum topic (issue 29): in a forum, each table of a round is played in
+"""A tournament table's forum topic: in a forum, each table of a round is played in
 a topic of its own, which the bot opens before the table's first message when it may manage
 topics; otherwise the tables run side by side in the tournament's topic.
 

@@ -1,4 +1,4 @@
-"""A tournament survives SIGKILLs of the real bot process (issue 29): a 9-player, 3-round
+"""A tournament survives SIGKILLs of the real bot process: a 9-player, 3-round
 Coyote tournament (Ann the admin, Bob and Cat, six computer players, tables of 3, 2 lives)
 played to its podium by ``python -m telegram_app`` against the fake Bot API on PostgreSQL, the
 process killed with SIGKILL and spawned again on the same database right after ▶️ Start, right

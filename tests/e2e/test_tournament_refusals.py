@@ -1,5 +1,5 @@
 """Bad input to tournaments, through the real Application and the fake Bot API: each is
-answered politely, changes nothing and crashes no handler (issue 29). A non-admin's
+answered politely, changes nothing and crashes no handler. A non-admin's
 /tournament coyote, /tournament in a private chat, a forged button naming no tournament or
 another chat's, a non-admin's admin button, an impossible number of rounds, a stale admin
 button (refused, the message redrawn), a join after the cut-off; and the answers that help:

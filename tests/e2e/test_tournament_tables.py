@@ -1,4 +1,4 @@
-"""A tournament's tables in the group (issue 29), through the real Application and the fake
+"""A tournament's tables in the group, through the real Application and the fake
 Bot API: in a forum each table of a round gets a forum topic of its own, opened by the bot
 before the table's first message and named in its players' private messages; where the bot
 may not open topics the tables run side by side in the tournament's topic, and it asks once

@@ -1,4 +1,4 @@
-"""Tournaments in the group (issue 29) through the real Application and the fake Bot API on
+"""Tournaments in the group through the real Application and the fake Bot API on
 PostgreSQL: a 9-player, 3-round Coyote tournament opened with /tournament, set up and joined
 with the sign-up message's buttons, its tables played in the players' private chats (three
 tables at once in one group), with the bot restarted between rounds (once with the round's
