@@ -30,10 +30,10 @@ from typing import Any
 
 import pytest
 
-from engine import GAMES
 from league.service import MatchService
-from tests.e2e.harness import choose, confirms, move_version, wait_for
+from tests.e2e.harness import choose, confirms, wait_for
 from tests.e2e.processes import kill, spawn
+from tests.e2e.test_tournaments import game_of, turn_message
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 from tests.fakebot.models import ApiError
 
@@ -135,10 +135,6 @@ def finals(api: FakeBotAPI) -> list[StoredMessage]:
     return api.find_messages(GROUP, "tournament #1 is over!")
 
 
-def game_of(api: FakeBotAPI, message: StoredMessage) -> int:
-    return int(next(d for _, d in api.buttons(message) if d and ":" in d).split(":")[1])
-
-
 def current(api: FakeBotAPI, message: StoredMessage) -> StoredMessage:
     found = api.get_message(message.chat_id, message.message_id)
     assert found is not None
@@ -202,22 +198,15 @@ async def play_round(api: FakeBotAPI, service: MatchService, humans: list[FakeUs
             return None
         pressed = False
         for user in humans:
-            messages = api.bot_messages(user.id)
-            message = messages[-1] if messages else None
-            version = move_version(api, message) if message is not None else None
-            if message is None or version is None:
+            message = await turn_message(api, service, user, 1, round_)
+            if message is None:
                 continue
-            game = await service.get(game_of(api, message))
-            if game.status != "running" or game.version != version or \
-                    game.tournament_round != round_ or \
-                    GAMES["coyote"].current_seat(game.state) != game.player(user.id).seat:
-                continue
-            assert game.tournament_id == 1
             data = await confirmed(api, user, message, choose(api, message))
             cut = None
             # (any move there may end the round: after a bid, a computer player may call
             # Coyote in the same commit)
-            if before_last is not None and await running(service, round_) == [game.id]:
+            if before_last is not None and \
+                    await running(service, round_) == [game_of(api, message)]:
                 await api.settle(quiet=0.1)  # (nothing half sent when the cut begins)
                 cut = before_last()
             query = await user.press(message, data)

@@ -87,6 +87,25 @@ def game_of(api: FakeBotAPI, message: StoredMessage) -> int:
     return int(next(d for _, d in api.buttons(message) if d and ":" in d).split(":")[1])
 
 
+async def turn_message(api: FakeBotAPI, service: MatchService, user: FakeUser, cup_id: int,
+                       round_: int) -> StoredMessage | None:
+    """``user``'s latest private message if it holds their move keyboard, at the game's
+    current version and on their turn, of a running table of round ``round_`` (else
+    ``None``: not their turn, the next keyboard on its way, the next round's table)."""
+    messages = api.bot_messages(user.id)
+    message = messages[-1] if messages else None
+    version = move_version(api, message) if message is not None else None
+    if message is None or version is None:
+        return None
+    game = await service.get(game_of(api, message))
+    if game.status != "running" or game.version != version or \
+            GAMES["coyote"].current_seat(game.state) != game.player(user.id).seat or \
+            game.tournament_round != round_:
+        return None
+    assert game.tournament_id == cup_id
+    return message
+
+
 async def coyote_moves(api: FakeBotAPI, service: MatchService, humans: list[FakeUser],
                        cup_id: int, round_: int, *, each: int | None = None) -> Counter[int]:
     """The humans press their Coyote moves in their private chats (each picks the message of
@@ -105,18 +124,9 @@ async def coyote_moves(api: FakeBotAPI, service: MatchService, humans: list[Fake
         for user in humans:
             if each is not None and made[user.id] >= each and capped:
                 continue
-            messages = api.bot_messages(user.id)
-            message = messages[-1] if messages else None
-            version = move_version(api, message) if message is not None else None
-            if message is None or version is None:
+            message = await turn_message(api, service, user, cup_id, round_)
+            if message is None:
                 continue
-            game = await service.get(game_of(api, message))
-            seat = game.player(user.id).seat
-            if game.status != "running" or game.version != version or \
-                    GAMES["coyote"].current_seat(game.state) != seat or \
-                    game.tournament_round != round_:  # (the next round's, seated meanwhile)
-                continue
-            assert game.tournament_id == cup_id
             answer = await press_move(api, user, message, choose(api, message))
             assert not answer.get("show_alert"), answer
             made[user.id] += 1
