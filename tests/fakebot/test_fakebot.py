@@ -12,24 +12,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, RetryAfter
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fakebot import FakeBotAPI, render_transcript
+from tests.fakebot import render_transcript
 from tests.fakebot.html_check import HtmlParseError, parse_html
 
-TOKEN = "123:ABC"
 GROUP = -1001000000001
 pytestmark = pytest.mark.timeout(10)
-
-
-@pytest.fixture
-async def api():
-    async with FakeBotAPI(token=TOKEN) as server:
-        yield server
-
-
-@pytest.fixture
-async def bot(api):
-    async with Bot(TOKEN, base_url=api.base_url) as tg_bot:
-        yield tg_bot
 
 
 def keyboard(*labels: str) -> InlineKeyboardMarkup:
@@ -51,17 +38,17 @@ async def test_wrong_token_and_unknown_method(api):
         bad = await client.post(f"{api.base_url}999:XYZ/getMe")
         assert bad.status_code == 401
         assert bad.json() == {"ok": False, "error_code": 401, "description": "Unauthorized"}
-        unknown = await client.post(f"{api.base_url}{TOKEN}/fooBar")
+        unknown = await client.post(f"{api.base_url}{api.token}/fooBar")
         assert unknown.status_code == 404 and unknown.json()["description"] == "Not Found"
         assert api.unknown_methods == ["fooBar"]
         # method names are case-insensitive; JSON bodies and query strings work too
-        ok = await client.post(f"{api.base_url}{TOKEN}/GETME")
+        ok = await client.post(f"{api.base_url}{api.token}/GETME")
         assert ok.json()["result"]["username"] == "coyote_league_bot"
         api.add_group(GROUP)
-        sent = await client.post(f"{api.base_url}{TOKEN}/sendMessage",
+        sent = await client.post(f"{api.base_url}{api.token}/sendMessage",
                                  json={"chat_id": GROUP, "text": "json body"})
         assert sent.json()["result"]["text"] == "json body"
-        sent = await client.get(f"{api.base_url}{TOKEN}/sendMessage",
+        sent = await client.get(f"{api.base_url}{api.token}/sendMessage",
                                 params={"chat_id": GROUP, "text": "query"})
         assert sent.json()["result"]["message_id"] == 2
     wrong = Bot("999:XYZ", base_url=api.base_url)
@@ -294,7 +281,7 @@ async def test_application_command_and_button(api):
         await update.callback_query.answer("You joined", show_alert=True)
         await update.callback_query.edit_message_text("Joined ✓")
 
-    app = ApplicationBuilder().token(TOKEN).base_url(api.base_url).build()
+    app = ApplicationBuilder().token(api.token).base_url(api.base_url).build()
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CallbackQueryHandler(button))
     erin = api.add_user(1005, "Erin")

@@ -11,21 +11,8 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 
 from tests.fakebot import FakeBotAPI, render_transcript
 
-TOKEN = "123:ABC"
 FORUM = -1001000000003
 pytestmark = pytest.mark.timeout(10)
-
-
-@pytest.fixture
-async def api():
-    async with FakeBotAPI(token=TOKEN) as server:
-        yield server
-
-
-@pytest.fixture
-async def bot(api):
-    async with Bot(TOKEN, base_url=api.base_url) as tg_bot:
-        yield tg_bot
 
 
 def forum(api: FakeBotAPI, **kwargs):
