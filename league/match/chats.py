@@ -114,19 +114,27 @@ class Chats:
                 chat.game_options = games  # a new dict: JSON changes are seen
         return await self.chat_settings(chat_id)
 
+    async def migrated_from(self, chat_id: int) -> int | None:
+        """The id of the group that became the supergroup ``chat_id``, if that move was
+        recorded (:meth:`migrate_chat`); ``None`` for a chat that was never a group."""
+        async with self.ctx.db.sessions() as session:
+            return await session.scalar(select(Chat.migrated_from).where(Chat.id == chat_id))
+
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: move its games, its tournaments (their sign-up
         message is the old chat's: a new one is posted), its league (rating events and posts)
         and its settings to the new chat id. A setting the supergroup already changed from
         the default is kept; a post claimed under both ids is kept once. Calling it again
         (Telegram reports a migration both as a service message and as an error) changes
-        nothing."""
+        nothing. The supergroup keeps the group's id (``chats.migrated_from``,
+        :meth:`migrated_from`)."""
         async with self.ctx.db.sessions.begin() as session:
             old = await session.get(Chat, old_chat_id)
             new = await session.get(Chat, new_chat_id)
             if new is None:
                 new = await insert_missing(session, Chat, id=new_chat_id,
                                            title=old.title if old else None)
+            new.migrated_from = old_chat_id
             if old is not None:
                 for column in MIGRATED_SETTINGS:
                     if getattr(new, column) in (None, column_default(column)):

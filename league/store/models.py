@@ -112,6 +112,10 @@ class Chat(Base):
     # "every_move" (a note per move). Copied into each new lobby's options.
     group_notes: Mapped[str] = mapped_column(String(16), default="quiet",
                                              server_default="quiet")
+    # The id of the group this supergroup was before Telegram converted it (set when the
+    # move is recorded, :meth:`league.match.chats.Chats.migrate_chat`); ``None`` for a chat
+    # that was never a group. The bot's joining a converted supergroup is no new welcome.
+    migrated_from: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class ForumTopic(Base):

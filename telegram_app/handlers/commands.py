@@ -242,11 +242,21 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A group became a supergroup: move its games to the new chat id."""
+    """A group became a supergroup: move its games to the new chat id. Telegram says so
+    twice, in no set order: ``migrate_to_chat_id`` in the group and ``migrate_from_chat_id``
+    in the supergroup. Either records the move (the second changes nothing), so that the
+    bot's joining the supergroup, which Telegram shows too, is no new welcome
+    (:func:`telegram_app.handlers.members.bot_added`); only the group's posts the games
+    afresh, once."""
     message = update.effective_message
-    if message is None or not message.migrate_to_chat_id:
+    if message is None:
         return
     bot = services(context)
+    if message.migrate_from_chat_id:
+        await bot.messenger.migrated(message.migrate_from_chat_id, message.chat.id)
+        return
+    if not message.migrate_to_chat_id:
+        return
     # (the games move, and sends queued for the group go to the supergroup)
     await bot.messenger.migrated(message.chat.id, message.migrate_to_chat_id)
     # Buttons in the old group's history no longer match the game's chat: post afresh.

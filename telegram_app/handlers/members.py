@@ -8,7 +8,11 @@ written only when a name changed (or on the first sighting after a start): a but
 from someone whose name is unchanged costs no query.
 
 :func:`bot_added` (a ``my_chat_member`` update: the bot itself joined a group) posts one
-welcome there, in the language of whoever added it.
+welcome there, in the language of whoever added it. When a group becomes a supergroup,
+Telegram shows the bot joining the supergroup too, and says so in no set order with the
+service messages of the move (``migrate_to_chat_id``, ``migrate_from_chat_id``): so a
+supergroup's welcome waits :data:`WELCOME_DELAY` seconds and is dropped if the move was
+recorded meanwhile (``chats.migrated_from``).
 
 :func:`left_chat` (a ``left_chat_member`` service message) and :func:`member_changed` (a
 ``chat_member`` update with status ``left`` or ``kicked``, which Telegram sends only to a bot
@@ -21,9 +25,10 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import cast
 
 from telegram import Chat, ChatMember, Message, Update, User
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from engine import Action
@@ -35,11 +40,14 @@ from telegram_app.render.texts import group_welcome_text
 from telegram_app.services import BotServices, services
 from telegram_app.tournaments.drawing import show_signup
 from telegram_app.tournaments.memory import memory_of
+from telegram_app.transport.scheduler import uncancelled
 
 log = logging.getLogger(__name__)
 NAMES_KEY = "seen_names"  # bot_data key of this process's :class:`SeenNames`
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)  # "left", "kicked"
 PRESENT = (ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR)
+WELCOME_DELAY = 5.0
+"""Seconds a supergroup's welcome waits for the service messages of a group's move to it."""
 
 
 class SeenNames:
@@ -150,16 +158,59 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     not ship). A promotion or restriction of the bot already there, and anything in a private
     chat (a user blocking or restarting the bot), say nothing. A repeated update is dropped
     by the intake (its ``update_id``); a failed send (the bot was removed again at once) is
-    the messenger's to log."""
+    the messenger's to log.
+
+    A supergroup may be a group that just became one, which Telegram also shows as the bot
+    joining it: no welcome if the move is recorded already, else the welcome waits
+    :data:`WELCOME_DELAY` seconds (:func:`_welcome_later`) for the move's service messages
+    or a send's ``ChatMigrated`` to record it. A basic group is welcomed at once."""
     change = update.my_chat_member
     if change is None or not in_group(change.chat) or \
             change.new_chat_member.status not in PRESENT or \
             not _gone(change.old_chat_member):
         return
     adder = change.from_user  # (an anonymous admin is the "Group" bot: no name to thank)
-    with use_language(None if adder.is_bot else adder.language_code):
-        text = group_welcome_text(None if adder.is_bot else adder.full_name)
-    await services(context).messenger.send(change.chat.id, text)
+    language = None if adder.is_bot else adder.language_code
+    name = None if adder.is_bot else adder.full_name
+    chat_id, jobs = change.chat.id, context.job_queue
+    if change.chat.type != ChatType.SUPERGROUP or jobs is None:
+        await _welcome(context, chat_id, language, name)
+        return
+    if await services(context).service.migrated_from(chat_id) is not None:
+        return  # the group, welcomed when the bot joined it, moved here
+    # The JobQueue holds the wait in memory: a restart meanwhile loses the welcome, an
+    # acceptable loss for a courtesy. One pending welcome per chat: added, removed and
+    # added again within the wait says it once.
+    key = f"welcome:{chat_id}"
+    for job in jobs.get_jobs_by_name(key):
+        job.schedule_removal()
+    jobs.run_once(_welcome_later, when=WELCOME_DELAY, name=key, chat_id=chat_id,
+                  data=(language, name))
+
+
+@uncancelled
+async def _welcome_later(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A supergroup's welcome, after the wait: dropped if a group's move to it was recorded
+    meanwhile (or cannot be read: better none than a second one)."""
+    job = context.job
+    if job is None or job.chat_id is None:
+        return
+    language, name = cast(tuple[str | None, str | None], job.data)
+    try:
+        if await services(context).service.migrated_from(job.chat_id) is not None:
+            return
+    except Exception:
+        log.exception("chat %s: no welcome, its migration could not be read", job.chat_id)
+        return
+    await _welcome(context, job.chat_id, language, name)
+
+
+async def _welcome(context: ContextTypes.DEFAULT_TYPE, chat_id: int, language: str | None,
+                   name: str | None) -> None:
+    """The welcome, in ``language``, thanking ``name`` (``None``: nobody by name)."""
+    with use_language(language):
+        text = group_welcome_text(name)
+    await services(context).messenger.send(chat_id, text)
 
 
 async def left_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

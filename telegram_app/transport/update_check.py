@@ -113,6 +113,7 @@ def _message(name: str, message: Message) -> Iterator[tuple[str, Any, tuple[type
     yield f"{name}.is_topic_message", message.is_topic_message, (bool, NONE)
     yield f"{name}.text", message.text, (str, NONE)
     yield f"{name}.migrate_to_chat_id", message.migrate_to_chat_id, (int, NONE)
+    yield f"{name}.migrate_from_chat_id", message.migrate_from_chat_id, (int, NONE)
     yield from _chat(f"{name}.chat", message.chat)
     for entity in message.entities:
         yield f"{name}.entities.type", entity.type, (str,)

@@ -1,25 +1,33 @@
 """First contact, through the real Application and the fake Bot API: adding the bot to a group
 posts one welcome in the adder's language (not on a promotion, not twice for one update, not
-a crash when the bot is already gone again); until a group has a language, commands answer
-in their sender's; once it has one, in that one.
+a crash when the bot is already gone again; a basic group's at once, a supergroup's after
+``WELCOME_DELAY``, and none when a group the bot is in becomes a supergroup, whatever the
+order of Telegram's updates); until a group has a language, commands answer in their
+sender's; once it has one, in that one.
 
 Expected texts are rendered from the catalogs, each checked to differ from the English.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import pytest
+from telegram.ext import Job
 
 from telegram_app.games.base import ui_for
+from telegram_app.handlers import members
 from telegram_app.i18n import use_language
 from telegram_app.render import texts
+from telegram_app.services import KEY
 from tests.e2e.harness import BotRunner, labels, wait_for
 from tests.fakebot import FakeBotAPI, StoredMessage, parse_html
 
 GROUP = -100515
+OLD, NEW = -5150, -1005150  # a basic group and the supergroup it becomes
 
 
 def plain(html: str) -> str:
@@ -45,6 +53,30 @@ def help_in(language: str) -> str:
 
 def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+@pytest.fixture(autouse=True)
+def quick_welcome(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A supergroup's welcome waits a fifth of a second (a test may set its own wait)."""
+    monkeypatch.setattr(members, "WELCOME_DELAY", 0.2)
+
+
+def pending_welcomes(runner: BotRunner, chat_id: int) -> tuple[Job, ...]:
+    assert runner.app is not None and runner.app.job_queue is not None
+    return runner.app.job_queue.get_jobs_by_name(f"welcome:{chat_id}")
+
+
+async def run_welcome_now(api: FakeBotAPI, runner: BotRunner, chat_id: int) -> None:
+    """The chat's pending welcome runs now (its wait over), through the JobQueue."""
+    [job] = pending_welcomes(runner, chat_id)
+    job.job.modify(next_run_time=datetime.now(UTC))
+    await wait_for(lambda: not pending_welcomes(runner, chat_id))
+    await api.settle()
+
+
+async def migrated_from(runner: BotRunner, chat_id: int) -> int | None:
+    assert runner.app is not None
+    return await runner.app.bot_data[KEY].service.migrated_from(chat_id)
 
 
 @pytest.fixture
@@ -125,6 +157,85 @@ async def test_a_bot_removed_again_at_once_fails_quietly(bot, caplog) -> None:
     await wait_for(lambda: bool(texts_in(api, GROUP)))
     assert texts_in(api, GROUP)[-1].text == welcome("es", "Ann")
     assert not failures(caplog)
+
+
+async def test_a_basic_group_is_welcomed_at_once(bot, monkeypatch) -> None:
+    api, runner = bot
+    monkeypatch.setattr(members, "WELCOME_DELAY", 600)  # (a wait would fail the test)
+    api.add_group(OLD, "Basic")
+    ann = api.add_user(41, "Ann", language_code="es")
+    api.bot_membership(OLD, "member", by=ann)
+    await wait_for(lambda: bool(texts_in(api, OLD)))
+    await api.settle()
+    assert [m.text for m in texts_in(api, OLD)] == [welcome("es", "Ann")]
+    assert not pending_welcomes(runner, OLD)
+
+
+async def test_a_supergroup_is_welcomed_once_after_the_wait(bot, monkeypatch) -> None:
+    api, runner = bot
+    monkeypatch.setattr(members, "WELCOME_DELAY", 1.0)
+    api.add_group(GROUP, "Super", type="supergroup")
+    kim = api.add_user(42, "김민준", language_code="ko")
+    api.bot_membership(GROUP, "member", by=kim)
+    await wait_for(lambda: bool(pending_welcomes(runner, GROUP)))
+    assert not texts_in(api, GROUP)  # (not at once: it waits for a migration's messages)
+    await wait_for(lambda: bool(texts_in(api, GROUP)))
+    await api.settle()
+    assert [m.text for m in texts_in(api, GROUP)] == [welcome("ko", "김민준")]
+    assert not pending_welcomes(runner, GROUP)
+    assert await migrated_from(runner, GROUP) is None
+
+
+async def welcomed_basic_group(api: FakeBotAPI) -> None:
+    """The bot is added to :data:`OLD` (by its creator, Ann) and welcomes it."""
+    api.add_group(OLD, "Basic", admins=[51])
+    ann = api.add_user(51, "Ann")
+    api.bot_membership(OLD, "member", by=ann)
+    await wait_for(lambda: bool(texts_in(api, OLD)))
+    await api.settle()
+
+
+async def test_no_welcome_when_the_bot_joins_before_the_migration_messages(
+        bot, monkeypatch) -> None:
+    """Telegram shows the bot joining the supergroup, then the group's and the supergroup's
+    service messages: the welcome waits for them, and then says nothing."""
+    api, runner = bot
+    await welcomed_basic_group(api)
+    monkeypatch.setattr(members, "WELCOME_DELAY", 600)  # (run by hand below)
+    api.migrate_group(OLD, NEW, announce=False)
+    api.bot_membership(NEW, "member", by=api.users[51])
+    await wait_for(lambda: bool(pending_welcomes(runner, NEW)))  # (handled: it waits)
+    assert not texts_in(api, NEW)
+    api.service_message(OLD, 51, {"migrate_to_chat_id": NEW})
+    api.service_message(NEW, 51, {"migrate_from_chat_id": OLD})
+    await api.settle()
+    assert await migrated_from(runner, NEW) == OLD
+    await run_welcome_now(api, runner, NEW)
+    assert not texts_in(api, NEW)
+    assert len(texts_in(api, OLD)) == 1
+
+
+@pytest.mark.parametrize("messages", ["both", "supergroup's"])
+async def test_no_welcome_when_the_migration_messages_come_first(bot, messages) -> None:
+    """The service messages, then the bot's joining the supergroup: the move is recorded
+    by then (by either message alone), and nothing waits. Both: Telegram's two messages;
+    the supergroup's: its ``migrate_from_chat_id`` alone records the move."""
+    api, runner = bot
+    await welcomed_basic_group(api)
+    if messages == "both":
+        api.migrate_group(OLD, NEW)
+    else:
+        api.migrate_group(OLD, NEW, announce=False)
+        api.service_message(NEW, 51, {"migrate_from_chat_id": OLD})
+    await api.settle()
+    assert await migrated_from(runner, NEW) == OLD
+    api.bot_membership(NEW, "member", by=api.users[51])
+    await api.settle()
+    assert not pending_welcomes(runner, NEW)
+    await asyncio.sleep(0.4)  # (twice the wait a welcome would have had)
+    await api.settle()
+    assert not texts_in(api, NEW)
+    assert len(texts_in(api, OLD)) == 1
 
 
 async def test_a_group_without_a_language_answers_in_the_senders(bot) -> None:
