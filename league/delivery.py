@@ -63,6 +63,7 @@ class Delivery:
         self.session = session  # (PostgreSQL: the transaction that holds the lock)
         self._db = db  # (SQLite: where the ephemeral messages are read, when asked)
         self.told_upto: int | None = None
+        self.drawn_at: int | None = None  # (game_messages.drawn_version)
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
         self.private: dict[int, tuple[int | None, int | None]] = {}  # user -> (id, hand)
         self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
@@ -129,6 +130,11 @@ class Delivery:
         """The group has been shown the game up to ``version``."""
         self.told_upto = version if self.told_upto is None else max(self.told_upto, version)
 
+    def drawn(self, version: int) -> None:
+        """The messages show the game at ``version``, whose note is held (the same player
+        acts again): nothing for a sweep to draw until it changes."""
+        self.drawn_at = version
+
     def told_version(self, game: GameSnapshot) -> int | None:
         """How far the group has been told ``game`` (as read), counting this delivery."""
         return max((v for v in (self.told_upto, game.told_version) if v is not None), default=None)
@@ -166,11 +172,12 @@ class Delivery:
     async def write(self, session: AsyncSession) -> None:
         game_id = self._read.id
         insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-        if self.messages or self.told_upto is not None:
+        if self.messages or self.told_upto is not None or self.drawn_at is not None:
             table = table_of(GameMessages)
+            drawn = {} if self.drawn_at is None else {"drawn_version": self.drawn_at}
             stmt = insert(table).values(game_id=game_id, told_version=self.told_upto,
-                                        **self.messages)
-            changed: dict[str, Any] = {k: stmt.excluded[k] for k in self.messages}
+                                        **drawn, **self.messages)
+            changed: dict[str, Any] = {k: stmt.excluded[k] for k in [*self.messages, *drawn]}
             if self.told_upto is not None:  # (never lowered)
                 told = table.c.told_version
                 changed["told_version"] = case(
@@ -263,6 +270,7 @@ class Deliveries:
         """Ids of games whose last change may not be shown (lobbies: no grace, no events)."""
         now = utcnow()
         told = func.coalesce(GameMessages.told_version, 0)
+        drawn = func.coalesce(GameMessages.drawn_version, 0)
         last_event = select(func.max(GameEvent.created_at)).where(
             GameEvent.game_id == GameRow.id).correlate(GameRow).scalar_subquery()
         recent = or_(GameRow.status == "running",
@@ -270,7 +278,7 @@ class Deliveries:
                           GameRow.finished_at > now - FINISHED_WINDOW))
         untold = (select(GameRow.id)
                   .outerjoin(GameMessages, GameMessages.game_id == GameRow.id)
-                  .where(recent, told < GameRow.version,
+                  .where(recent, told < GameRow.version, drawn < GameRow.version,
                          or_(last_event.is_(None), last_event < now - GRACE))
                   .order_by(GameRow.id).limit(limit))
         no_private = (select(GameRow.id).distinct()

@@ -149,6 +149,9 @@ class GameMessages(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
                                          primary_key=True, autoincrement=False)
     told_version: Mapped[int | None] = mapped_column(Integer)
+    # The version the messages were drawn at while a move's note is held (the same player
+    # acts again): no sweep draws that game again until it changes.
+    drawn_version: Mapped[int | None] = mapped_column(Integer)
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)

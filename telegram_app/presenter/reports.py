@@ -34,10 +34,11 @@ class Reports(Screens):
             return
         if fresh.status not in ("running", "finished") or not fresh.state:
             return
-        told, arrived = fresh.told_version or 0, False
+        told, arrived, held = fresh.told_version or 0, False, False
         if told < fresh.version:
             logged = await self.service.untold(fresh.id, told, fresh.version)
-            if not ui_for(fresh).still_acting(fresh, logged):  # (a Reverse: told later)
+            held = ui_for(fresh).still_acting(fresh, logged)  # (a Reverse: told later)
+            if not held:
                 arrived = await self._tell_logged(delivery, logged)
         if is_over(fresh):
             await self._close_hand(fresh, hand_number(fresh))
@@ -45,6 +46,8 @@ class Reports(Screens):
             await self._refresh(delivery)
         if arrived:
             delivery.told(fresh.version)
+        elif held:
+            delivery.drawn(fresh.version)
 
     async def _tell_logged(self, delivery: Delivery, logged: list[list[dict[str, Any]]]) -> bool:
         fresh = delivery.game
@@ -74,6 +77,7 @@ class Reports(Screens):
         seats = ui.redraw_seats(fresh, outcome.events)
         if ui.keeps_turn(game, outcome.steps):
             await self._refresh(delivery, seats)
+            delivery.drawn(game.version)  # (its note waits for that player's next move)
             return
         told = delivery.told_version(fresh)
         if told is not None and told >= game.version:

@@ -24,19 +24,14 @@ def _private_edits(api, players) -> int:
     return sum(1 for c in api.calls("editMessageText") if c.params.get("chat_id") in ids)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known, also before the rewrite: the sweep redraws such a game each tick; remembering "
-    "'message is not modified' fixed it for one process but left another worker's memory "
-    "stale, which skipped a needed redraw (test_workers pressed an out-of-date keyboard)"))
 async def test_keeps_turn_game_is_not_redrawn_every_sweep_after_a_restart(pg_db, pg_url) -> None:
-    """After Extra feather (the same player acts again) the game stays 'behind'
-    (told_version < version) until that player's next move. Every sweep tick then shows it
-    again (Presenter.represent -> _represent -> _refresh of every seat). In the process that
-    drew the messages the messenger's cache skips the edits; in any other process (after a
-    restart, or another webhook worker) each tick sends editMessageText for every seat,
-    Telegram answers "message is not modified", and edit_result does not remember that,
-    so the next tick sends them again: a steady stream of useless Bot API calls for as long
-    as the player thinks (up to the turn's deadline)."""
+    """After Extra feather (the same player acts again) the move's note waits for that
+    player's next move (told_version < version). The sweep used to show such a game again at
+    every tick (Presenter.represent -> _represent -> _refresh of every seat): after a restart,
+    or in another webhook worker, whose messenger never drew those messages, that was an
+    editMessageText for every seat each tick for as long as the player thought. The delivery
+    now records the version it drew (game_messages.drawn_version), and the sweep leaves the
+    game alone until it changes."""
     async with bot_table(pg_url, GROUP, "Keeps", ["Ann", "Bob", "Cat"],
                          sweep_interval=0.2, notes="every_move") as (api, players, runner):
         await start_game(api, players, GROUP, "/newgame feathers", "🪙 Coins: off")
