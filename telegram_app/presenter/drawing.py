@@ -197,9 +197,10 @@ class Screens:
         if message_id is not None:
             delivery.set_private(player.user_id, message_id, hand_number(game))
 
-    async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None) -> bool:
+    async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None,
+                          moves: list[list[dict[str, Any]]] | None = None) -> bool:
         game = delivery.game
-        moves = await _moves(delivery)
+        moves = moves if moves is not None else await _moves(delivery)
         table = ui_for(game).table_text(game, mention=True, moves=moves)
         # (a quiet group's table opens with what ended the hand before: the report's lines)
         text = fit_lines([*report_lines, "", table]) if report_lines and moves is None \
@@ -213,7 +214,10 @@ class Screens:
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,
                          seats: set[int] | None = None) -> bool:
-        """Post the new table and the hand's private messages; whether the report is told."""
+        """Post the new table and the hand's private messages; whether the report is told.
+        In a quiet group the table before is closed (it must not look live), and only the
+        player to act gets a new private message (it notifies); the others' latest message
+        of the game shows the new hand in place (an edit makes no sound)."""
         game = delivery.game
         hand = hand_number(game)
         humans = [p for p in game.seated if p.user_id is not None]
@@ -221,13 +225,41 @@ class Screens:
         turn = GAMES[game.kind].current_seat(game.state) if game.state else None
         redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
         reachable = await self._reachable(humans)
+        dealt = [p for p in humans if p.user_id in reachable and p not in kept]
+        in_place = [p for p in dealt if redrawn_in_place(game, p)]
+        moves = await _moves(delivery)
         told = await asyncio.gather(  # all at once: their order does not matter
-            self._post_table(delivery, report_lines),
-            *(self._send_private(delivery, p) for p in humans
-              if p.user_id in reachable and p not in kept),
-            *(self._edit_private(game, p) for p in redrawn))
+            self._post_table(delivery, report_lines, moves),
+            *(self._send_private(delivery, p) for p in dealt if p not in in_place),
+            *(self._private_in_place(delivery, p) for p in in_place),
+            *(self._edit_private(game, p) for p in redrawn),
+            self._close_table(game, moves))
         await ephemeral.refresh(self, delivery, seats)
         return bool(told[0])
+
+    async def _private_in_place(self, delivery: Delivery, player: PlayerInfo) -> None:
+        """Draw the new hand on ``player``'s latest private message of the game (a new one
+        if that is gone)."""
+        game = delivery.game
+        assert player.user_id is not None and player.seat is not None
+        if not _in_hand(game, player):
+            return
+        if await self.messenger.edit_result(
+                player.user_id, player.private_message_id,
+                ui_for(game).private_text(game, player.seat),
+                markup=private_keyboard(game, player.seat)) == "ok":
+            delivery.set_private(player.user_id, player.private_message_id, hand_number(game))
+        else:
+            await self._send_private(delivery, player)
+
+    async def _close_table(self, game: GameSnapshot,
+                           moves: list[list[dict[str, Any]]] | None) -> None:
+        """A quiet group's table of the hand that ended (``game``: as read before the next
+        table was posted) loses its turn, clock and 🎴 (one edit)."""
+        if moves is None or game.table_message_id is None:
+            return
+        text = fit_lines(ui_for(game).closed_table_text(game, moves).split("\n"))
+        await self.messenger.edit(game.chat_id, game.table_message_id, text)
 
     async def _reachable(self, players: list[PlayerInfo]) -> set[int]:
         if all(p.reachable is not None for p in players):
@@ -241,7 +273,12 @@ class Screens:
         over = is_over(game)
         if over:
             seats = None
-            await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
+            delivery = Delivery.under_way(game.id)
+            moves = await _moves(delivery) if delivery is not None else None
+            if moves is not None:  # (a quiet group's table: what it showed, closed)
+                await self._close_table(game, moves)
+            else:
+                await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
             self.messenger.edit(p.user_id, p.private_message_id,
                                 ui_for(game).private_closed_text(
@@ -270,6 +307,14 @@ class Screens:
         text = fit_lines(ui_for(game).table_text(game, moves=await _moves(delivery)).split("\n"))
         return await self.messenger.edit_result(game.chat_id, game.table_message_id, text,
                                                 markup=table_keyboard(game))
+
+
+def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
+    """Whether a new hand is drawn on ``player``'s latest private message of the game rather
+    than a new one: in a quiet group, for one who is not to act and has such a message."""
+    turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+    return quiet(game) and player.seat != turn and bool(player.private_message_id) and \
+        _may_write(player) and _in_hand(game, player)
 
 
 def _may_write(player: PlayerInfo) -> bool:

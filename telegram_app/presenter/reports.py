@@ -13,7 +13,7 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report, hand_number, is_over, turn_marker, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
-from telegram_app.presenter.drawing import Screens, quiet
+from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
 from telegram_app.render.common import fit_lines, mention_html
 from telegram_app.render.language import for_chat
 from telegram_app.render.tournament_table import note_lines
@@ -149,9 +149,12 @@ class Reports(Screens):
         mention = turn_marker(game) == turn_marker(fresh)  # (else a later report names them)
         shown = ui.report(game, outcome.steps, held, mention=mention)
         if shown.closed is not None:  # the hand on screen ends; in a quiet group the
-            # mover's message (the one with buttons) is closed, the others' carry none
-            mover = set() if outcome.turn_before is None or not quiet(fresh) else \
-                {outcome.turn_before}
+            # mover's message (the one with buttons) is closed, the others' carry none,
+            # unless the new table draws the next hand on it
+            mover = set() if outcome.turn_before is None or not quiet(fresh) or (
+                shown.new_table and not is_over(fresh)
+                and redrawn_in_place(fresh, fresh.at_seat(outcome.turn_before))) \
+                else {outcome.turn_before}
             await self._close_hand(fresh, shown.closed, mover)
         if shown.lines and not (shown.new_table and not is_over(fresh)):
             with for_chat(game):

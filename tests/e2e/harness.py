@@ -343,3 +343,11 @@ async def bot_table(database_url: str, group_id: int, title: str, names: list[st
             yield api, players, runner
         finally:
             await runner.stop()
+
+
+def assert_no_old_table_live(api, group: int) -> None:
+    """After the game no table in the group looks live: no 🎴, no turn, no clock."""
+    for message in api.bot_messages(group):
+        assert not api.buttons(message) or "is over!" in (message.text or ""), message.text
+        assert "Waiting for" not in (message.text or ""), message.text
+        assert "Turn ends" not in (message.text or ""), message.text

@@ -19,6 +19,7 @@ from telegram_app.i18n import _, n_
 from telegram_app.render import results
 from telegram_app.render.common import mention_html, name_html
 from telegram_app.render.language import in_chat_language
+from telegram_app.render.tournament_table import heading_lines
 
 
 def _bid_line(game: GameSnapshot, event: dict[str, Any]) -> str:
@@ -316,6 +317,36 @@ def round_opening(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> lis
         lines.append(note)
     return lines
 
+
+@in_chat_language
+def closed_table_text(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> str:
+    """The table of the round that ended last (``logged``: the latest logged moves' events,
+    that round's end among them; ``game``: as it is now), for its group message once the
+    next round's table or the game's end is posted below it: how the round before ended (as
+    the table opened with), its moves and how it ended; no turn, no clock, no 🎴."""
+    end = _round_start(logged) - 1
+    before = next((i for i in range(end - 1, -1, -1)
+                   if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), -1)
+    dealt = _first(logged[before], "round_dealt") if before >= 0 else None
+    state = game.state or {}
+    round_no = dealt["round"] if dealt else \
+        GAMES[game.kind].view(state, None)["round"] - (0 if state.get("over") else 1)
+    lines = [line for events in logged[before + 1:end + 1] for line in step_lines(game, events)]
+    showdown = _first(logged[end], "showdown") if end >= 0 else None
+    if showdown:
+        lines.append(showdown_summary(_lives_after(game, logged[end]), showdown))
+    elif end >= 0 and (note := eliminated_text(game, logged[end])) is not None:
+        lines.append(note)
+    if len(lines) > CLOSED_MOVES:
+        lines = ["…", *lines[-CLOSED_MOVES:]]
+    opening = round_opening(game, logged[:before + 1]) if before >= 0 else []
+    return "\n".join([*heading_lines(game), _("🐺 Game #{id} · round {round}").format(
+        id=game.id, round=round_no), "", *([*opening, ""] if opening else []), *lines, "",
+        _("⏹ Round {round} is over: see below.").format(round=round_no)])
+
+
+CLOSED_MOVES = 24
+"""The round's latest moves its closed table keeps (a message holds 4096 characters)."""
 
 LAST_MOVES = 3
 """The moves before a round's end its next table repeats (those the call came with)."""

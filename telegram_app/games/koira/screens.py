@@ -169,6 +169,16 @@ def table_text(game: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
+@in_chat_language
+def closed_table_text(game: GameSnapshot) -> str:
+    """The table of the phase that ended (phase 1 while the game goes on; else phase 2),
+    once the next table or the game's end is below it: its heading, no turn, no 🎴."""
+    over = GAMES[game.kind].view(game.state or {}, None)["over"]
+    phase = _("phase 2 (shedding)") if over else _("phase 1 (collecting)")
+    return "\n".join([*heading_lines(game), _("🐕 <b>Koira</b> #{id} · {phase}").format(
+        id=game.id, phase=phase), "", _("⏹ This phase is over: see below.")])
+
+
 def clock_line(game: GameSnapshot) -> str:
     """The turn's clock: paused, or the deadline (a date-time entity, UTC as fallback)."""
     if game.paused:

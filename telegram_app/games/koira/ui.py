@@ -249,6 +249,10 @@ class KoiraUI:
         trick on it tells the moves (``moves`` unused)."""
         return table_text(game, mention, moves)
 
+    def closed_table_text(self, game: GameSnapshot, moves: list[Events]) -> str:
+        """The phase's heading and that it is over (:func:`screens.closed_table_text`)."""
+        return screens.closed_table_text(game)
+
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         """The reader's own hand (:func:`peek_alert`)."""
         return peek_alert(game, seat)
