@@ -1,9 +1,9 @@
 """Throughput of the whole bot as an operator sees it: the real bot process
 (``python -m bench.bot_process``, i.e. ``python -m telegram_app``) against PostgreSQL with
 100,000 finished games and the fake Bot API (``tests/fakebot``) adding a delay to every call;
-four scripted human players per group press as soon as their keyboard appears (🐺 Coyote!
-asks first: that press is no move and not counted, its "Yes" is; the calls and transactions
-of both count toward the moves').
+four scripted human players per group press as soon as their keyboard appears, or a set time
+after it (🐺 Coyote! asks first: that press is no move and not counted, its "Yes" is; the
+calls and transactions of both count toward the moves').
 
 ``.venv/bin/python -m bench.throughput_bench [--seconds 30] [--concurrency N]
 [--finished 100000] [--only NAMES] [--repeat K] [--profile DIR] [--markdown] [--dump DIR]``.
@@ -25,9 +25,20 @@ busy group changes the others' presses/s by < 10 % and their press → keyboard 
 ``--only "limits on,busy"``); ≤ 3 rate-limited calls a move, ≤ 1 of them in the group; ≤ 3
 transactions a press.
 
+The main setting (150 ms calls, 50 groups pressing at once) is a closed loop: each group
+presses again as soon as it can, so its latency is about groups / presses per second, and
+every millisecond of CPU the machine spends on a press lengthens it, this process's too
+(the players and the fake Bot API, which in production are Telegram's; shown as ``bench cpu
+ms/press``: the players wait on the fake's log of their own chats, not on its every request).
+The paced setting, the same 50 groups whose players think 3 s before each press (about
+14 presses/s: about the 30 messages a second one bot token may send, at 3 calls a move),
+tells what players feel at a real bot's load; it has the same figures and no presses/s
+target.
+
 ``--only`` takes comma-separated parts of setting names (a setting runs if its name contains
 one): ``"150 ms"`` is the main setting alone, ``"no delay"`` the first, ``"limits on,busy"``
-the last two. ``--markdown`` also prints one table row per target (with the date, the
+the third and fourth, ``"think"`` the paced one (``"150 ms,think"``: the main setting, then
+the paced one). ``--markdown`` also prints one table row per target (with the date, the
 machine, the commit and the command) for ``docs/benchmarks.md``; the commit is
 ``BENCH_COMMIT`` if set, else ``git rev-parse --short HEAD`` of the tree the bot runs from,
 ``+dirty`` when its code has uncommitted changes. ``--dump DIR`` writes each setting's
@@ -46,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -90,11 +102,14 @@ class Setting:
 
 
 QUIET = "50 ms, limits on, 20 groups (a move every 3 s)"
+PACED = "think 3 s (a bot's pace), no limits, 50 groups, calls of 0.15 s"
+"""(Its name lacks "150 ms", which selects the main setting alone.)"""
 SETTINGS = [
     Setting("no delay, no limits, 10 groups", 0.0, 10, False),
     Setting("150 ms, no limits, 50 groups", 0.15, 50, False, min_rate=15.0),
     Setting(QUIET, 0.05, 20, True, think=3.0),
     Setting("the same plus one busy group", 0.05, 20, True, think=3.0, busy=1, base=QUIET),
+    Setting(PACED, 0.15, 50, False, think=3.0),
 ]
 ANSWER_P50, ANSWER_P95, KEYBOARD_P50 = 1.5, 2.5, 3.0  # in round trips
 CALLS, GROUP_CALLS, XACTS = 3.0, 1.0, 3.0  # a move, in the group a move, a press
@@ -211,6 +226,55 @@ async def _until(api: FakeBotAPI, condition, timeout: float = 120) -> bool:  # n
     return True
 
 
+class Changes:
+    """Wakes whoever waits on a chat when the fake Bot API's log shows a change in it.
+
+    Every message the bot sends, edits or deletes, and every answer to a press, is an entry
+    of ``api.log`` with its chat, made before the request ends; so a group, whose conditions
+    read only its own chat and its players' private chats, is woken a few times a move
+    rather than at each request of the fake (each of the fifty groups then re-reading its
+    players' messages was most of this process's CPU, which the bot shares)."""
+
+    def __init__(self, api: FakeBotAPI) -> None:
+        self.api = api
+        self.seen = len(api.log)
+        self.waiting: dict[int, set[asyncio.Event]] = {}
+
+    async def run(self) -> None:
+        """Read the log's new entries whenever a request of the fake starts or ends."""
+        while True:
+            await self.api.next_activity(1.0)
+            log = self.api.log
+            if len(log) == self.seen:
+                continue
+            chats = {entry.chat_id for entry in log[self.seen:]}
+            self.seen = len(log)
+            for chat in chats:
+                for event in self.waiting.get(chat, ()) if chat is not None else ():
+                    event.set()
+
+    async def until(self, chats: list[int], condition,
+                    timeout: float = 120) -> bool:  # noqa: ASYNC109
+        """Wait for ``condition``, which reads only ``chats``: looked at again when one of
+        them changes (and each second, should a change escape the log)."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            event = asyncio.Event()
+            for chat in chats:
+                self.waiting.setdefault(chat, set()).add(event)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(min(remaining, 1.0)):
+                        await event.wait()
+            finally:
+                for chat in chats:
+                    self.waiting[chat].discard(event)
+        return True
+
+
 def _keyboard(api: FakeBotAPI, players: list[FakeUser], above: int, game: int):
     """The newest private message of game ``game`` with move buttons above version
     ``above``, if any. (Of that game: a player knocked out of the last game kept its last
@@ -235,23 +299,28 @@ def _game_of(api: FakeBotAPI, message: StoredMessage) -> int | None:
     return None
 
 
-async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: float,
-                 tally: Tally, stop: asyncio.Event) -> None:
+async def _group(api: FakeBotAPI, changes: Changes, group: int, players: list[FakeUser],
+                 think: float, tally: Tally, stop: asyncio.Event) -> None:
     """Play games in ``group`` until ``stop``: open, join, start, then press each keyboard
     as it appears (after ``think`` seconds)."""
+    everyone = [group, *(user.id for user in players)]  # the chats the conditions read
     while not stop.is_set():
         lobbies = len(api.find_messages(group, "new game #"))
         await players[0].send(group, "/newgame")
-        if not await _until(api, lambda n=lobbies: len(api.find_messages(group, "new game #")) > n):
+        if not await changes.until(
+                [group], lambda n=lobbies: len(api.find_messages(group, "new game #")) > n):
             return
         lobby = api.find_messages(group, "new game #")[-1]
         found_id = re.search(r"new game #(\d+)", lobby.text or "")
         if found_id is None:
             return
         game = int(found_id.group(1))
-        for user in players[1:]:
-            await api.wait_answer(await user.press(lobby, "✋ Join"), timeout=120)
-        await api.wait_answer(await players[0].press(lobby, "▶️ Start"), timeout=120)
+        for user, label in [*((user, "✋ Join") for user in players[1:]),
+                            (players[0], "▶️ Start")]:
+            query = await user.press(lobby, label)
+            if not await changes.until([group], lambda q=query: api.callback_answer(q)
+                                       is not None):
+                return
         overs = len(api.find_messages(group, "is over!"))
         pressed = 0
 
@@ -260,8 +329,8 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
                 and len(api.find_messages(group, "is over!")) > overs
 
         while not stop.is_set():
-            if not await _until(api, lambda v=pressed, g=game:
-                                _keyboard(api, players, v, g) or over()):
+            if not await changes.until(everyone, lambda v=pressed, g=game:
+                                       _keyboard(api, players, v, g) or over()):
                 return
             found = _keyboard(api, players, pressed, game)
             if found is None:
@@ -277,7 +346,7 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
                 continue
             if confirms(data):  # 🐺 Coyote! asks first: no move, "Yes" on the same message
                 tally.playing.add(group)  # (pressed next, as the move: choose picks it)
-                if not await _until(api, lambda m=message: any(
+                if not await changes.until([message.chat_id, group], lambda m=message: any(
                         d and d.startswith("c:") for _, d in api.buttons(m)) or over()):
                     return
                 continue
@@ -287,8 +356,8 @@ async def _group(api: FakeBotAPI, group: int, players: list[FakeUser], think: fl
                 tally.presses += 1
                 # (press enqueues its update at once, awaiting nothing: the newest id is its)
                 tally.pressed.append((query, api._next_update_id - 1, start))
-            if not await _until(api, lambda v=pressed, g=game:
-                                _keyboard(api, players, v, g) or over()):
+            if not await changes.until(everyone, lambda v=pressed, g=game:
+                                       _keyboard(api, players, v, g) or over()):
                 return
             if tally.measuring:
                 tally.latencies.append(time.monotonic() - start)
@@ -359,7 +428,10 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             for _, players, _, _ in groups:
                 for user in players:
                     await user.start_bot()
-            tasks = [asyncio.create_task(_group(api, group, players, think, tally, stop))
+            changes = Changes(api)
+            watching = asyncio.create_task(changes.run())
+            tasks = [asyncio.create_task(_group(api, changes, group, players, think, tally,
+                                                stop))
                      for group, players, think, tally in groups]
             # warm up: every group plays (the bot's first start migrates the schema)
             await _until(api, lambda: len(normal.playing) + len(busy.playing) == len(groups), 180)
@@ -379,6 +451,7 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             load_after = os.getloadavg()[0]
             stop.set()
             await asyncio.wait(tasks, timeout=30)
+            watching.cancel()
             # (the window's last presses are answered after it)
             await _until(api, lambda: all(api.callback_answer(q) is not None
                                      for t in (normal, busy) for q, _, _ in t.pressed), 10)

@@ -32,6 +32,7 @@ _ENTITY_TYPES = {
 _DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
 
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+_SPECIAL = re.compile("[&<]")
 
 
 class HtmlParseError(ValueError):
@@ -228,9 +229,13 @@ def parse_html(text: str, *, strict_amp: bool = True) -> tuple[str, list[dict]]:
                     "(Telegram itself tolerates this; the fake is strict)"
                 )
         if ch != "<":
-            out.append(ch)
-            out_len += utf16_len(ch)
-            i += 1
+            # plain text up to the next "&" or "<", taken at once (a text's UTF-16 length is
+            # the sum of its parts')
+            found = _SPECIAL.search(text, i + 1)
+            end = found.start() if found else n
+            out.append(text[i:end])
+            out_len += utf16_len(text[i:end])
+            i = end
             continue
         begin = i
         i += 1

@@ -15,6 +15,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from aiohttp import web
@@ -40,6 +41,7 @@ _TEXT_KEYS = frozenset({
 })
 _CONFLICT = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"  # noqa: E501
 _DEFAULT_EXCLUDED = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+_BY_ID = attrgetter("message_id")
 
 
 def _decode_value(key: str, value: Any) -> Any:
@@ -244,8 +246,10 @@ class FakeBotAPI(MethodsMixin, TopicsMixin, UserActionsMixin):
     async def next_activity(self, timeout: float) -> None:  # noqa: ASYNC109
         """Wait until a request starts or ends (or ``timeout`` seconds pass): for a caller
         that waits for a state of the fake without polling it."""
+        # (asyncio.timeout, not wait_for: no task for each wait of each waiter)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._activity.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._activity.wait()
 
     # ------------------------------------------------------------------ error injection
     def fail_next(
@@ -454,7 +458,7 @@ class FakeBotAPI(MethodsMixin, TopicsMixin, UserActionsMixin):
         chat = self.chats.get(chat_id)
         if chat is None:
             return []
-        found = sorted(chat.messages.values(), key=lambda m: m.message_id)
+        found = sorted(chat.messages.values(), key=_BY_ID)
         if viewer is not None:
             found = sorted(found + self.ephemeral_messages(chat_id, viewer, include_deleted),
                            key=lambda m: m.seq)
