@@ -69,6 +69,7 @@ class Delivery:
         self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
         self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
         self._reading = asyncio.Lock()  # (one read at a time: a session is not concurrent)
+        self.moves_versions: list[int] = []  # (the versions of the last recent_moves)
 
     @staticmethod
     def under_way(game_id: int) -> Delivery | None:
@@ -142,17 +143,28 @@ class Delivery:
     async def recent_moves(self, limit: int = RECENT_MOVES) -> list[list[dict[str, Any]]]:
         """The events of the game's latest ``limit`` logged moves, in order (read in the
         delivery's transaction where it has one: no transaction of its own)."""
-        stmt = (select(GameEvent.events).where(GameEvent.game_id == self._read.id)
+        stmt = (select(GameEvent.version, GameEvent.events)
+                .where(GameEvent.game_id == self._read.id)
                 .order_by(GameEvent.seq.desc()).limit(limit))
         async with self._reading:
             if self.session is not None:
-                rows = list(await self.session.scalars(stmt))
+                rows = list((await self.session.execute(stmt)).all())
             elif self._db is not None:
                 async with self._db.sessions() as session:
-                    rows = list(await session.scalars(stmt))
+                    rows = list((await session.execute(stmt)).all())
             else:  # (the delivery has ended, or was made by hand)
                 rows = []
-        return rows[::-1]
+        rows.reverse()
+        self.moves_versions = [version for version, _ in rows]
+        return [events for _, events in rows]
+
+    def unseen(self, moves: list[list[dict[str, Any]]]) -> int | None:
+        """How many of ``moves`` (the last :meth:`recent_moves`) came after the version the
+        group was last told: the table on screen never showed them (``None``: not known)."""
+        told = self._read.told_version
+        if told is None or len(self.moves_versions) != len(moves):
+            return None
+        return sum(version > told for version in self.moves_versions)
 
     def set_messages(self, *, lobby: int | None = None, table: int | None = None,
                      reminder: int | None = None, chat: int | None = None) -> None:

@@ -127,6 +127,7 @@ class MatchService:
     set_chat_setting = via("chats", Chats.set_chat_setting)
     migrate_chat = via("chats", Chats.migrate_chat)
     migrated_from = via("chats", Chats.migrated_from)
+    take_migration = via("chats", Chats.take_migration)
     refresh_user = via("names", Names.refresh_user)
     set_chat_title = via("names", Names.set_chat_title)
     set_topic_name = via("names", Names.set_topic_name)

@@ -120,6 +120,16 @@ class Chats:
         async with self.ctx.db.sessions() as session:
             return await session.scalar(select(Chat.migrated_from).where(Chat.id == chat_id))
 
+    async def take_migration(self, chat_id: int) -> bool:
+        """Whether a group's move into the supergroup ``chat_id`` was recorded and not yet
+        taken; taken now (``chats.migrated_from`` cleared): the bot's joining it, which
+        Telegram shows with the move, is owed no welcome, but a later add is."""
+        async with self.ctx.db.sessions.begin() as session:
+            taken = await session.scalar(
+                update(Chat).where(Chat.id == chat_id, Chat.migrated_from.is_not(None))
+                .values(migrated_from=None).returning(Chat.id))
+        return taken is not None
+
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: move its games, its tournaments (their sign-up
         message is the old chat's: a new one is posted), its league (rating events and posts)

@@ -113,8 +113,9 @@ class Chat(Base):
     group_notes: Mapped[str] = mapped_column(String(16), default="quiet",
                                              server_default="quiet")
     # The id of the group this supergroup was before Telegram converted it (set when the
-    # move is recorded, :meth:`league.match.chats.Chats.migrate_chat`); ``None`` for a chat
-    # that was never a group. The bot's joining a converted supergroup is no new welcome.
+    # move is recorded, :meth:`league.match.chats.Chats.migrate_chat`), until the bot's
+    # joining it, which Telegram shows with the move, is seen (``take_migration``): that
+    # join is no new welcome. ``None``: never a group, or that join was seen.
     migrated_from: Mapped[int | None] = mapped_column(BigInteger)
 
 

@@ -225,11 +225,13 @@ class GameUI(Protocol):
         happen, and may tell them). Never a hidden card."""
         ...
 
-    def closed_table_text(self, game: GameSnapshot, moves: list[Events]) -> str:
-        """The table message of the hand that ended last, once the next table or the game's
-        end is posted below it (group language; ``game``: as it is now; ``moves``: as for
-        :meth:`table_text`): what it showed, without a turn, a clock or 🎴, so an old table
-        never looks live."""
+    def closed_table_text(self, game: GameSnapshot, moves: list[Events],
+                          unseen: int | None) -> str:
+        """The table message on screen, closed once the next table, the game's end or its
+        cancellation is posted below it (group language; ``game``: as it is now; ``moves``:
+        as for :meth:`table_text`, of which the last ``unseen`` came after the table was last
+        drawn; ``None``: not known): the hand it showed, with how that hand ended, without a
+        turn, a clock or 🎴, so an old table never looks live."""
         ...
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:

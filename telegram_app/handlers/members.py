@@ -165,9 +165,12 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     :data:`WELCOME_DELAY` seconds (:func:`_welcome_later`) for the move's service messages
     or a send's ``ChatMigrated`` to record it. A basic group is welcomed at once."""
     change = update.my_chat_member
-    if change is None or not in_group(change.chat) or \
-            change.new_chat_member.status not in PRESENT or \
-            not _gone(change.old_chat_member):
+    if change is None or not in_group(change.chat):
+        return
+    if _gone(change.new_chat_member) and context.job_queue is not None:
+        for job in context.job_queue.get_jobs_by_name(f"welcome:{change.chat.id}"):
+            job.schedule_removal()  # (removed again within the wait: no welcome)
+    if change.new_chat_member.status not in PRESENT or not _gone(change.old_chat_member):
         return
     adder = change.from_user  # (an anonymous admin is the "Group" bot: no name to thank)
     language = None if adder.is_bot else adder.language_code
@@ -176,7 +179,7 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if change.chat.type != ChatType.SUPERGROUP or jobs is None:
         await _welcome(context, chat_id, language, name)
         return
-    if await services(context).service.migrated_from(chat_id) is not None:
+    if await services(context).service.take_migration(chat_id):
         return  # the group, welcomed when the bot joined it, moved here
     # The JobQueue holds the wait in memory: a restart meanwhile loses the welcome, an
     # acceptable loss for a courtesy. One pending welcome per chat: added, removed and
@@ -197,7 +200,7 @@ async def _welcome_later(context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     language, name = cast(tuple[str | None, str | None], job.data)
     try:
-        if await services(context).service.migrated_from(job.chat_id) is not None:
+        if await services(context).service.take_migration(job.chat_id):
             return
     except Exception:
         log.exception("chat %s: no welcome, its migration could not be read", job.chat_id)

@@ -82,8 +82,11 @@ class Screens:
             if game.table_message_id is None:
                 await self._close_lobby(game)
                 return
-            # (the table's text holds the report that opened the table: only its 👀 goes)
-            await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
+            moves = await _moves(delivery)
+            if moves is not None:  # a quiet group's table: its hand, closed
+                await self._close_table(delivery, game, moves)
+            else:  # (its text holds the report that opened the table: only its 👀 goes)
+                await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
             await asyncio.gather(*(
                 self.messenger.edit(p.user_id, p.private_message_id,
                                     ui_for(game).private_cancelled_text(game, reader=p))
@@ -98,31 +101,33 @@ class Screens:
                 await self._refresh(delivery)
 
     async def _refresh(self, delivery: Delivery, seats: set[int] | None = None, *,
-                       ping: int | None = None) -> None:
+                       ping: int | None = None) -> bool:
         """Draw ``seats``' private messages (default: all) and the player to act's; post any
         missing (the others wait: a press on an old keyboard redraws it). The player in seat
         ``ping`` (whose turn just began) gets a new private message instead of an edit: a new
-        message notifies, an edit does not."""
+        message notifies, an edit does not. Whether no call failed (a sweep would retry)."""
         game = delivery.game
         if game.table_message_id is None:
             await self._post_table(delivery)
         hand = hand_number(game)
         missing = [p for p in game.seated if p.user_id is not None and _in_hand(game, p)
                    and (p.private_message_id is None or private_hand(p) != hand)]
+        shown: list[bool] = []
         if missing:
             reachable = await self._reachable(missing)
-            await asyncio.gather(*(self._send_private(delivery, p) for p in missing
-                                   if p.user_id in reachable))
+            shown += await asyncio.gather(*(self._send_private(delivery, p) for p in missing
+                                            if p.user_id in reachable))
         turn = GAMES[game.kind].current_seat(game.state) if game.state else None
         if seats is not None and turn is not None:
             seats = seats | {turn}
         pinged = [p for p in game.seated if p.seat == ping and p not in missing
                   and p.user_id is not None and _may_write(p) and _in_hand(game, p)]
-        await asyncio.gather(
+        shown += await asyncio.gather(
             *(self._send_private(delivery, p) for p in pinged),
             *(self._edit_private(game, p) for p in game.seated
               if p not in missing and p not in pinged and (seats is None or p.seat in seats)))
         await ephemeral.refresh(self, delivery, seats)
+        return all(shown)
 
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
@@ -187,15 +192,17 @@ class Screens:
             if delivery.game.status == "running" and current is not None:
                 await self._send_private(delivery, current)
 
-    async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> None:
+    async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
+        """Send ``player`` the hand's private message; ``False`` if it failed."""
         game = delivery.game
         if player.user_id is None or player.seat is None or not _in_hand(game, player):
-            return
+            return True
         message_id = await self.messenger.send(
             player.user_id, ui_for(game).private_text(game, player.seat),
             markup=private_keyboard(game, player.seat))
         if message_id is not None:
             delivery.set_private(player.user_id, message_id, hand_number(game))
+        return message_id is not None
 
     async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None,
                           moves: list[list[dict[str, Any]]] | None = None) -> bool:
@@ -233,7 +240,7 @@ class Screens:
             *(self._send_private(delivery, p) for p in dealt if p not in in_place),
             *(self._private_in_place(delivery, p) for p in in_place),
             *(self._edit_private(game, p) for p in redrawn),
-            self._close_table(game, moves))
+            self._close_table(delivery, game, moves))
         await ephemeral.refresh(self, delivery, seats)
         return bool(told[0])
 
@@ -252,14 +259,15 @@ class Screens:
         else:
             await self._send_private(delivery, player)
 
-    async def _close_table(self, game: GameSnapshot,
+    async def _close_table(self, delivery: Delivery, game: GameSnapshot,
                            moves: list[list[dict[str, Any]]] | None) -> None:
-        """A quiet group's table of the hand that ended (``game``: as read before the next
-        table was posted) loses its turn, clock and 🎴 (one edit)."""
+        """A quiet group's table on screen (``game``: as read before any next table was
+        posted) shows the hand it showed, closed: no turn, clock or 🎴 (one edit)."""
         if moves is None or game.table_message_id is None:
             return
-        text = fit_lines(ui_for(game).closed_table_text(game, moves).split("\n"))
-        await self.messenger.edit(game.chat_id, game.table_message_id, text)
+        text = ui_for(game).closed_table_text(game, moves, delivery.unseen(moves))
+        await self.messenger.edit(game.chat_id, game.table_message_id,
+                                  fit_lines(text.split("\n")))
 
     async def _reachable(self, players: list[PlayerInfo]) -> set[int]:
         if all(p.reachable is not None for p in players):
@@ -275,8 +283,8 @@ class Screens:
             seats = None
             delivery = Delivery.under_way(game.id)
             moves = await _moves(delivery) if delivery is not None else None
-            if moves is not None:  # (a quiet group's table: what it showed, closed)
-                await self._close_table(game, moves)
+            if delivery is not None and moves is not None:  # (a quiet group's table)
+                await self._close_table(delivery, game, moves)
             else:
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
@@ -288,13 +296,16 @@ class Screens:
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
         await ephemeral.close_hand(self, game, hand)
 
-    async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
+    async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> bool:
+        """Redraw ``player``'s private message of this hand; ``False`` if Telegram failed
+        (not for a message that is gone: redrawing it again would not help)."""
         if (player.user_id is None or player.seat is None or not player.private_message_id
                 or private_hand(player) != hand_number(game) or not _may_write(player)):
-            return
-        await self.messenger.edit(player.user_id, player.private_message_id,
-                                  ui_for(game).private_text(game, player.seat),
-                                  markup=private_keyboard(game, player.seat))
+            return True
+        return await self.messenger.edit_result(
+            player.user_id, player.private_message_id,
+            ui_for(game).private_text(game, player.seat),
+            markup=private_keyboard(game, player.seat)) != "failed"
 
     async def _edit_table(self, delivery: Delivery) -> None:
         await self._edit_table_result(delivery)

@@ -40,13 +40,14 @@ class Reports(Screens):
             held = ui_for(fresh).still_acting(fresh, logged)  # (a Reverse: told later)
             if not held:
                 arrived = await self._tell_logged(delivery, logged)
+        drawn = True
         if is_over(fresh):
             await self._close_hand(fresh, hand_number(fresh))
         else:
-            await self._refresh(delivery)
+            drawn = await self._refresh(delivery)
         if arrived:
             delivery.told(fresh.version)
-        elif held:
+        elif held and drawn:
             delivery.drawn(fresh.version)
 
     async def _tell_logged(self, delivery: Delivery, logged: list[list[dict[str, Any]]]) -> bool:
@@ -76,8 +77,8 @@ class Reports(Screens):
         ui = ui_for(game)
         seats = ui.redraw_seats(fresh, outcome.events)
         if ui.keeps_turn(game, outcome.steps):
-            await self._refresh(delivery, seats)
-            delivery.drawn(game.version)  # (its note waits for that player's next move)
+            if await self._refresh(delivery, seats):  # (its note waits for their next move)
+                delivery.drawn(game.version)
             return
         told = delivery.told_version(fresh)
         if told is not None and told >= game.version:

@@ -238,6 +238,35 @@ async def test_no_welcome_when_the_migration_messages_come_first(bot, messages) 
     assert len(texts_in(api, OLD)) == 1
 
 
+async def test_a_converted_supergroup_is_welcomed_when_the_bot_is_added_again(bot) -> None:
+    """The join that came with the move is owed no welcome; a later removal and add is."""
+    api, runner = bot
+    await welcomed_basic_group(api)
+    api.migrate_group(OLD, NEW)
+    await api.settle()
+    api.bot_membership(NEW, "member", by=api.users[51])
+    await api.settle()
+    assert not pending_welcomes(runner, NEW)
+    api.bot_membership(NEW, "left", old="member", by=api.users[51])
+    api.bot_membership(NEW, "member", by=api.users[51])
+    await wait_for(lambda: bool(texts_in(api, NEW)))
+    await api.settle()
+    assert [m.text for m in texts_in(api, NEW)] == [welcome("en", "Ann")]
+
+
+async def test_a_supergroup_that_removes_the_bot_within_the_wait_gets_no_call(bot) -> None:
+    api, runner = bot
+    api.add_group(GROUP, "Flash", type="supergroup")
+    ann = api.add_user(21, "Ann")
+    api.bot_membership(GROUP, "member", by=ann)
+    await wait_for(lambda: bool(pending_welcomes(runner, GROUP)))
+    api.bot_membership(GROUP, "left", old="member", by=ann)
+    await api.settle()
+    await asyncio.sleep(0.4)  # (twice the wait)
+    await api.settle()
+    assert not [c for c in api.calls("sendMessage") if c.params.get("chat_id") == GROUP]
+
+
 async def test_a_group_without_a_language_answers_in_the_senders(bot) -> None:
     api, _runner = bot
     api.add_group(GROUP, "Nuevo", admins=[31])

@@ -319,27 +319,36 @@ def round_opening(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> lis
 
 
 @in_chat_language
-def closed_table_text(game: GameSnapshot, logged: list[list[dict[str, Any]]]) -> str:
-    """The table of the round that ended last (``logged``: the latest logged moves' events,
-    that round's end among them; ``game``: as it is now), for its group message once the
-    next round's table or the game's end is posted below it: how the round before ended (as
-    the table opened with), its moves and how it ended; no turn, no clock, no 🎴."""
-    end = _round_start(logged) - 1
-    before = next((i for i in range(end - 1, -1, -1)
-                   if any(e["type"] in ROUND_BOUNDARY for e in logged[i])), -1)
+def closed_table_text(game: GameSnapshot, logged: list[list[dict[str, Any]]],
+                      unseen: int | None = None) -> str:
+    """The table of the round on screen (``logged``: the latest logged moves' events, of
+    which the last ``unseen`` came after the table was last drawn, ``None``: not known, the
+    round that ended last; ``game``: as it is now), for its group message once the next
+    round's table, the game's end or its cancellation is posted below it: how the round
+    before ended (as the table opened with), its moves and how it ended, if it did; no
+    turn, no clock, no 🎴. (When several rounds ended at once, the first is the table's.)"""
+    ends = [i for i, events in enumerate(logged)
+            if any(e["type"] in ROUND_BOUNDARY for e in events)]
+    if unseen is None:
+        end = ends[-1] if ends else None
+    else:
+        end = next((i for i in ends if i >= len(logged) - unseen), None)
+    last = end if end is not None else len(logged) - 1
+    before = max((i for i in ends if i < last + (end is None)), default=-1)
     dealt = _first(logged[before], "round_dealt") if before >= 0 else None
     state = game.state or {}
-    round_no = dealt["round"] if dealt else \
-        GAMES[game.kind].view(state, None)["round"] - (0 if state.get("over") else 1)
-    lines = [line for events in logged[before + 1:end + 1] for line in step_lines(game, events)]
-    showdown = _first(logged[end], "showdown") if end >= 0 else None
-    if showdown:
-        lines.append(showdown_summary(_lives_after(game, logged[end]), showdown))
-    elif end >= 0 and (note := eliminated_text(game, logged[end])) is not None:
+    round_no = dealt["round"] if dealt else GAMES[game.kind].view(state, None)["round"] - (
+        0 if end is None or state.get("over") else 1)
+    lines = [line for events in logged[before + 1:last + 1] for line in step_lines(game, events)]
+    ended = logged[end] if end is not None else []
+    if showdown := _first(ended, "showdown"):
+        lines.append(showdown_summary(_lives_after(game, ended), showdown))
+    elif (note := eliminated_text(game, ended)) is not None:
         lines.append(note)
     if len(lines) > CLOSED_MOVES:
         lines = ["…", *lines[-CLOSED_MOVES:]]
-    opening = round_opening(game, logged[:before + 1]) if before >= 0 else []
+    opening = round_opening(_lives_after(game, logged[before]), logged[:before + 1]) \
+        if before >= 0 else []
     return "\n".join([*heading_lines(game), _("🐺 Game #{id} · round {round}").format(
         id=game.id, round=round_no), "", *([*opening, ""] if opening else []), *lines, "",
         _("⏹ Round {round} is over: see below.").format(round=round_no)])

@@ -97,8 +97,9 @@ class CoyoteUI:
         return screens.table_text(game, mention=mention, moves=notes.round_lines(game, moves),
                                   opening=notes.round_opening(game, moves))
 
-    def closed_table_text(self, game: GameSnapshot, moves: list[Events]) -> str:
-        return notes.closed_table_text(game, moves)
+    def closed_table_text(self, game: GameSnapshot, moves: list[Events],
+                          unseen: int | None) -> str:
+        return notes.closed_table_text(game, moves, unseen)
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         return screens.peek_alert(game, seat)

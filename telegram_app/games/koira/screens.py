@@ -170,11 +170,12 @@ def table_text(game: GameSnapshot) -> str:
 
 
 @in_chat_language
-def closed_table_text(game: GameSnapshot) -> str:
-    """The table of the phase that ended (phase 1 while the game goes on; else phase 2),
-    once the next table or the game's end is below it: its heading, no turn, no 🎴."""
-    over = GAMES[game.kind].view(game.state or {}, None)["over"]
-    phase = _("phase 2 (shedding)") if over else _("phase 1 (collecting)")
+def closed_table_text(game: GameSnapshot, changed: bool) -> str:
+    """The table of the phase on screen (the one before the game's, if phase 2 began since:
+    ``changed``), once the next table, the game's end or its cancellation is below it: its
+    heading, no turn, no 🎴."""
+    now = GAMES[game.kind].view(game.state or {}, None)["phase"]
+    phase = _("phase 2 (shedding)") if now == 2 and not changed else _("phase 1 (collecting)")
     return "\n".join([*heading_lines(game), _("🐕 <b>Koira</b> #{id} · {phase}").format(
         id=game.id, phase=phase), "", _("⏹ This phase is over: see below.")])
 

@@ -249,9 +249,12 @@ class KoiraUI:
         trick on it tells the moves (``moves`` unused)."""
         return table_text(game, mention, moves)
 
-    def closed_table_text(self, game: GameSnapshot, moves: list[Events]) -> str:
+    def closed_table_text(self, game: GameSnapshot, moves: list[Events],
+                          unseen: int | None) -> str:
         """The phase's heading and that it is over (:func:`screens.closed_table_text`)."""
-        return screens.closed_table_text(game)
+        later = moves[len(moves) - unseen:] if unseen else []
+        changed = any(e["type"] == "phase_changed" for events in later for e in events)
+        return screens.closed_table_text(game, changed)
 
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         """The reader's own hand (:func:`peek_alert`)."""
