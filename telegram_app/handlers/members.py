@@ -167,9 +167,8 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     change = update.my_chat_member
     if change is None or not in_group(change.chat):
         return
-    if _gone(change.new_chat_member) and context.job_queue is not None:
-        for job in context.job_queue.get_jobs_by_name(f"welcome:{change.chat.id}"):
-            job.schedule_removal()  # (removed again within the wait: no welcome)
+    if _gone(change.new_chat_member):
+        _drop_welcome(context, change.chat.id)  # (removed again within the wait)
     if change.new_chat_member.status not in PRESENT or not _gone(change.old_chat_member):
         return
     adder = change.from_user  # (an anonymous admin is the "Group" bot: no name to thank)
@@ -184,11 +183,16 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     # The JobQueue holds the wait in memory: a restart meanwhile loses the welcome, an
     # acceptable loss for a courtesy. One pending welcome per chat: added, removed and
     # added again within the wait says it once.
-    key = f"welcome:{chat_id}"
-    for job in jobs.get_jobs_by_name(key):
-        job.schedule_removal()
-    jobs.run_once(_welcome_later, when=WELCOME_DELAY, name=key, chat_id=chat_id,
-                  data=(language, name))
+    _drop_welcome(context, chat_id)
+    jobs.run_once(_welcome_later, when=WELCOME_DELAY, name=f"welcome:{chat_id}",
+                  chat_id=chat_id, data=(language, name))
+
+
+def _drop_welcome(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
+    """Forget a supergroup's pending welcome, if any."""
+    if context.job_queue is not None:
+        for job in context.job_queue.get_jobs_by_name(f"welcome:{chat_id}"):
+            job.schedule_removal()
 
 
 @uncancelled
