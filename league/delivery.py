@@ -283,15 +283,17 @@ class Deliveries:
         now = utcnow()
         told = func.coalesce(GameMessages.told_version, 0)
         drawn = func.coalesce(GameMessages.drawn_version, 0)
-        last_event = select(func.max(GameEvent.created_at)).where(
-            GameEvent.game_id == GameRow.id).correlate(GameRow).scalar_subquery()
+        # (NOT EXISTS, not a correlated max() compared twice: the planner priced that for
+        # every game and read all of game_messages once per recent game)
+        fresh = select(GameEvent.id).where(GameEvent.game_id == GameRow.id,
+                                           GameEvent.created_at >= now - GRACE).exists()
         recent = or_(GameRow.status == "running",
                      and_(GameRow.status == "finished",
                           GameRow.finished_at > now - FINISHED_WINDOW))
         untold = (select(GameRow.id)
                   .outerjoin(GameMessages, GameMessages.game_id == GameRow.id)
                   .where(recent, told < GameRow.version, drawn < GameRow.version,
-                         or_(last_event.is_(None), last_event < now - GRACE))
+                         ~fresh)
                   .order_by(GameRow.id).limit(limit))
         no_private = (select(GameRow.id).distinct()
                       .join(GamePlayer, GamePlayer.game_id == GameRow.id)

@@ -214,11 +214,15 @@ class Game(Base):
         Index("ix_games_due", "due_at",
               postgresql_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL"),
               sqlite_where=text("status IN ('lobby', 'running') AND due_at IS NOT NULL")),
-        # the games whose end may not be shown (MatchService.behind; the open ones are
-        # found through uq_games_open_per_topic)
+        # the games whose end may not be shown (MatchService.behind), and the running games
+        # and lobbies (the sweep's reads every tick; uq_games_open_per_topic leaves out
+        # tournament tables, and no status filter can use it)
         Index("ix_games_finished", "finished_at",
               postgresql_where=text("status = 'finished'"),
               sqlite_where=text("status = 'finished'")),
+        Index("ix_games_open", "status",
+              postgresql_where=text("status IN ('lobby', 'running')"),
+              sqlite_where=text("status IN ('lobby', 'running')")),
     )
 
     # Not a column (so not annotated): ``(the chat's language, {user id: (language, whether
