@@ -161,7 +161,7 @@ class Delivery:
     def unseen(self, moves: list[list[dict[str, Any]]]) -> int | None:
         """How many of ``moves`` (the last :meth:`recent_moves`) came after the version the
         group was last told: the table on screen never showed them (``None``: not known)."""
-        told = self._read.told_version
+        told = self.told_version(self._read)  # (this delivery's earlier runs count)
         if told is None or len(self.moves_versions) != len(moves):
             return None
         return sum(version > told for version in self.moves_versions)

@@ -248,9 +248,7 @@ class Screens:
         """Draw the new hand on ``player``'s latest private message of the game (a new one
         if that is gone)."""
         game = delivery.game
-        assert player.user_id is not None and player.seat is not None
-        if not _in_hand(game, player):
-            return
+        assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
         if await self.messenger.edit_result(
                 player.user_id, player.private_message_id,
                 ui_for(game).private_text(game, player.seat),
