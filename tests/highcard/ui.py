@@ -72,6 +72,12 @@ class HighCardUI:
             lines.append(f"{mention_html(game.at_seat(state['turn']))} leads the round.")
         return "\n".join(lines)
 
+    def closed_table_text(self, game: GameSnapshot, moves: list[Events],
+                          unseen: int | None) -> str:
+        state = game.state or {}  # (the round on screen: the one before, unless the last)
+        shown = state["round"] - (0 if state["over"] else 1)
+        return f"🃏 High card #{game.id} · round {shown} is over."
+
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         return None
 
