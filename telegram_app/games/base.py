@@ -436,6 +436,12 @@ def hand_number(game: GameSnapshot) -> int:
     return int(_ask(game, "hand_number", 0))
 
 
+def current_seat(game: GameSnapshot) -> int | None:
+    """``Game.current_seat(state)``: the seat to act (``None``: nobody, or no state)."""
+    seat = _ask(game, "current_seat", None)
+    return None if seat is None else int(seat)
+
+
 def is_over(game: GameSnapshot) -> bool:
     """``Game.is_over(state)``: whether the game has ended (``False`` with no state)."""
     return bool(_ask(game, "is_over", False))

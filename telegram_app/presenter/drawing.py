@@ -7,11 +7,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from engine import GAMES
 from league.delivery import Delivery
 from league.service import MatchService
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import hand_number, is_over, private_hand, ui_for
+from telegram_app.games.base import current_seat, hand_number, is_over, private_hand, ui_for
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
 from telegram_app.presenter.table_topics import TableTopics
@@ -117,7 +116,7 @@ class Screens:
             reachable = await self._reachable(missing)
             shown += await asyncio.gather(*(self._send_private(delivery, p) for p in missing
                                             if p.user_id in reachable))
-        turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+        turn = current_seat(game)
         if seats is not None and turn is not None:
             seats = seats | {turn}
         pinged = [p for p in game.seated if p.seat == ping and p not in missing
@@ -229,7 +228,7 @@ class Screens:
         hand = hand_number(game)
         humans = [p for p in game.seated if p.user_id is not None]
         kept = [p for p in humans if p.private_message_id and private_hand(p) == hand]
-        turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+        turn = current_seat(game)
         redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
         reachable = await self._reachable(humans)
         dealt = [p for p in humans if p.user_id in reachable and p not in kept]
@@ -321,7 +320,7 @@ class Screens:
 def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
     """Whether a new hand is drawn on ``player``'s latest private message of the game rather
     than a new one: in a quiet group, for one who is not to act and has such a message."""
-    turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+    turn = current_seat(game)
     return quiet(game) and player.seat != turn and bool(player.private_message_id) and \
         _may_write(player) and _in_hand(game, player)
 

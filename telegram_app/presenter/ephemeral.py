@@ -28,10 +28,9 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
-from engine import GAMES
 from league.delivery import Delivery, EphemeralNote
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import hand_number, is_over, ui_for
+from telegram_app.games.base import current_seat, hand_number, is_over, ui_for
 from telegram_app.keyboards import private_keyboard
 
 if TYPE_CHECKING:
@@ -51,10 +50,6 @@ def ephemeral_id_of(message: Any) -> int | None:
         else None
 
 
-def _turn(game: GameSnapshot) -> int | None:
-    return GAMES[game.kind].current_seat(game.state) if game.state else None
-
-
 def _shown_to(game: GameSnapshot, player: PlayerInfo | None) -> bool:
     """Whether ``player`` may have an ephemeral view of ``game`` now: it runs and they are
     in its current hand."""
@@ -65,7 +60,8 @@ def _shown_to(game: GameSnapshot, player: PlayerInfo | None) -> bool:
 
 def _note(game: GameSnapshot, player: PlayerInfo, chat_id: int,
           ephemeral_id: int) -> EphemeralNote:
-    return EphemeralNote(chat_id, ephemeral_id, hand_number(game), player.seat == _turn(game))
+    return EphemeralNote(chat_id, ephemeral_id, hand_number(game),
+                         player.seat == current_seat(game))
 
 
 async def show_cards(screens: Screens, game_id: int, user_id: int, query_id: str | None) -> bool:
@@ -103,7 +99,7 @@ async def refresh(screens: Screens, delivery: Delivery, seats: set[int] | None =
     if not notes:
         return
     game = delivery.game
-    turn, hand = _turn(game), hand_number(game)
+    turn, hand = current_seat(game), hand_number(game)
     work: list[Awaitable[None]] = []
     for user_id, note in notes.items():
         player = game.player(user_id)

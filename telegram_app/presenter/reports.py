@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from engine import GAMES
 from engine.core import GAME_OVER, PLAYER_REMOVED
 from league.delivery import Delivery
 from league.match.outcome import Outcome
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.base import Report, hand_number, is_over, turn_marker, ui_for
+from telegram_app.games.base import Report, current_seat, hand_number, is_over, turn_marker, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
@@ -182,7 +181,7 @@ def _turn_passed(game: GameSnapshot, outcome: Outcome, seats: set[int] | None
                  ) -> tuple[set[int] | None, int | None]:
     """The seats to redraw, the mover's among them (their buttons go), and the seat whose
     turn began with this change (``None``: the mover acts again, or nobody does)."""
-    turn = GAMES[game.kind].current_seat(game.state) if game.state else None
+    turn = current_seat(game)
     mover = outcome.turn_before
     if seats is not None and mover is not None:
         seats = seats | {mover}
