@@ -31,13 +31,14 @@ from telegram_app.transport.ratelimit import ChatRateLimiter
 log = logging.getLogger(__name__)
 SHOWN_CACHE = 20_000
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-# (Messenger._call uses do_api_request for these on purpose; PTB asks for the named methods)
-warnings.filterwarnings("ignore", message=r"Please use 'Bot\.(sendMessage|editMessageText)'",
-                        category=PTBUserWarning)
+# (Messenger uses do_api_request for these on purpose; PTB asks for the named methods)
+warnings.filterwarnings("ignore", category=PTBUserWarning, message=r"Please use 'Bot\.("
+                        r"sendMessage|editMessageText|editMessageReplyMarkup|deleteMessage)'")
 RETRY_DELAY = 0.3  # before the one retry after a passing fault: short, as a handler waits
 EditResult = Literal["ok", "gone", "failed"]
 SendFailure = Literal["lost", "refused"]
 T = TypeVar("T")
+Key = tuple[int, ...]  # a message: (chat, message id) or (group, receiver, ephemeral id)
 
 
 class ChatEvents(Protocol):
@@ -57,10 +58,8 @@ class Messenger:
         self.bot = bot
         self.chats = chats
         # What each message shows: an unchanged edit is not sent (refused; costs flood budget)
-        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._shown: OrderedDict[Key, int] = OrderedDict()
         self._moved: dict[int, int] = {}  # group id -> supergroup id, as Telegram told us
-        # What each ephemeral message shows, by (group, receiver, ephemeral message id)
-        self._shown_ephemeral: OrderedDict[tuple[int, int, int], int] = OrderedDict()
 
     def current_chat(self, chat_id: int) -> int:
         """The id ``chat_id`` has now, if this process saw the group become a supergroup."""
@@ -77,9 +76,9 @@ class Messenger:
         except Exception:  # the send goes on to the new id; the next report retries the move
             log.exception("moving chat %s to %s failed", old_chat_id, new_chat_id)
 
-    def _remember(self, chat_id: int, message_id: int, content: int) -> None:
-        self._shown[(chat_id, message_id)] = content
-        self._shown.move_to_end((chat_id, message_id))
+    def _remember(self, key: Key, content: int) -> None:
+        self._shown[key] = content
+        self._shown.move_to_end(key)
         while len(self._shown) > SHOWN_CACHE:
             self._shown.popitem(last=False)
 
@@ -130,7 +129,7 @@ class Messenger:
                     message_thread_id=thread_id or None, reply_parameters=reply), repeatable=False)
                 message_id = int(sent["message_id"])
                 # (the rate limiter sends to the supergroup what was queued for its group)
-                self._remember(int(sent["chat"]["id"]), message_id, _content(text, markup))
+                self._remember((int(sent["chat"]["id"]), message_id), _content(text, markup))
                 return message_id
             except ChatMigrated as exc:
                 await self.migrated(chat_id, exc.new_chat_id)
@@ -184,62 +183,19 @@ class Messenger:
         """``"ok"`` (it shows ``text``), ``"gone"`` (nothing to edit) or ``"failed"``."""
         if message_id is None:
             return "gone"
-        content = _content(text, markup)
-        if self._shown.get((chat_id, message_id)) == content:
-            return "ok"
-        try:
-            await self._retrying(lambda: self._call(
-                "editMessageText", chat_id=chat_id, message_id=message_id, text=text,
-                reply_markup=markup), repeatable=True)
-            self._remember(chat_id, message_id, content)
-            return "ok"
-        except BadRequest as exc:
-            if "not modified" in exc.message.lower():
-                return "ok"
-            log.info("editMessageText %s/%s failed: %s", chat_id, message_id, exc.message)
-            return "gone"
-        except ChatMigrated as exc:
-            await self.migrated(chat_id, exc.new_chat_id)
-            return "gone"
-        except Forbidden as exc:
-            if chat_id > 0:
-                await self.chats.set_can_message(chat_id, False)
-            log.info("cannot edit for %s: %s", chat_id, exc.message)
-            return "gone"
-        except TelegramError as exc:
-            log.warning("editMessageText %s/%s failed: %s", chat_id, message_id, exc)
-            return "failed"
+        return await self._edit("editMessageText", (chat_id, message_id), text, markup)
 
     async def edit_markup(self, chat_id: int, message_id: int | None,
                           markup: InlineKeyboardMarkup | None) -> bool:
         """Replace only a message's inline keyboard (``False`` for no message)."""
         if message_id is None:
             return False
-        self._shown.pop((chat_id, message_id), None)  # its text is not known here
-        try:
-            await self._retrying(lambda: self.bot.edit_message_reply_markup(
-                chat_id=chat_id, message_id=message_id, reply_markup=markup), repeatable=True)
-            return True
-        except BadRequest as exc:
-            return "not modified" in exc.message.lower()
-        except TelegramError as exc:
-            log.warning("editMessageReplyMarkup %s/%s failed: %s", chat_id, message_id, exc)
-            return False
+        return await self._edit_markup("editMessageReplyMarkup", (chat_id, message_id), markup)
 
     async def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message; ``True`` unless it stays (gone already counts as deleted; a bot
         may not delete a message older than 48 hours: it stays)."""
-        self._shown.pop((chat_id, message_id), None)
-        try:
-            await self._retrying(lambda: self._call(
-                "deleteMessage", chat_id=chat_id, message_id=message_id), repeatable=True)
-            return True
-        except BadRequest as exc:
-            log.info("deleteMessage %s/%s failed: %s", chat_id, message_id, exc.message)
-            return "not found" in exc.message.lower()
-        except TelegramError as exc:
-            log.warning("deleteMessage %s/%s failed: %s", chat_id, message_id, exc)
-            return False
+        return await self._delete("deleteMessage", (chat_id, message_id))
 
     # --- ephemeral messages (Bot API 10.2; PTB 22.8 has no method for them) ---------------
     # A message in a group that only its receiver sees. Telegram does not promise that an
@@ -275,7 +231,7 @@ class Messenger:
                 except TelegramError as exc:
                     log.warning("deleting it failed: %s", exc)
             return None
-        self._remember_ephemeral((chat, receiver_id, ephemeral_id), _content(text, markup))
+        self._remember((chat, receiver_id, ephemeral_id), _content(text, markup))
         return chat, ephemeral_id
 
     async def edit_ephemeral(self, chat_id: int, receiver_id: int, ephemeral_id: int,
@@ -285,81 +241,85 @@ class Messenger:
         offline), ``"gone"`` (no such message: deleted, expired or never received) or
         ``"failed"`` (a passing fault). Unchanged content is not sent, unless ``force``
         (a press showed that the receiver's copy is older than what was sent)."""
-        key = (chat_id, receiver_id, ephemeral_id)
-        content = _content(text, markup)
-        if not force and self._shown_ephemeral.get(key) == content:
-            return "ok"
-        try:
-            await self._retrying(lambda: self._call(
-                "editEphemeralMessageText", chat_id=chat_id, receiver_user_id=receiver_id,
-                ephemeral_message_id=ephemeral_id, text=text, reply_markup=markup),
-                repeatable=True)
-            self._remember_ephemeral(key, content)
-            return "ok"
-        except BadRequest as exc:
-            if "not modified" in exc.message.lower():
-                self._remember_ephemeral(key, content)
-                return "ok"
-            log.info("editEphemeralMessageText %s/%s/%s failed: %s", chat_id, receiver_id,
-                     ephemeral_id, exc.message)
-            self._shown_ephemeral.pop(key, None)
-            return "gone"
-        except ChatMigrated as exc:
-            await self.migrated(chat_id, exc.new_chat_id)
-            return "gone"
-        except Forbidden as exc:  # (the bot left the group)
-            log.info("cannot edit ephemeral %s/%s: %s", chat_id, ephemeral_id, exc.message)
-            return "gone"
-        except TelegramError as exc:
-            log.warning("editEphemeralMessageText %s/%s/%s failed: %s", chat_id, receiver_id,
-                        ephemeral_id, exc)
-            return "failed"
+        return await self._edit("editEphemeralMessageText", (chat_id, receiver_id, ephemeral_id),
+                                text, markup, force=force)
 
     async def edit_ephemeral_markup(self, chat_id: int, receiver_id: int, ephemeral_id: int,
                                     markup: InlineKeyboardMarkup | None) -> bool:
         """``editEphemeralMessageReplyMarkup``: replace only its keyboard (``True``: done)."""
-        self._shown_ephemeral.pop((chat_id, receiver_id, ephemeral_id), None)
-        try:
-            await self._retrying(lambda: self.bot.do_api_request(
-                "editEphemeralMessageReplyMarkup", api_kwargs={
-                    "chat_id": chat_id, "receiver_user_id": receiver_id,
-                    "ephemeral_message_id": ephemeral_id, "reply_markup": markup}),
-                repeatable=True)
-            return True
-        except BadRequest as exc:
-            return "not modified" in exc.message.lower()
-        except TelegramError as exc:
-            log.warning("editEphemeralMessageReplyMarkup %s/%s/%s failed: %s", chat_id,
-                        receiver_id, ephemeral_id, exc)
-            return False
+        return await self._edit_markup("editEphemeralMessageReplyMarkup",
+                                       (chat_id, receiver_id, ephemeral_id), markup)
 
     async def delete_ephemeral(self, chat_id: int, receiver_id: int, ephemeral_id: int) -> bool:
         """``deleteEphemeralMessage``; ``True`` unless it may still be there (one already
-        gone counts as deleted)."""
-        self._shown_ephemeral.pop((chat_id, receiver_id, ephemeral_id), None)
-        try:
-            await self._retrying(lambda: self.bot.do_api_request(
-                "deleteEphemeralMessage", api_kwargs={
-                    "chat_id": chat_id, "receiver_user_id": receiver_id,
-                    "ephemeral_message_id": ephemeral_id}), repeatable=True)
-            return True
-        except BadRequest as exc:
-            log.info("deleteEphemeralMessage %s/%s/%s failed: %s", chat_id, receiver_id,
-                     ephemeral_id, exc.message)
-            return "not found" in exc.message.lower()
-        except (ChatMigrated, Forbidden) as exc:  # (not in that group any more: nothing left)
-            log.info("cannot delete ephemeral %s/%s: %s", chat_id, ephemeral_id, exc)
-            return True
-        except TelegramError as exc:
-            log.warning("deleteEphemeralMessage %s/%s/%s failed: %s", chat_id, receiver_id,
-                        ephemeral_id, exc)
-            return False
+        gone counts as deleted, as does one in a group the bot is no longer in)."""
+        return await self._delete("deleteEphemeralMessage", (chat_id, receiver_id, ephemeral_id),
+                                  left_is_gone=True)
 
-    def _remember_ephemeral(self, key: tuple[int, int, int], content: int) -> None:
-        self._shown_ephemeral[key] = content
-        self._shown_ephemeral.move_to_end(key)
-        while len(self._shown_ephemeral) > SHOWN_CACHE:
-            self._shown_ephemeral.popitem(last=False)
+    # --- a message call and what its failures mean: one way for ordinary and ephemeral ones --
+    # ``key`` names the message: ``(chat, message id)`` or ``(group, receiver, ephemeral id)``.
+    # A log line names the method and the key, never the text, keyboard or a secret.
+
+    async def _edit(self, method: str, key: Key, text: str,
+                    markup: InlineKeyboardMarkup | None, *, force: bool = False) -> EditResult:
+        """Edit message ``key`` to show ``text`` and ``markup``, unless it shows them already
+        and not ``force``."""
+        chat_id, content = key[0], _content(text, markup)
+        if not force and self._shown.get(key) == content:
+            return "ok"
+        try:
+            await self._retrying(partial(self._call, method, **_ids(key), text=text,
+                                         reply_markup=markup), repeatable=True)
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():
+                log.info("%s %s failed: %s", method, _named(key), exc.message)
+                self._shown.pop(key, None)
+                return "gone"
+        except ChatMigrated as exc:
+            await self.migrated(chat_id, exc.new_chat_id)
+            return "gone"
+        except Forbidden as exc:  # (blocked in a private chat; out of a group)
+            if chat_id > 0:  # (ephemeral messages are in groups only)
+                await self.chats.set_can_message(chat_id, False)
+            log.info("cannot %s %s: %s", method, _named(key), exc.message)
+            return "gone"
+        except TelegramError as exc:
+            log.warning("%s %s failed: %s", method, _named(key), exc)
+            return "failed"
+        self._remember(key, content)
+        return "ok"
+
+    async def _edit_markup(self, method: str, key: Key,
+                           markup: InlineKeyboardMarkup | None) -> bool:
+        """Replace only message ``key``'s keyboard; ``True``: it shows ``markup``."""
+        self._shown.pop(key, None)  # its text is not known here
+        try:
+            await self._retrying(partial(self.bot.do_api_request, method, api_kwargs={
+                **_ids(key), "reply_markup": markup}), repeatable=True)
+        except BadRequest as exc:
+            return "not modified" in exc.message.lower()
+        except TelegramError as exc:
+            log.warning("%s %s failed: %s", method, _named(key), exc)
+            return False
+        return True
+
+    async def _delete(self, method: str, key: Key, *, left_is_gone: bool = False) -> bool:
+        """Delete message ``key``; ``left_is_gone``: it went with the chat once the bot is out
+        of it (ChatMigrated, Forbidden)."""
+        self._shown.pop(key, None)
+        try:
+            await self._retrying(partial(self.bot.do_api_request, method, api_kwargs=_ids(key)),
+                                 repeatable=True)
+        except BadRequest as exc:
+            log.info("%s %s failed: %s", method, _named(key), exc.message)
+            return "not found" in exc.message.lower()
+        except TelegramError as exc:
+            if left_is_gone and isinstance(exc, (ChatMigrated, Forbidden)):
+                log.info("cannot %s %s: %s", method, _named(key), exc)
+                return True
+            log.warning("%s %s failed: %s", method, _named(key), exc)
+            return False
+        return True
 
 
 def _passing(exc: NetworkError, repeatable: bool) -> bool:
@@ -375,3 +335,14 @@ def _passing(exc: NetworkError, repeatable: bool) -> bool:
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:
     return hash((text, json.dumps(markup.to_dict(), sort_keys=True) if markup else None))
+
+
+def _ids(key: Key) -> dict[str, int]:
+    """Message ``key`` as the Bot API's parameters name it."""
+    names = ("chat_id", "message_id") if len(key) == 2 else (
+        "chat_id", "receiver_user_id", "ephemeral_message_id")
+    return dict(zip(names, key, strict=True))
+
+
+def _named(key: Key) -> str:
+    return "/".join(map(str, key))
