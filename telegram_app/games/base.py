@@ -302,8 +302,14 @@ class GameUI(Protocol):
         ...
 
     def opens_table(self, events: Events) -> bool:
-        """Whether a move with these events begins a new table message (Coyote: a round was
-        dealt; Koira: a trick began)."""
+        """Whether a move with these events begins a new table message in a group told a
+        note per move (Coyote: a round was dealt; Koira: a trick began)."""
+        ...
+
+    def deals_hand(self, events: Events) -> bool:
+        """Whether a move with these events deals a new hand (every player's cards replaced;
+        Coyote: a round, Koira: the deal and phase 2), where a quiet group's next table
+        begins."""
         ...
 
     def turn_line(self, game: GameSnapshot) -> str | None:

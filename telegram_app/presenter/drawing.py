@@ -94,10 +94,13 @@ class Screens:
             await ephemeral.close_all(self, delivery)
 
     async def refresh(self, game: GameSnapshot) -> None:
-        """Draw every private message as the game is now."""
+        """Draw every private message, and a quiet group's table, as the game is now (its
+        clock paused or going again)."""
         async with self.delivering(game.id) as delivery:
             if delivery.game.status == "running":
                 await self._refresh(delivery)
+                if quiet(delivery.game):
+                    await self._edit_table(delivery)
 
     async def _refresh(self, delivery: Delivery, seats: set[int] | None = None, *,
                        ping: int | None = None) -> bool:
@@ -319,9 +322,9 @@ class Screens:
 
 def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
     """Whether a new hand is drawn on ``player``'s latest private message of the game rather
-    than a new one: in a quiet group, for one who is not to act and has such a message."""
+    than a new one (which notifies): for one who is not to act and has such a message."""
     turn = current_seat(game)
-    return quiet(game) and player.seat != turn and bool(player.private_message_id) and \
+    return player.seat != turn and bool(player.private_message_id) and \
         _may_write(player) and _in_hand(game, player)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from engine.core import GAME_OVER, PLAYER_REMOVED
@@ -44,6 +45,8 @@ class Reports(Screens):
             await self._close_hand(fresh, hand_number(fresh))
         else:
             drawn = await self._refresh(delivery)
+            if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
+                drawn = await self._edit_table_result(delivery) != "failed" and drawn
         if arrived:
             delivery.told(fresh.version)
         elif held and drawn:
@@ -53,7 +56,7 @@ class Reports(Screens):
         fresh = delivery.game
         ui = ui_for(fresh)
         lines = ui.untold_lines(fresh, logged)
-        if not is_over(fresh) and any(ui.opens_table(events) for events in logged):
+        if not is_over(fresh) and any(_opens_table(fresh, events) for events in logged):
             return await self._new_table(delivery, lines)
         over_text = ui.game_over_text(fresh) if is_over(fresh) else None
         if lines and over_text:
@@ -90,23 +93,23 @@ class Reports(Screens):
             return
         over = is_over(fresh)
         ping = None
-        if quiet(fresh) and not over:  # the mover's buttons go; the next player is pinged
+        if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
         if not over and _told_by_table(game, outcome):
             await self._live_move(delivery, outcome, seats, ping)
             return
-        if not over and not ui.opens_table(outcome.events):
-            (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once)
+        if not over and not _opens_table(fresh, outcome.events):
+            (shown, arrived), *_ = await asyncio.gather(  # (independent: sent at once)
                 self._tell(game, fresh, outcome, told),
-                self._refresh(delivery, seats, ping=ping))
+                self._refresh(delivery, seats, ping=ping), self._group_ping(delivery, ping))
         else:
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
                 arrived = await self._new_table(delivery, shown.lines, seats)
             elif not over:
                 await self._refresh(delivery, seats, ping=ping)
-        if shown.edit_table and not over and not shown.new_table:
-            await self._edit_table(delivery)
+        if (shown.edit_table or quiet(fresh)) and not over and not shown.new_table:
+            await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
 
@@ -146,12 +149,18 @@ class Reports(Screens):
         ui = ui_for(game)
         held = [] if told is None or told >= before else ui.untold_lines(
             game, await self.service.untold(game.id, told, before))
-        mention = turn_marker(game) == turn_marker(fresh)  # (else a later report names them)
+        # A note names the player to act unless a later report does, or the group is quiet:
+        # there the table shows the turn and the player is pinged (privately, or by a
+        # mention that goes once they moved), so a note's "your turn" would soon be stale.
+        mention = turn_marker(game) == turn_marker(fresh) and not quiet(fresh)
         shown = ui.report(game, outcome.steps, held, mention=mention)
+        if quiet(fresh):  # (a quiet group's table lasts a hand: a Koira trick is a note's)
+            shown = replace(shown, new_table=not is_over(game)
+                            and _opens_table(fresh, outcome.events))
         if shown.closed is not None:  # the hand on screen ends; in a quiet group the
             # mover's message (the one with buttons) is closed, the others' carry none,
             # unless the new table draws the next hand on it
-            mover = set() if outcome.turn_before is None or not quiet(fresh) or (
+            mover = set() if outcome.turn_before is None or (
                 shown.new_table and not is_over(fresh)
                 and redrawn_in_place(fresh, fresh.at_seat(outcome.turn_before))) \
                 else {outcome.turn_before}
@@ -175,6 +184,13 @@ def _told_by_table(game: GameSnapshot, outcome: Outcome) -> bool:
             any(e.get("type") in NOTABLE for e in outcome.events):
         return False
     return ui_for(game).report(game, outcome.steps, mention=False).closed is None
+
+
+def _opens_table(game: GameSnapshot, events: list[dict[str, Any]]) -> bool:
+    """Whether a move with ``events`` posts a new table: in a quiet group when it deals a new
+    hand, else as the game tells its notes (Koira: at each trick)."""
+    ui = ui_for(game)
+    return ui.deals_hand(events) if quiet(game) else ui.opens_table(events)
 
 
 def _turn_passed(game: GameSnapshot, outcome: Outcome, seats: set[int] | None

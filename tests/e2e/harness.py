@@ -345,6 +345,17 @@ async def bot_table(database_url: str, group_id: int, title: str, names: list[st
             await runner.stop()
 
 
+TABLE_HEADING = re.compile(r"(🐺 Game #\d+ · round \d+|🐕 Koira #\d+ · )")
+
+
+def notes(api, group: int, contains: str) -> list[StoredMessage]:
+    """The group's messages with ``contains`` that are no table (English headings): a
+    quiet group's table, live or closed, lists its hand's moves, so a move is counted in
+    the notes that tell it."""
+    return [m for m in api.find_messages(group, contains)
+            if not TABLE_HEADING.match((m.text or "").replace("\u2068", "").replace("\u2069", ""))]
+
+
 def assert_no_old_table_live(api, group: int) -> None:
     """After the game no table in the group looks live: no 🎴, no turn, no clock."""
     for message in api.bot_messages(group):

@@ -146,11 +146,17 @@ async def test_pause_and_resume(bot) -> None:
     # (the private messages are redrawn beside the command's answer)
     await wait_for(lambda: any("The clock is paused" in (m.text or "") for u in players
                                for m in api.bot_messages(u.id)))  # (the turn's)
+    # and the group's table, which showed the turn's deadline
+    table = next(m for m in api.bot_messages(GROUP) if "· round 1" in (m.text or ""))
+    await wait_for(lambda: "The clock is paused" in (api.get_message(
+        GROUP, table.message_id).text or ""))
+    assert "Turn ends" not in api.get_message(GROUP, table.message_id).text
     clock.advance(10 * 86400)
     await api.settle(quiet=0.3)
     assert not api.find_messages(GROUP, "ran out of time")
     await ann.send(GROUP, "/resume")
     await wait_for(lambda: bool(api.find_messages(GROUP, "runs again")))
+    await wait_for(lambda: "Turn ends" in (api.get_message(GROUP, table.message_id).text or ""))
     clock.advance(86401)
     await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
 
@@ -339,7 +345,10 @@ async def test_reverse_keeps_the_turns_clock_and_its_one_reminder(bot) -> None:
     clock.advance(300)  # 63 minutes: past the turn's one hour
     await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
     await api.settle()
-    assert len(api.find_messages(GROUP, "it is your turn in game")) == 1
+    # One reminder was sent; it goes once the turn passed on (the timeout's note says why).
+    sent = [r for r in api.calls("sendMessage") if int(r.params.get("chat_id", 0)) == GROUP
+            and "it is your turn in game" in str(r.params.get("text"))]
+    assert len(sent) == 1 and not api.find_messages(GROUP, "it is your turn in game")
 
 
 async def test_reverse_then_a_call_after_the_reminder_makes_two_group_messages(bot) -> None:

@@ -237,3 +237,38 @@ async def test_a_keeps_turn_drawing_that_failed_is_drawn_by_the_sweep(sqlite_url
         assert _calls_since(api, since) == []
         assert (await service_of(runner).get(1)).version == game.version
         await press(api, first, "3", GROUP)  # (the game goes on from the redrawn keyboard)
+
+
+async def test_a_koira_timeout_that_ends_a_trick_keeps_the_phases_table(sqlite_url) -> None:
+    """A quiet group's Koira table lasts a phase: a timeout whose computer move ends a trick
+    is a note (it stays), and the table on screen is edited to the next trick, neither
+    closed as if the phase were over nor followed by a second table."""
+    from tests.clock import Clock
+
+    clock = Clock()
+    async with bot_table(sqlite_url, GROUP, "Closed", ["Ann", "Bob", "Cat"], clock=clock,
+                         sweep_interval=0.1) as (api, players, runner):
+        service_of(runner).new_seed = lambda: 7
+        await start_game(api, players, GROUP, "/newgame koira")
+        await api.settle()
+        [table] = [m for m in api.bot_messages(GROUP) if "· phase 1" in (m.text or "")]
+        service = service_of(runner)
+        game = (await service.open_games_in(GROUP))[0]
+        while len(game.state["trick"]) < 2 or game.state.get("tied"):
+            await koira_turn_by(api, runner, players, GROUP)
+            await api.settle(quiet=0.05)
+            game = await service.get(game.id)
+        assert game.state["phase"] == 1 and len(game.state["trick"]) == 2, game.state
+        clock.advance(3800)  # the last card of the trick: its player runs out of time
+        await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+        await api.settle(quiet=0.3)
+        game = await service.get(game.id)
+        assert game.state["phase"] == 1 and game.state["trick"] == [], game.state
+        tables = [m for m in api.bot_messages(GROUP) if "· phase 1" in (m.text or "")]
+        assert [m.message_id for m in tables] == [table.message_id], [m.text for m in tables]
+        text = api.get_message(GROUP, table.message_id).text
+        assert "This phase is over" not in text and "trick 2" in text, text
+        assert "Waiting for" in text, text
+        notes = [m for m in api.find_messages(GROUP, "ran out of time")
+                 if m.message_id != table.message_id]  # (the table lists it too)
+        assert len(notes) == 1, [m.text for m in notes]

@@ -10,7 +10,7 @@ import pytest
 
 from engine import GAMES
 from league.service import MatchService
-from tests.e2e.harness import bot_table, hold, open_lobby, wait_for
+from tests.e2e.harness import bot_table, hold, notes, open_lobby, wait_for
 from tests.e2e.processes import kill, spawn
 from tests.fakebot import FakeBotAPI
 
@@ -37,8 +37,8 @@ async def test_leaving_the_group_leaves_the_running_game(pg_db, pg_url) -> None:
         # Telegram may send both for one departure: the second changes nothing.
         api.member_update(GROUP, cat, "left", old="member")
         await api.settle()
-        assert len(api.find_messages(GROUP, "Cat\u2069 leaves the game")) == 1
-        # Both are out (the table is not redrawn during its round: the notes tell it).
+        assert len(notes(api, GROUP, "Cat\u2069 leaves the game")) == 1
+        # Both are out (told by the notes; the table lists it too).
         [game] = await runner.app.bot_data["coyote"].service.open_games_in(GROUP)
         playing = GAMES[game.kind].still_playing(game.state)
         assert {p.name for p in game.seated if p.seat not in playing} == {"Cat", "Dan"}

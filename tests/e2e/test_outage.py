@@ -13,6 +13,7 @@ from tests.e2e.harness import (
     bot_table,
     hold,
     mover,
+    notes,
     private_turn_message,
     start_game,
     wait_for,
@@ -155,7 +156,7 @@ async def test_a_departure_during_an_outage_survives_a_kill(pg_db, pg_url, tmp_p
             await wait_for(lambda: bool(api.find_messages(GROUP, "Cat\u2069 leaves the game")),
                            timeout=60)
             await api.settle()
-            assert len(api.find_messages(GROUP, "Cat\u2069 leaves the game")) == 1
+            assert len(notes(api, GROUP, "Cat\u2069 leaves the game")) == 1
         finally:
             await kill(bot)
             await proxy.stop()

@@ -9,9 +9,11 @@ import asyncio
 
 from telegram_app.services import KEY
 from tests.e2e.harness import (
+    TABLE_HEADING,
     hold_timeout_note,
     move_version,
     mover,
+    notes,
     open_lobby,
     start_game,
     wait_for,
@@ -22,6 +24,12 @@ GROUP = -100777
 
 def _plain(text: str | None) -> str:
     return (text or "").replace("\u2068", "").replace("\u2069", "")
+
+
+def _table(text: str | None) -> bool:
+    """Whether ``text`` is a round's table (live or closed), which lists the round's moves,
+    timeouts among them: the notes are counted, not the tables."""
+    return bool(TABLE_HEADING.match(_plain(text)))
 
 
 async def _timeout_note_held(slow_table) -> asyncio.Event:
@@ -65,8 +73,8 @@ async def test_a_timeout_note_is_not_told_twice_when_a_leave_lands_while_it_is_s
     leave; the sweep's note then told it too. It is told once, before the leave."""
     api, *_ = await _a_leave_lands_while_a_timeout_is_reported(slow_table)
     texts = [_plain(m.text) for m in api.bot_messages(GROUP)]
-    told = [i for i, text in enumerate(texts) if "ran out of time" in text]
-    left = [i for i, text in enumerate(texts) if "leaves the game" in text]
+    told = [i for i, text in enumerate(texts) if "ran out of time" in text and not _table(text)]
+    left = [i for i, text in enumerate(texts) if "leaves the game" in text and not _table(text)]
     assert len(told) == 1 and len(left) == 1 and told[0] < left[0], texts
 
 
@@ -80,9 +88,11 @@ async def test_a_slow_timeout_report_does_not_draw_an_older_game_over_a_newer_on
     api, players, leaver, game = await _a_leave_lands_while_a_timeout_is_reported(slow_table)
     to_act = next(u for u in players if u.id == game.at_seat(game.state["turn"]).user_id)
     assert to_act is not leaver
-    last_note = _plain(api.bot_messages(GROUP)[-1].text) if api.bot_messages(GROUP) else ""
-    notes = [m for m in api.bot_messages(GROUP) if "your turn" in (m.text or "")]
-    assert f"{leaver.first_name}, your turn" not in _plain(notes[-1].text), last_note
+    # (a quiet group: the notes name nobody to act, the live table does)
+    texts = [_plain(m.text) for m in api.bot_messages(GROUP)]
+    assert not any(f"{leaver.first_name}, your turn" in text for text in texts), texts
+    table = next(text for text in reversed(texts) if "Waiting for" in text)
+    assert f"Waiting for {to_act.first_name}" in table, table
     current = api.bot_messages(to_act.id)[-1]
     assert move_version(api, current) == game.version, _plain(current.text)
 
@@ -163,7 +173,7 @@ async def test_stopping_while_a_sweep_sends_its_note_loses_nothing(slow_table) -
     assert not stopping.done()
     release.set()
     await asyncio.wait_for(stopping, 40)
-    assert len(api.find_messages(GROUP, "ran out of time")) == 1
+    assert len(notes(api, GROUP, "ran out of time")) == 1
     nxt = next(u for u in players if u.id == game.at_seat(game.state["turn"]).user_id)
     assert move_version(api, api.bot_messages(nxt.id)[-1]) == game.version
     await runner.start()
@@ -179,15 +189,14 @@ async def test_two_bot_processes_sweeping_tell_each_timeout_once(slow_table) -> 
     api, players, clock, runner = slow_table
 
     def edited_over() -> int:  # timeout reports written over their turn's reminder (not
-        # a closed table, which keeps its round's moves, timeouts among them)
+        # the table, which lists its round's moves, timeouts among them)
         return sum(1 for e in api.log if e.kind == "edit" and e.chat_id == GROUP
-                   and "ran out of time" in (e.text or "")
-                   and "is over: see below" not in (e.text or ""))
+                   and "ran out of time" in (e.text or "") and not _table(e.text))
 
     def sent(text: str) -> int:  # group messages sent with ``text`` (a reminder may later be
         # written over by its turn's report, so the messages now are not the count)
         return sum(1 for e in api.log if e.kind == "send" and e.chat_id == GROUP
-                   and text in (e.text or ""))
+                   and text in (e.text or "") and not _table(e.text))
 
     second = build_application(runner.settings(), clock=clock)
     await second.initialize()

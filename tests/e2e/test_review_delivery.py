@@ -100,7 +100,7 @@ async def test_a_starting_process_does_not_handle_an_update_another_live_process
             release.set()
             await api.settle()
             await asyncio.sleep(1.0)
-        paused = api.find_messages(GROUP, "is paused")
+        paused = api.find_messages(GROUP, "is paused.")  # (the answer; the table: "(/resume)")
         again = api.find_messages(GROUP, "already paused")
         assert len(paused) == 1 and not again, [m.text for m in paused + again]
 
@@ -121,9 +121,10 @@ async def test_a_kill_between_a_note_and_its_record_tells_it_again_once(
         try:
             first = await mover(api, players)
             await api.settle()
-            # the note goes out beside the next player's private message (asyncio.gather):
-            # that edit is held, so the note has reached Telegram when the process dies
-            held, release = hold(api, "editMessageText", lambda p: p.get("chat_id", 0) > 0
+            # the note goes out beside the next player's private message, a new one that
+            # pings them (asyncio.gather): that send is held, so the note has reached
+            # Telegram when the process dies
+            held, release = hold(api, "sendMessage", lambda p: p.get("chat_id", 0) > 0
                                  and "Your turn" in str(p.get("text")))
             message = api.bot_messages(first.id)[-1]
             data = next(d for t, d in api.buttons(message) if t.strip("\u2068\u2069") == "1")

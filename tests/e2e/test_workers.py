@@ -29,7 +29,8 @@ async def _undone(db) -> int:
 
 
 def _paused(api: FakeBotAPI) -> int:
-    return len(api.find_messages(GROUP, "is paused"))
+    """The answers to /pause ("… is paused.", not the table's "is paused (/resume)")."""
+    return len(api.find_messages(GROUP, "is paused."))
 
 
 @pytest.mark.timeout(240)

@@ -159,6 +159,9 @@ class HighCardUI:
     def opens_table(self, events: Events) -> bool:
         return any(e["type"] == DEALT for e in events)
 
+    def deals_hand(self, events: Events) -> bool:
+        return self.opens_table(events)
+
     def turn_line(self, game: GameSnapshot) -> str | None:
         state = game.state or {}
         if state.get("over") or state.get("turn") is None:

@@ -151,6 +151,9 @@ class CoyoteUI:
     def opens_table(self, events: Events) -> bool:
         return any(e["type"] == "round_dealt" for e in events)
 
+    def deals_hand(self, events: Events) -> bool:
+        return self.opens_table(events)
+
     def turn_line(self, game: GameSnapshot) -> str | None:
         return notes.turn_line(game)
 

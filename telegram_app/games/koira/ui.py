@@ -323,6 +323,11 @@ class KoiraUI:
         return any(e["type"] == "trick_started" for e in events) and \
             not any(e["type"] == "game_over" for e in events)
 
+    def deals_hand(self, events: Events) -> bool:
+        """The cards were dealt, or phase 2 began (and the game goes on)."""
+        return any(e["type"] in ("game_dealt", "phase_changed") for e in events) and \
+            not any(e["type"] == "game_over" for e in events)
+
     def turn_line(self, game: GameSnapshot) -> str | None:
         """``➡️ @next, your turn.``"""
         return turn_line(game)
