@@ -21,7 +21,7 @@ from league.store.models import Chat, GameEvent, GamePlayer, LeaguePost, Rating,
 from league.store.models import Game as GameRow
 from league.store.rows import load_game, rowcount
 from league.store.snapshots import GameSnapshot, snapshot
-from league.tables.ratings import START, RatingChange
+from league.tables.ratings import START, RatingChange, shown_change
 from league.tables.standings import (
     DEFAULT_TZ,
     MAX_SEASON_WEEKS,
@@ -92,7 +92,7 @@ class HistoryEntry:
     finished_at: datetime
     kind: str
     options: dict[str, Any]
-    placements: list[tuple[int, str, float | None]]
+    placements: list[tuple[int, str, int | None]]
 
 
 class LeagueQueries:
@@ -298,11 +298,11 @@ class LeagueQueries:
 
 
 def _history_line(player: GamePlayer,
-                  event: RatingEvent | None) -> tuple[int, str, float | None]:
+                  event: RatingEvent | None) -> tuple[int, str, int | None]:
     """A seat's place (``league.tables.places``, as every page shows it) and Elo change, if
     rated."""
     return (player.placement or 0, player.name,
-            None if event is None else event.after - event.before)
+            None if event is None else shown_change(event.before, event.after))
 
 
 async def _names(session: Any, users: set[int]) -> dict[int, str]:

@@ -89,6 +89,12 @@ def format_rating(rating: float, games_played: int) -> str:
     return shown + "?" if provisional(games_played) else shown
 
 
+def shown_change(before: float, after: float) -> int:
+    """An Elo change as players read it: the difference of the ratings as shown (each rounded
+    half up, as :func:`format_rating`), so that 1500 → 1520 reads +20 wherever it is shown."""
+    return math.floor(after + 0.5) - math.floor(before + 0.5)
+
+
 def is_rated(humans: int, ai_seats: int, status: str) -> bool:
     """Whether a game counts for ratings and standings: at least 3 human players who made a
     move of their own (``league.tables.rated``), no AI seat, and ``status == "finished"`` (a

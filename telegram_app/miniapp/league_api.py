@@ -32,6 +32,7 @@ from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
 from telegram_app.render.chat_settings import game_kinds, game_name, game_title
+from telegram_app.render.results import signed
 from telegram_app.services import BotServices
 
 PERIODS = ("week", "last", "season")
@@ -120,7 +121,7 @@ async def standings(request: Request, bot: BotServices, user: WebAppUser) -> Res
              "points": format_number(row.points, "#,##0.##"), "games": row.games,
              "wins": row.wins,
              "elo": format_rating(row.rating, table.games_played.get(row.player, 0)),
-             "change": format_number(row.rating_change, "+#,##0.0;-#,##0.0"),
+             "change": render.rating_change(row.rating, row.rating_change),
              "you": row.player == user.id, "user_id": row.player} for row in table.rows]
     return JSONResponse({
         "period": period, "title": lines[0], "rows": rows, "range": lines[1],
@@ -186,8 +187,7 @@ async def history(request: Request, bot: BotServices, user: WebAppUser) -> Respo
         {"id": e.game_id, "date": format_day(e.finished_at, skeleton="MMMd"),
          "kind": e.kind, "game": game_name(e.kind), "label": game_title(e.kind, e.options),
          "places": [{"place": place, "name": clean_name(name),
-                     "change": None if delta is None
-                     else format_number(delta, "+#,##0.0;-#,##0.0")}
+                     "change": None if delta is None else signed(delta)}
                     for place, name, delta in e.placements]} for e in entries],
         "empty": None if entries else _("No finished game yet.")})
 

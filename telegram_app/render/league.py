@@ -10,13 +10,13 @@ from zoneinfo import ZoneInfo
 
 from league.store.snapshots import GameSnapshot
 from league.tables.queries import HistoryEntry, RatingCard, Standings
-from league.tables.ratings import format_rating
+from league.tables.ratings import format_rating, shown_change
 from league.tournaments.records import TournamentSnapshot
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.render.common import fit_lines, plain_name, seat_label
-from telegram_app.render.results import places_text
+from telegram_app.render.results import places_text, signed
 
 
 def escaped_name(name: str) -> str:
@@ -31,8 +31,10 @@ def _points(value: float) -> str:
     return format_number(value, "#,##0.##")
 
 
-def _signed(value: float) -> str:
-    return format_number(value, "+#,##0.0;-#,##0.0")
+def rating_change(rating: float, change: float) -> str:
+    """A period's Elo change as the end of a game shows one (``+7``, ``−8``, ``±0``): the
+    difference of the ratings as shown, the rating now and before the period."""
+    return signed(shown_change(rating - change, rating))
 
 
 def standings_text(standings: Standings, *, final: bool = False) -> str:
@@ -62,7 +64,7 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
         elo = format_rating(row.rating, standings.games_played.get(row.player, 0))
         lines.append(f"{row.rank}. {_name(standings.names.get(row.player, '?'))} · "
                      f"<b>{_points(row.points)}</b> · {row.games} · {row.wins} · {elo} "
-                     f"({_signed(row.rating_change)})")
+                     f"({rating_change(row.rating, row.rating_change)})")
     return fit_lines(lines, keep="first")
 
 
@@ -117,7 +119,7 @@ def history_text(entries: list[HistoryEntry], tournaments: str = "") -> str:
         lines.append(_("No finished game yet."))
     for entry in entries:
         places = places_text(
-            (place, _name(name) + (f" ({_signed(delta)})" if delta is not None else ""))
+            (place, _name(name) + (f" ({signed(delta)})" if delta is not None else ""))
             for place, name, delta in entry.placements)
         lines.append(_("#{id} · {date} · {game}: {places}").format(
             id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),

@@ -11,11 +11,10 @@ the final message (``🥇 Bob · +20 (Elo 1520?)``) and ends each player's last 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 
 from league.store.snapshots import EloChange, GameSnapshot, PlayerInfo
-from league.tables.ratings import MIN_RATED_HUMANS, format_rating, provisional
+from league.tables.ratings import MIN_RATED_HUMANS, format_rating, provisional, shown_change
 from telegram_app.i18n import _, n_
 from telegram_app.render.common import name_html
 
@@ -37,9 +36,8 @@ def ranked(game: GameSnapshot) -> list[tuple[int, PlayerInfo]]:
 
 
 def elo_delta(change: EloChange) -> int:
-    """An Elo change as players read it: the difference of the ratings as shown (each
-    rounded half up, as ``format_rating`` rounds), so that 1500 → 1520 reads +20."""
-    return math.floor(change.after + 0.5) - math.floor(change.before + 0.5)
+    """An Elo change as players read it (:func:`shown_change`): 1500 → 1520 reads +20."""
+    return shown_change(change.before, change.after)
 
 
 def signed(value: int) -> str:
