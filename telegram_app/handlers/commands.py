@@ -8,6 +8,7 @@ from telegram.ext import ContextTypes
 
 from engine import Action
 from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import kinds, ui_for
 from telegram_app.handlers import notify
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
@@ -15,7 +16,7 @@ from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
 from telegram_app.render.place import with_place
-from telegram_app.services import services
+from telegram_app.services import BotServices, services
 from telegram_app.tournaments.rules import rules_text as tournament_rules
 
 
@@ -96,8 +97,8 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     bot = services(context)
     for _attempt in range(3):  # a move by someone else may land first: take the new version
-        game = await bot.service.open_game(chat.id, thread_of(message))
-        if game is None or game.status != "running":
+        game = await _game_to_leave(bot, chat.id, thread_of(message), user.id)
+        if game is None:
             await reply(update, context, _("There is no running game here (in a lobby, press "
                                            "🚪 Leave)."))
             return
@@ -109,6 +110,21 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, context, error_text(exc.code, exc.detail))
         return
     await reply(update, context, error_text("stale"))
+
+
+async def _game_to_leave(bot: BotServices, chat_id: int, thread_id: int,
+                         user_id: int) -> GameSnapshot | None:
+    """The topic's running game if ``user_id`` plays in it, else their running tournament
+    table in this chat (tables run beside the topic's game), else the topic's running game
+    (the service then says they are not playing)."""
+    game = await bot.service.open_game(chat_id, thread_id)
+    running = game if game is not None and game.status == "running" else None
+    if running is not None and running.player(user_id) is not None:
+        return running
+    tables = [g for g in await bot.service.open_games_in(chat_id)
+              if g.status == "running" and g.tournament_id is not None
+              and g.player(user_id) is not None]
+    return tables[0] if tables else running
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -118,7 +118,7 @@ async def test_each_table_gets_a_topic_of_its_own(pg_db, pg_url: str, kind: str,
             assert chat.topics[table.thread_id] == name
             shown = [m for m in api.topic_messages(GROUP, table.thread_id)
                      if line in (m.text or "")]
-            assert len(shown) == 1 and api.buttons(shown[0]), shown
+            assert len(shown) == 1 and api.buttons(shown[0]), [m.text for m in shown]
             # (above the game's own heading)
             assert (shown[0].text or "").startswith(line) or f"\n{line}\n" in shown[0].text
             seated = [u for u in players
@@ -232,3 +232,25 @@ async def test_the_messenger_opens_a_topic_or_says_none(pg_db, pg_url: str) -> N
         api.fail_next("createForumTopic", 502, "Bad Gateway", chat_id=GROUP, count=2)
         assert await messenger.create_topic(GROUP, "Table 2") is None  # (a 5xx: tried twice)
         assert list(chat.topics.values()) == ["Table 1"]
+
+
+async def test_leave_in_the_group_leaves_ones_own_table(pg_db, pg_url: str) -> None:
+    """In a plain group the tables run side by side, outside any topic's game: /leave from
+    a seated player leaves their own table (placed last there), not "no running game"."""
+    async with group_bot(pg_url, forum=False) as (api, chat, players, runner):
+        cup = await start_cup(runner, players, 0, kind="coyote", forum=False)
+        await wait_for(lambda: len(all_shown(api, cup)) == 2)
+        await api.settle()
+        service = runner.app.bot_data[KEY].service
+        table = cup.tables_of(1)[1]
+        leaver = next(u for u in players if (entry := cup.entry_of(u.id)) is not None
+                      and entry.id in table.entries)
+        await leaver.send(GROUP, "/leave")
+        await wait_for(lambda: bool(api.find_messages(GROUP, f"{leaver.first_name}\u2069 leaves "
+                                                             "the game")))
+        game = await service.get(table.game_id)
+        seat = game.player(leaver.id).seat
+        assert game.state["lives"][seat] == 0
+        assert not api.find_messages(GROUP, "There is no running game here")
+        first = await service.get(cup.tables_of(1)[0].game_id)  # (the other table plays on)
+        assert first.status == "running" and 0 not in first.state["lives"]
