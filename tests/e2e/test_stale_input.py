@@ -123,7 +123,7 @@ def _turn_message(api: FakeBotAPI, user: FakeUser, game: int):
 
 async def test_a_typed_bid_goes_to_the_game_whose_message_it_answers(pg_db, pg_url) -> None:
     """Ann plays in two groups and it is her turn in both. Her private message of game #2
-    says "you can also type any number here"; she types 7 as a reply to that very message.
+    says she can also type the number; she types 7 as a reply to that very message.
     The bid was placed in game #1 instead (the oldest game where it was her turn), a move she
     never meant in a game she was not looking at."""
     async with _turns_in_two_games(pg_url) as (api, ann, other):

@@ -238,8 +238,9 @@ def private_text(game: GameSnapshot, seat: int) -> str:
             lines += ["", _("<b>Your turn:</b> raise your bid to {min} or more.").format(
                 min=view["min_bid"])]
         elif view["must_bid"] or not view["can_call"]:
-            lines += ["", _("<b>Your turn:</b> bid {min} or more (you can also type any number "
-                            "here).").format(min=view["min_bid"])]
+            # (the same view is shown in the group by 🎴, where typed numbers do not arrive)
+            lines += ["", _("<b>Your turn:</b> bid {min} or more (in our private chat you can "
+                            "also type the number).").format(min=view["min_bid"])]
         else:
             lines += ["", _("<b>Your turn:</b> bid {min} or more, or call Coyote!").format(
                 min=view["min_bid"])]
