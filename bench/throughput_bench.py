@@ -119,6 +119,7 @@ BUSY_RATE, BUSY_P95, BUSY_P95_MS = 0.10, 0.10, 100.0  # the busy group's effect 
 @dataclass
 class Tally:
     presses: int = 0
+    confirms: int = 0  # 🐺 Coyote!'s first presses (a press, no move: "Yes" is the move)
     latencies: list[float] = field(default_factory=list)  # press -> next keyboard, seconds
     pressed: list[tuple[str, int, float]] = field(default_factory=list)
     """The measured presses: (callback query id, update id, monotonic time of the press)."""
@@ -346,6 +347,8 @@ async def _group(api: FakeBotAPI, changes: Changes, group: int, players: list[Fa
                 continue
             if confirms(data):  # 🐺 Coyote! asks first: no move, "Yes" on the same message
                 tally.playing.add(group)  # (pressed next, as the move: choose picks it)
+                if tally.measuring:
+                    tally.confirms += 1
                 if not await changes.until([message.chat_id, group], lambda m=message: any(
                         d and d.startswith("c:") for _, d in api.buttons(m)) or over()):
                     return
@@ -464,7 +467,8 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
                     bot.kill()
                     await bot.wait()
         elapsed = after[0] - before[0]
-        presses = normal.presses + busy.presses or 1
+        presses = normal.presses + busy.presses or 1  # the moves
+        every_press = presses + normal.confirms + busy.confirms
         calls = [r for r in api.requests[before[4]:after[4]] if r.method.lower() in RATE_LIMITED]
         group_calls = sum(int(r.params.get("chat_id", 0)) < 0 for r in calls)
         scans = {t: after[2][1].get(t, 0) - before[2][1].get(t, 0) for t in GROWING}
@@ -493,8 +497,11 @@ async def run_setting(setting: Setting, url: str, seconds: float, concurrency: i
             "calls/move": len(calls) / presses,
             "group calls/move": group_calls / presses,
             "cpu ms/press": 1000 * (after[1] - before[1]) / presses,
-            "xacts/press": (counts := _bot_counts(counted))["total"] / presses,
-            "statements/press": counts["statements"] / presses,
+            # per press, as the target says: a move's, and a confirmation's (no move)
+            "xacts/press": (counts := _bot_counts(counted))["total"] / every_press,
+            "xacts/move": counts["total"] / presses,
+            "statements/press": counts["statements"] / every_press,
+            "confirmation presses": float(normal.confirms + busy.confirms),
             # pg_stat_database's count lags (a backend reports at most once a second, an idle
             # one after up to 10 s), so it takes in some of the set-up before the window
             "pg_stat xacts/press": (after[2][0] - before[2][0]) / presses,
