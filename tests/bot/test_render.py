@@ -401,3 +401,34 @@ def test_the_mini_apps_coyote_asks_only_those_who_want_it() -> None:
     assert "confirm" not in call_option(game)  # (/confirm off)
     asked = replace(game, players=tuple(replace(p, confirm_coyote=True) for p in game.players))
     assert call_option(asked)["confirm"]["label"] == "🐺 Yes, call Coyote!"
+
+
+def test_an_elo_change_reads_the_same_at_the_end_in_standings_and_history() -> None:
+    """The difference of the ratings as shown, with a real minus sign, wherever a change is
+    shown: 1500.6 (shown 1501) → 1507.2 (shown 1507) is +6 (not +6.7, nor +7 in one place
+    and +6.6 in another); a loss reads −7."""
+    from datetime import UTC, datetime, timedelta
+
+    from league.store.snapshots import EloChange
+    from league.tables.queries import HistoryEntry, Standings
+    from league.tables.ratings import shown_change
+    from league.tables.standings import StandingRow
+    from telegram_app.i18n import use_language
+    from telegram_app.render import league as league_text
+    from telegram_app.render.results import elo_text
+
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    rows = [StandingRow(1, 1.0, 1, 1, 1507.2, 1507.2 - 1500.6, 1),
+            StandingRow(2, 0.0, 1, 0, 1493.4, 1493.4 - 1500.4, 2)]
+    table = Standings("week", start, start + timedelta(days=7), rows, {1: "Ann", 2: "Bob"},
+                      {1: 3, 2: 3}, "UTC")
+    game = HistoryEntry(3, start, "coyote", {"edition": "classic"},
+                        [(1, "Ann", shown_change(1500.6, 1507.2)),
+                         (2, "Bob", shown_change(1500.4, 1493.4))])
+    with use_language("en"):
+        standings = league_text.standings_text(table)
+        history = league_text.history_text([game])
+        end = elo_text(EloChange(1500.6, 1507.2, 3))
+    assert "1507? (+6)" in standings and "1493? (\u22127)" in standings, standings
+    assert "Ann\u2069 (+6)" in history and "Bob\u2069 (\u22127)" in history, history
+    assert end.startswith("+6 (Elo 1507?)"), end
