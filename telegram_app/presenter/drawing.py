@@ -222,17 +222,20 @@ class Screens:
         return table_id != "lost"
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,
-                         seats: set[int] | None = None) -> bool:
+                         seats: set[int] | None = None, *, ping: int | None = None) -> bool:
         """Post the new table and the hand's private messages; whether the report is told.
-        In a quiet group the table before is closed (it must not look live), and only the
-        player to act gets a new private message (it notifies); the others' latest message
-        of the game shows the new hand in place (an edit makes no sound)."""
+        In a quiet group the table before is closed (it must not look live). Only the
+        player to act gets a new private message (it notifies): at a new hand, or in seat
+        ``ping`` when their turn began within the hand (a Koira trick's table with a note per
+        move); the others' latest message of the game shows the new hand in place (an edit
+        makes no sound)."""
         game = delivery.game
         hand = hand_number(game)
         humans = [p for p in game.seated if p.user_id is not None]
         kept = [p for p in humans if p.private_message_id and private_hand(p) == hand]
         turn = current_seat(game)
         redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
+        pinged = [p for p in redrawn if p.seat == ping and _may_write(p)]
         reachable = await self._reachable(humans)
         dealt = [p for p in humans if p.user_id in reachable and p not in kept]
         in_place = [p for p in dealt if redrawn_in_place(game, p)]
@@ -241,7 +244,8 @@ class Screens:
             self._post_table(delivery, report_lines, moves),
             *(self._send_private(delivery, p) for p in dealt if p not in in_place),
             *(self._private_in_place(delivery, p) for p in in_place),
-            *(self._edit_private(game, p) for p in redrawn),
+            *(self._send_private(delivery, p) for p in pinged),
+            *(self._edit_private(game, p) for p in redrawn if p not in pinged),
             self._close_table(delivery, game, moves))
         await ephemeral.refresh(self, delivery, seats)
         return bool(told[0])

@@ -105,7 +105,7 @@ class Reports(Screens):
         else:
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
-                arrived = await self._new_table(delivery, shown.lines, seats)
+                arrived = await self._new_table(delivery, shown.lines, seats, ping=ping)
             elif not over:
                 await self._refresh(delivery, seats, ping=ping)
         if (shown.edit_table or quiet(fresh)) and not over and not shown.new_table:

@@ -7,7 +7,7 @@ only for the lobby, the start, phase 2 and the end. The player whose turn begins
 from __future__ import annotations
 
 from tests.e2e.harness import assert_no_old_table_live, bot_table, open_lobby
-from tests.e2e.koira_play import koira_turn_by, service_of
+from tests.e2e.koira_play import koira_mover, koira_turn_by, service_of
 
 GROUP = -100882
 SEED = 20261202
@@ -76,10 +76,19 @@ async def test_a_koira_move_is_one_group_message(pg_db, pg_url) -> None:
         since, per_move = len(api.requests), []
         while not api.find_messages(GROUP, "is over!"):
             before = len(api.requests)
-            await koira_turn_by(api, runner, players, GROUP)
+            acting, *_ = await koira_turn_by(api, runner, players, GROUP)
             await api.settle(quiet=0.05)
             per_move.append(_counted(api, before))
             assert len(per_move) < 400
+            if not api.find_messages(GROUP, "is over!"):
+                # a turn that begins is told by a new private message (an edit does not
+                # notify), a new trick's first too
+                following, _ = await koira_mover(api, players)
+                sent = sum(r.method.lower() == "sendmessage"
+                           and r.params.get("chat_id") == following.id
+                           for r in api.requests[before:])
+                assert sent == (1 if following.id != acting.id else sent), \
+                    (following.first_name, sent)
         moves = len(per_move)
         total, group, _, taps = _counted(api, since)
         private = [all_ - in_group - tapped for all_, in_group, _, tapped in per_move]
