@@ -214,8 +214,8 @@ def league_messages(edition: str) -> Iterator[tuple[str, str]]:
             yield "champion", league_text.champion_line(table)
     for games, rank in ((3, None), (12, 2)):
         card = RatingCard(1000, NAMES[0], 1523.4, games, 1, 1, rank)
-        yield "rating", league_text.rating_text(card)
-        yield "profile caption", league_text.profile_caption(card)
+        yield "rating", league_text.rating_text(card, in_group=True)
+        yield "profile caption", league_text.profile_caption(card, in_group=True)
     rating = SimpleNamespace(rating=1540.0, games=14, wins=5)
     yield "top", league_text.top_text([])
     yield "top", league_text.top_text([(1, NAMES[1], rating), (2, NAMES[2], rating)])

@@ -136,7 +136,8 @@ async def rating(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if card is not None:
         others = await _other_cards(context, card, chat_id, kind)
         await reply(update, context, _with_section(
-            render.rating_text(card, named) + render.other_games_text(others),
+            render.rating_text(card, named, in_group=chat_id is not None)
+            + render.other_games_text(others),
             await _card_tournaments(context, card, chat_id)))
 
 
@@ -160,11 +161,12 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                                   empty_text=_("No rated game yet"),
                                   numeric_dates=current_language() != DEFAULT_LANGUAGE)
     message = update.effective_message
-    caption = render.profile_caption(card, others, named, cups)
+    caption = render.profile_caption(card, others, named, cups, in_group=chat_id is not None)
     if await bot.messenger.send_photo(chat.id, png, caption,
                                       thread_id=thread_of(message)) is None:
         await reply(update, context, _with_section(  # without the chart
-            render.rating_text(card, named) + render.other_games_text(others), cups))
+            render.rating_text(card, named, in_group=chat_id is not None)
+            + render.other_games_text(others), cups))
 
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

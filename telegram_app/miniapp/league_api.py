@@ -163,7 +163,8 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     others = await _others(bot, card, chat_id, kind)
     own = target == user.id
     cups = await played_tournaments(bot.db, target, None if own else chat_id)
-    text = render.rating_text(card) + render.other_games_text(others)
+    text = render.rating_text(card, in_group=chat_id is not None) + \
+        render.other_games_text(others)
     return JSONResponse({
         "user_id": target, "name": clean_name(card.name),
         "title": _("Elo of {name}").format(name=clean_name(card.name)),

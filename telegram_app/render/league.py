@@ -74,16 +74,19 @@ def champion_line(standings: Standings) -> str:
     return _("👑 Season champion: {names}!").format(names=", ".join(names)) if names else ""
 
 
-def rating_text(card: RatingCard, kind: str | None = None) -> str:
+def rating_text(card: RatingCard, kind: str | None = None, *, in_group: bool) -> str:
     """``/rating``: Elo (with "?" while provisional), ranks, games and wins; ``kind``: the
-    game to name on the first line (``/rating koira``), as :func:`standings_text` does."""
+    game to name on the first line (``/rating koira``), as :func:`standings_text` does.
+    ``in_group``: the card was asked for in a group, whose rank it shows ("–": unranked
+    there); a private chat has no rank of its own, so the line is left out."""
     first = _("⭐ <b>{name}</b>: Elo {elo}").format(name=_name(card.name),
                                                   elo=format_rating(card.rating, card.games))
     lines = [first if kind is None else f"{first} · {game_name(kind)}"]
     if card.games < 10:
         lines.append(_("(? = provisional: fewer than 10 rated games)"))
-    lines.append(_("Rank in this chat: {rank}").format(
-        rank=card.chat_rank if card.chat_rank is not None else "–"))
+    if in_group:
+        lines.append(_("Rank in this chat: {rank}").format(
+            rank=card.chat_rank if card.chat_rank is not None else "–"))
     lines.append(_("Overall rank: {rank}").format(
         rank=card.overall_rank if card.overall_rank is not None else _("– (10 rated games "
                                                                       "needed)")))
@@ -147,11 +150,14 @@ CAPTION_LIMIT = 1000
 
 
 def profile_caption(card: RatingCard, others: list[tuple[str, RatingCard]] | None = None,
-                    kind: str | None = None, tournaments: str = "") -> str:
+                    kind: str | None = None, tournaments: str = "", *,
+                    in_group: bool) -> str:
     """The caption of /profile's chart (the chart is of the first card's game, ``kind``
-    when the user named one), then as many whole lines of ``tournaments`` (a
-    :func:`tournaments_text` section) as the caption has room for."""
-    caption = (rating_text(card, kind) + other_games_text(others or []))[:CAPTION_LIMIT]
+    when the user named one; ``in_group`` as for :func:`rating_text`), then as many whole
+    lines of ``tournaments`` (a :func:`tournaments_text` section) as the caption has room
+    for."""
+    caption = (rating_text(card, kind, in_group=in_group)
+               + other_games_text(others or []))[:CAPTION_LIMIT]
     lines = tournaments.split("\n") if tournaments else []
     if lines and len(caption) + 2 + len(lines[0]) + 1 + len(lines[1]) <= CAPTION_LIMIT:
         caption += "\n"  # (a heading with at least one tournament, else nothing)

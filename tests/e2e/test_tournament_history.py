@@ -1,6 +1,7 @@
 """A finished tournament in the league's chat texts, through the real Application and the fake
 Bot API: /history lists the sender's tournaments of the group (their place of n), in the
-private chat those of every group by name; /rating and /profile list them on the card."""
+private chat those of every group by name; /rating and /profile list them on the card (with
+the player's rank in the group, which a private chat's card has no line for)."""
 
 from __future__ import annotations
 
@@ -58,8 +59,18 @@ async def test_history_rating_and_profile_list_a_finished_tournament(pg_db, pg_u
         card = await _ask(api, bob, GROUP, "/rating", "Rated games")
         assert "🏆 Tournaments" in card
         assert _line(card, cup.id).endswith(f": place {place[2]} of 6")
+        assert "Rank in this chat: " in card  # (the group's rank; "–": unranked in it)
 
         await cat.send(GROUP, "/profile")
         await wait_for(lambda: bool(_found(api, GROUP, "Tournaments", "photo")))
         caption = _found(api, GROUP, "Tournaments", "photo")[-1]
         assert _line(caption, cup.id).endswith(f": place {place[3]} of 6")
+        assert "Rank in this chat: " in caption
+
+        # A private chat ranks nobody: its card has no such line.
+        mine = await _ask(api, bob, bob.id, "/rating", "Rated games")
+        assert "Rank in this chat" not in mine and "Overall rank: " in mine, mine
+        await cat.send(cat.id, "/profile")
+        await wait_for(lambda: bool(_found(api, cat.id, "Rated games", "photo")))
+        caption = _found(api, cat.id, "Rated games", "photo")[-1]
+        assert "Rank in this chat" not in caption and "Overall rank: " in caption, caption

@@ -75,6 +75,10 @@ async def test_the_league_pages_show_each_games_figures(mini, koira_ui) -> None:
     assert mine["elo"] == koira_rows["Bob"]["elo"] and mine["games"] == 1
     assert f"Koira: Elo {mine['elo']} · rated games: 1" in caption
     assert f"Elo {mine['elo']}" in mine["lines"][0]
+    # one's own profile without a chat: no chat to rank in, so no such line
+    own = (await client.get("profile/2?game=coyote", 2)).json()
+    assert own["lines"] == [line for line in page["lines"]
+                            if not line.startswith("Rank in this chat")], own["lines"]
     assert any(f"Coyote: Elo {page['elo']}" in line for line in mine["lines"])
     # the chart ends at the Elo shown (which is rounded to a whole number)
     for shown in (page, mine):
