@@ -16,7 +16,7 @@ from telegram_app.callbacks import Callback, is_move, parse
 from telegram_app.games.base import kind_of_verb, ui_for
 from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import answer_later as _answer
-from telegram_app.handlers.common import send_answer, user_ref
+from telegram_app.handlers.common import joined_answer, send_answer, user_ref
 from telegram_app.i18n import _
 from telegram_app.keyboards import lobby_option, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
@@ -25,7 +25,6 @@ from telegram_app.render.language import for_chat, for_player
 from telegram_app.services import BotServices, services
 from telegram_app.tournaments import handlers as tournaments
 from telegram_app.tournaments.keyboards import VERBS as tournament_verbs
-from telegram_app.transport.outage import is_outage
 
 log = logging.getLogger(__name__)
 PEEK_ANSWER_WITHIN = 5.0
@@ -129,17 +128,6 @@ async def _double_tap(bot: BotServices, query: CallbackQuery, data: Callback | N
         return False
 
 
-async def _reachable(bot: BotServices, user_id: int) -> bool:
-    """Whether private messages reach the presser; after their join committed, an outage
-    here must not leave the press unanswered (nothing else answers it): then yes."""
-    try:
-        return bool(await bot.service.reachable([user_id]))
-    except Exception as exc:
-        if not is_outage(exc):
-            raise
-        return True
-
-
 # --- lobby ------------------------------------------------------------------------------------
 async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,
                 context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -149,14 +137,10 @@ async def _join(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
 
 
 async def _joined(bot: BotServices, query: CallbackQuery, game_id: int) -> str:
-    """The answer to a join. A player the bot cannot message privately plays from the group
-    (🎴 on the table), so they are not sent away to the private chat; they get a hint that
-    it brings a message on their turn (the lobby's 🔕 line says the same, beside its 💬
-    Private chat link)."""
-    if await _reachable(bot, query.from_user.id):
-        return _("You joined game #{id}.").format(id=game_id)
-    return _("You joined game #{id}. Tip: start a private chat with me, and I will tell you "
-             "when it is your turn.").format(id=game_id)
+    """The answer to a join, with a tip for a player the bot cannot message privately
+    (:func:`~telegram_app.handlers.common.joined_answer`)."""
+    return await joined_answer(bot, query.from_user.id,
+                               _("You joined game #{id}.").format(id=game_id))
 
 
 async def _leave(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: BotServices,

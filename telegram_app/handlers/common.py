@@ -1,4 +1,5 @@
-"""Helpers shared by handlers: who sent an update, where, and whether they are an admin."""
+"""Helpers shared by handlers: who sent an update, where, whether they are an admin, and how
+a join is answered."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from telegram.ext import ContextTypes
 from typing_extensions import TypeIs
 
 from league.store.snapshots import UserRef
+from telegram_app.i18n import _
 from telegram_app.services import BotServices, services
+from telegram_app.transport.outage import is_outage
 
 log = logging.getLogger(__name__)
 
@@ -77,3 +80,21 @@ async def send_answer(query: CallbackQuery, text: str | None, alert: bool,
         await query.answer(text, show_alert=alert, url=url)
     except TelegramError as exc:  # too old, or answered already: nothing left to do
         log.info("answerCallbackQuery failed: %s", exc)
+
+
+async def joined_answer(bot: BotServices, user_id: int, joined: str) -> str:
+    """The answer to a join of a game's lobby or a tournament (``joined``: "You joined …").
+    A player the bot cannot message privately plays from the group (🎴 on the table), so
+    they are not sent away to the private chat; they get a tip that it brings a message on
+    their turn (a lobby's 🔕 line says the same, beside its 💬 Private chat link). After the
+    join committed, an outage in asking must not leave the press unanswered: then no tip."""
+    try:
+        reachable = bool(await bot.service.reachable([user_id]))
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        return joined
+    if reachable:
+        return joined
+    return _("{joined} Tip: start a private chat with me, and I will tell you when it is "
+             "your turn.").format(joined=joined)

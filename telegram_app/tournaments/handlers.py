@@ -15,7 +15,14 @@ from league.tournaments.records import TournamentSnapshot
 from telegram_app.callbacks import Callback
 from telegram_app.games.base import kinds, ui_for
 from telegram_app.handlers.common import answer_later as _answer
-from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
+from telegram_app.handlers.common import (
+    in_group,
+    is_admin,
+    joined_answer,
+    reply,
+    thread_of,
+    user_ref,
+)
 from telegram_app.i18n import _
 from telegram_app.services import BotServices, services
 from telegram_app.tournaments import announcements, drawing, keyboards, texts
@@ -153,7 +160,8 @@ async def on_press(query: CallbackQuery, data: Callback,
             await _admin_press(query, data, context, bot, cup)
         elif data.verb == "tj":
             cup = await bot.service.join_tournament(cup.id, user_ref(query.from_user))
-            _answer(bot, query, _joined_text(cup, query.from_user.id))
+            _answer(bot, query, await joined_answer(bot, query.from_user.id,
+                                                    _joined_text(cup, query.from_user.id)))
         else:
             cup = await bot.service.leave_tournament(cup.id, query.from_user.id)
             _answer(bot, query, _("You left tournament #{id}.").format(id=cup.id))

@@ -3,7 +3,8 @@ answered politely, changes nothing and crashes no handler. A non-admin's
 /tournament coyote, /tournament in a private chat, a forged button naming no tournament or
 another chat's, a non-admin's admin button, an impossible number of rounds, a stale admin
 button (refused, the message redrawn), a join after the cut-off; and the answers that help:
-/tournament with none open (an admin gets a button per game), /rules tournament, /help. And a
+/tournament with none open (an admin gets a button per game), /rules tournament, /help; a join
+by a player the bot cannot message, tipped to start a private chat as a lobby's join is. And a
 Korean group's tournament, in Korean."""
 
 from __future__ import annotations
@@ -176,6 +177,10 @@ async def test_a_korean_group_reads_its_tournament_in_korean(pg_db, pg_url) -> N
             assert "🔢 라운드 줄이기" in [t for t, _ in api.buttons(signup)]
             answer = await bob.press_and_settle(signup, "✋ 참가")
             assert answer["text"] == "토너먼트 #1에 참가했어요."
+            kim = api.add_user(3, "김", language_code="ko")  # (never started the bot)
+            answer = await kim.press_and_settle(signup, "✋ 참가")
+            assert answer["text"] == "토너먼트 #1에 참가했어요. 팁: 저와 개인 채팅을 시작하면 내 " \
+                "차례가 되었을 때 알려 드려요.", answer
             await ann.press_and_settle(api.get_message(GROUP, signup.message_id), "🤖 AI 추가")
             await ann.press_and_settle(api.get_message(GROUP, signup.message_id), "▶️ 시작")
             await wait_for(lambda: bool(said(api, GROUP, "코이라 토너먼트 #1: 5라운드 중 1라운드")))
@@ -183,3 +188,31 @@ async def test_a_korean_group_reads_its_tournament_in_korean(pg_db, pg_url) -> N
             assert "1번 테이블:" in first and "마쳐 주세요" in first, first
         finally:
             await runner.stop()
+
+
+TIP = "Tip: start a private chat with me, and I will tell you when it is your turn."
+
+
+async def test_a_join_by_a_player_the_bot_cannot_message_tips_the_private_chat(
+        pg_db, pg_url) -> None:
+    """As a lobby's ✋ Join does: a player who never started the bot is not sent away to the
+    private chat (his tables serve him in the group), only told that it would bring a
+    message on his turn, at the sign-up and when he joins a running tournament late; one
+    the bot can message gets the plain answer."""
+    async with bot_table(pg_url, GROUP, "Cup night", ["Ann", "Bob"]) as (api, (ann, bob), _):
+        await ann.send(GROUP, "/tournament coyote")
+        await wait_for(lambda: bool(said(api, GROUP, "sign-up is open")))
+        await api.settle(quiet=0.05)
+        signup = said(api, GROUP, "sign-up is open")[-1]
+        answer = await bob.press_and_settle(api.get_message(GROUP, signup.message_id), "✋ Join")
+        assert answer["text"] == "You joined tournament #1.", answer
+        dan, eve = api.add_user(8, "Dan"), api.add_user(9, "Eve")  # (never started the bot)
+        answer = await dan.press_and_settle(api.get_message(GROUP, signup.message_id), "✋ Join")
+        assert not answer.get("url") and not answer.get("show_alert"), answer
+        assert answer["text"] == f"You joined tournament #1. {TIP}", answer
+        await ann.press_and_settle(api.get_message(GROUP, signup.message_id), "▶️ Start")
+        await wait_for(lambda: bool(said(api, GROUP, "tournament #1: round 1 of")))
+        answer = await eve.press_and_settle(api.get_message(GROUP, signup.message_id), "✋ Join")
+        assert not answer.get("show_alert"), answer
+        assert "each round you missed counts as a bye" in answer["text"], answer
+        assert answer["text"].endswith(f" {TIP}"), answer
