@@ -94,8 +94,9 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
                                  "in it."),
         "profile_not_shared": _("You can see another player's profile in a group you have "
                                 "both played in."),
-        "cancel_running": _("Once a game is running, only a chat admin can cancel it, so that "
-                            "it still counts for the league. To quit, send /leave."),
+        "cancel_running": _("Only a chat admin can cancel a game that other people are still "
+                            "playing, so that it still counts for the league. To quit, send "
+                            "/leave."),
         "not_your_turn": _("It is not your turn."),
         "game_over": _("This game is over."),
         "not_finished": _("This game is not over yet."),

@@ -1,8 +1,11 @@
 """Keeping the table together, through the real Application and the fake Bot API on
-PostgreSQL: 🔁 Rematch after a finished game, /notify's private alert with a join link, and a
-lobby with an easy and a hard computer player played to its end."""
+PostgreSQL: 🔁 Rematch after a finished game (its host may /cancel it once no other human
+plays in it), /notify's private alert with a join link, and a lobby with an easy and a hard
+computer player played to its end."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -76,6 +79,24 @@ async def test_a_rematch_seats_who_taps_and_keeps_the_options(api: FakeBotAPI, p
         assert second.options["edition"] == "feathers" and second.options["pace"] == "relaxed"
         assert {p.user_id for p in second.players} == {ann.id, bob.id}
         assert second.creator_id == bob.id
+
+        # Its host (no admin: the group has none) may /cancel it once no other human plays
+        # in it, not before: the refusal says so, not that only admins ever may.
+        await bob.press_and_settle(api.get_message(GROUP, again.message_id), "🤖 Add AI")
+        await bob.press_and_settle(api.get_message(GROUP, again.message_id), "▶️ Start")
+        assert (await service.get(2)).status == "running"
+        await bob.send(group.id, "/cancel")
+        refusal = "Only a chat admin can cancel a game that other people are still playing"
+        await wait_for(lambda: bool(api.find_messages(GROUP, refusal)))
+        assert (await service.get(2)).status == "running"
+        await ann.send(group.id, "/leave")
+        for _ in range(500):  # (her resignation committed: Bob and the computer play on)
+            if (seat := (await service.get(2)).player(ann.id)) is None or not seat.playing:
+                break
+            await asyncio.sleep(0.01)
+        await bob.send(group.id, "/cancel")
+        await wait_for(lambda: bool(api.find_messages(GROUP, "Game #2 was cancelled.")))
+        assert (await service.get(2)).status == "cancelled"
     finally:
         await runner.stop()
 
