@@ -46,19 +46,48 @@ def showdown_of(edition: str, special: bool) -> tuple[GameSnapshot, dict]:
 
 
 @pytest.mark.parametrize("edition", ["classic", "feathers", "poker-deck"])
-def test_a_showdown_explains_its_special_cards_in_one_line(edition: str) -> None:
+def test_a_showdown_explains_each_special_card_once(edition: str) -> None:
+    """On the card's own line (🌙 night, ×2: their note says it) or else in one legend line
+    after the cards, before the total."""
     game, shown = showdown_of(edition, special=True)
     text = notes.showdown_text(game, shown)
     legend = [line for line in text.split("\n") if line.startswith("ℹ️ ")]
-    assert len(legend) == 1, text
+    assert len(legend) <= 1, text
     specials = [c["card"] for c in shown["cards"] if c["card"] in SPECIAL_CARDS]
     for code in specials:
-        assert f"<b>{coyote_table.card(code)['label']}</b>: " in legend[0]
-        assert coyote_table.special_text(code, edition) in legend[0]
-    # after the cards, before the total
-    lines = text.split("\n")
-    assert lines.index(legend[0]) < next(i for i, line in enumerate(lines)
-                                         if line.startswith("Total"))
+        explanation = coyote_table.special_text(code, edition)
+        assert explanation is not None and text.count(explanation) == 1, (code, text)
+        in_legend = f"<b>{coyote_table.card(code)['label']}</b>: {explanation}"
+        assert in_legend in text or f"({explanation})" in text or f", {explanation}" in text
+    if legend:
+        lines = text.split("\n")
+        assert lines.index(legend[0]) < next(i for i, line in enumerate(lines)
+                                             if line.startswith("Total"))
+
+
+def test_a_showdown_says_what_night_does_once() -> None:
+    """🌙 night's note says what it does: no legend repeats it. MAX→0's note says only
+    "counts 0", so the legend still explains that one."""
+    from engine.coyote import get_edition
+
+    deck = list(get_edition("classic").deck)
+    for hands in (["night", "5", "10"], ["night", "max0", "10"]):
+        state = COYOTE.new_state(3, 7)
+        rest = list(deck)
+        for card in hands:
+            rest.remove(card)
+        state.update(hands=hands, draw=rest, discard=[], turn=1, bids=[[0, 5]])
+        after, events = COYOTE.apply(state, 1, Action("call"))
+        shown = next(e.to_json() for e in events if e.to_json()["type"] == "showdown")
+        text = notes.showdown_text(coyote(after, "classic"), shown)
+        night = "counts 0; all cards are reshuffled after this round"
+        assert text.count(night) == 1, text
+        assert "<b>🌙 night</b> (counts 0; all cards are reshuffled after this round)" in text
+        legend = [line for line in text.split("\n") if line.startswith("ℹ️ ")]
+        if "max0" in hands:
+            assert legend == ["ℹ️ <b>MAX→0</b>: the highest positive card counts 0"], text
+        else:
+            assert legend == [], text
 
 
 @pytest.mark.parametrize("edition", ["classic", "feathers", "poker-deck"])

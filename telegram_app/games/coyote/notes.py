@@ -14,7 +14,13 @@ from engine.coyote.editions import get_edition
 from league.match.outcome import Step
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report
-from telegram_app.games.coyote.words import card_label, hearts, legend_line, special_name
+from telegram_app.games.coyote.words import (
+    card_label,
+    hearts,
+    legend_line,
+    special_name,
+    special_text,
+)
 from telegram_app.i18n import _, n_
 from telegram_app.render import results
 from telegram_app.render.common import mention_html, name_html
@@ -155,8 +161,9 @@ def number(n: int) -> str:
 
 
 def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
-    """The revealed table: every card with what it did, the total, the bid and the loser.
-    ``game`` is the game right after the showdown (for the lives left)."""
+    """The revealed table: every card with what it did, a legend of the special cards whose
+    note does not already say what they do (🌙 night's does), the total, the bid and the
+    loser. ``game`` is the game right after the showdown (for the lives left)."""
     caller = game.at_seat(showdown["caller"])
     bidder = game.at_seat(showdown["bidder"])
     lines = [_("🐺 {caller} calls <b>Coyote!</b> on {bidder}'s bid of {bid}.").format(
@@ -164,11 +171,14 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     owners = list(showdown["owners"])
     sources = list(showdown.get("sources") or [])
     edition = game.options.get("edition", "classic")
+    explained: set[str] = set()  # special cards whose note says what the legend would
     for i, card in enumerate(showdown["cards"]):
         who = name_html(game.at_seat(owners[i])) if i < len(owners) else _("turned up")
         source = SOURCES.get(sources[i] if i < len(sources) else "own")
         notes = ([source()] if source else []) + list(
             filter(None, (_effect(edition, e) for e in card["effects"])))
+        if special_text(card["card"], edition) in notes:
+            explained.add(card["card"])
         changed = card["face"] is not None and card["value"] != card["face"]
         value = f" → {number(card['value'])}" if changed else ""
         note = f" ({', '.join(notes)})" if notes else ""
@@ -180,8 +190,9 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
                       "after this round)") if card in reshuffling
                     else _("{name}: {card} (swapped away, does not count)"))
             lines.append(text.format(name=name_html(game.at_seat(seat)), card=card_label(card)))
-    if legend := legend_line((card["card"] for card in showdown["cards"]), edition):
-        lines.append(legend)  # (what the special cards shown do: a newcomer cannot guess)
+    if legend := legend_line((card["card"] for card in showdown["cards"]
+                              if card["card"] not in explained), edition):
+        lines.append(legend)  # (what the other special cards shown do: a newcomer cannot guess)
     lines += ["", _("Total: <b>{total}</b> · bid: {bid}").format(
         total=number(showdown["total"]), bid=showdown["bid"])]
     if showdown.get("removed_loser") is not None:
