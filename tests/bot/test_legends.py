@@ -14,6 +14,7 @@ from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.coyote import notes
 from telegram_app.games.coyote import screens as coyote_screens
 from telegram_app.games.coyote import table as coyote_table
+from telegram_app.games.coyote.showdown import showdown_text
 from telegram_app.games.coyote.words import SPECIAL_CARDS, legend_line
 from telegram_app.games.koira import table as koira_table
 from telegram_app.games.koira.ui import KOIRA
@@ -50,7 +51,7 @@ def test_a_showdown_explains_each_special_card_once(edition: str) -> None:
     """On the card's own line (🌙 night, ×2: their note says it) or else in one legend line
     after the cards, before the total."""
     game, shown = showdown_of(edition, special=True)
-    text = notes.showdown_text(game, shown)
+    text = showdown_text(game, shown)
     legend = [line for line in text.split("\n") if line.startswith("ℹ️ ")]
     assert len(legend) <= 1, text
     specials = [c["card"] for c in shown["cards"] if c["card"] in SPECIAL_CARDS]
@@ -79,7 +80,7 @@ def test_a_showdown_says_what_night_does_once() -> None:
         state.update(hands=hands, draw=rest, discard=[], turn=1, bids=[[0, 5]])
         after, events = COYOTE.apply(state, 1, Action("call"))
         shown = next(e.to_json() for e in events if e.to_json()["type"] == "showdown")
-        text = notes.showdown_text(coyote(after, "classic"), shown)
+        text = showdown_text(coyote(after, "classic"), shown)
         night = "counts 0; all cards are reshuffled after this round"
         assert text.count(night) == 1, text
         assert "<b>🌙 night</b> (counts 0; all cards are reshuffled after this round)" in text
@@ -93,7 +94,7 @@ def test_a_showdown_says_what_night_does_once() -> None:
 @pytest.mark.parametrize("edition", ["classic", "feathers", "poker-deck"])
 def test_a_showdown_without_a_special_card_has_no_legend(edition: str) -> None:
     game, shown = showdown_of(edition, special=False)
-    assert "ℹ️" not in notes.showdown_text(game, shown)
+    assert "ℹ️" not in showdown_text(game, shown)
 
 
 def test_the_private_view_explains_the_special_cards_it_shows() -> None:

@@ -15,6 +15,7 @@ from telegram_app.callbacks import ARITY, Callback, parse
 from telegram_app.games.coyote import notes
 from telegram_app.games.coyote import screens as render
 from telegram_app.games.coyote.keyboards import mod_of, move_rows, unmod
+from telegram_app.games.coyote.showdown import showdown_summary, showdown_text
 from telegram_app.games.coyote.table import controls
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.render.turns import reminder_text
@@ -156,8 +157,8 @@ def test_batched_showdown_line_tells_two_lives_and_knock_out() -> None:
     state = CoyoteGame().new_state(4, 7)
     state["lives"] = [0, 3, 3, 3]
     game = _snapshot(state, {"edition": "classic"})
-    line = notes.showdown_summary(game, {"caller": 1, "bidder": 0, "bid": 3, "total": 2,
-                                               "loser": 0, "lives_lost": 2})
+    line = showdown_summary(game, {"caller": 1, "bidder": 0, "bid": 3, "total": 2,
+                                   "loser": 0, "lives_lost": 2})
     assert "two lives" in line and "out of the game" in line
 
 
@@ -265,7 +266,7 @@ def test_showdown_text_per_edition() -> None:
                     for i in range(3))
     game = GameSnapshot(1, -100, 0, "coyote", {"edition": "feathers"}, "running", 12, after,
                         1000, 5, 6, players)
-    text = notes.showdown_text(game, showdown)
+    text = showdown_text(game, showdown)
     parse_html(text)
     assert "doubles the green feathers still positive" in text
     assert "Total: <b>−10</b>" in text and "((" not in text.replace(" ", "")
@@ -300,7 +301,7 @@ def test_showdown_labels_extra_cards_and_change_says_the_double_is_void() -> Non
         showdown = next((e for e in data if e["type"] == "showdown"), None)
     assert any("uses Change" in line and "The Double on the last bid no longer counts." in line
                for line in lines)
-    text = notes.showdown_text(snap(state), showdown)
+    text = showdown_text(snap(state), showdown)
     parse_html(text)
     assert "P1\u2069: <b>?</b> (Draw 1, turns up the top card)" in text
     assert "turned up: <b>4</b>" in text
@@ -338,7 +339,7 @@ def test_a_swapped_away_blue_zero_still_says_the_feathers_are_reshuffled() -> No
                     for i in range(3))
     game = GameSnapshot(1, -100, 0, "coyote", options, "running", 12, state, 1000, 5, 6,
                         players)
-    text = notes.showdown_text(game, showdown)
+    text = showdown_text(game, showdown)
     parse_html(text)
     assert "(swapped away, does not count; all feathers are reshuffled after this round)" in text
 

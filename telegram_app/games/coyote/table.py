@@ -12,8 +12,9 @@ from engine import GAMES
 from engine.coyote.editions import MAX_BID
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.coyote.keyboards import guess_cards
-from telegram_app.games.coyote.notes import number, showdown_summary, step_lines
+from telegram_app.games.coyote.notes import step_lines
 from telegram_app.games.coyote.screens import status_lines
+from telegram_app.games.coyote.showdown import number, showdown_summary
 from telegram_app.games.coyote.words import (
     SPECIAL_CARDS,
     card_label,
