@@ -111,7 +111,7 @@ async def test_a_player_who_never_moved_is_placed_but_not_rated(table) -> None:
     history = await _ask(api, ann, "/history", "Last games in this chat")
     assert f"4. {absent.first_name}\n" in history + "\n" or \
         f"4. {absent.first_name}," in history, history  # no Elo change: not rated
-    assert history.count("(+") + history.count("(-") == 3
+    assert len(re.findall(r"\((?:[+\u2212]\d+|±0)\)", history)) == 3, history  # (+20, −8, ±0)
 
 
 async def test_shared_places_are_told_the_same_everywhere(table) -> None:
@@ -145,7 +145,7 @@ async def test_shared_places_are_told_the_same_everywhere(table) -> None:
     first, second = (line.split(" ", 1)[1] for line in lines[:2])
 
     history = await _ask(api, ann, "/history", "Last games in this chat")
-    told = re.sub(r" \([+-]\d+\.\d\)", "", history.splitlines()[2].split(": ", 1)[1])
+    told = re.sub(r" \((?:[+\u2212]\d+|±0)\)", "", history.splitlines()[2].split(": ", 1)[1])
     assert told == f"1. {first}, 2. {second}, 3. Ann, 3. Dan", history
     replay = await _ask(api, ann, "/replay 1", "Replay of game #1")
     assert replay.splitlines()[-1] == f"1. {first}, 2. {second}, 3. Ann, 3. Dan", replay
