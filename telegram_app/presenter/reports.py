@@ -154,12 +154,12 @@ class Reports(Screens):
         # mention that goes once they moved), so a note's "your turn" would soon be stale.
         mention = turn_marker(game) == turn_marker(fresh) and not quiet(fresh)
         shown = ui.report(game, outcome.steps, held, mention=mention)
-        if quiet(fresh):  # (a quiet group's table lasts a hand: a Koira trick is a note's)
+        if quiet(fresh):  # (a quiet group's table lasts a hand; a new Koira trick is a note)
             shown = replace(shown, new_table=not is_over(game)
                             and _opens_table(fresh, outcome.events))
-        if shown.closed is not None:  # the hand on screen ends; in a quiet group the
-            # mover's message (the one with buttons) is closed, the others' carry none,
-            # unless the new table draws the next hand on it
+        if shown.closed is not None:  # the hand on screen ends: the mover's message (the
+            # one with buttons) is closed, the others' carry none, unless the new table
+            # draws the next hand on it
             mover = set() if outcome.turn_before is None or (
                 shown.new_table and not is_over(fresh)
                 and redrawn_in_place(fresh, fresh.at_seat(outcome.turn_before))) \
