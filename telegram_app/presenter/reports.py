@@ -9,16 +9,18 @@ from typing import Any
 from engine.core import GAME_OVER, PLAYER_REMOVED
 from league.delivery import Delivery
 from league.match.outcome import Outcome
-from league.store.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import Report, current_seat, hand_number, is_over, turn_marker, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
 from telegram_app.render.common import fit_lines, mention_html
-from telegram_app.render.language import for_chat
+from telegram_app.render.language import for_chat, for_player
+from telegram_app.render.place import with_place
 from telegram_app.render.tournament_table import note_lines
 
-NOTABLE = frozenset({PLAYER_REMOVED, "turn_timed_out", GAME_OVER})
+TIMED_OUT = "turn_timed_out"  # (the sweeper's event: the computer played the turn)
+NOTABLE = frozenset({PLAYER_REMOVED, TIMED_OUT, GAME_OVER})
 """Events the whole group should notice: a new group message tells them; other moves of a
 hand are told by the table, edited in place (README, "Message economy")."""
 
@@ -110,8 +112,25 @@ class Reports(Screens):
                 await self._refresh(delivery, seats, ping=ping)
         if (shown.edit_table or quiet(fresh)) and not over and not shown.new_table:
             await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
+        removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
+        if removed and not over:  # (at the end every message is closed: _close_hand)
+            await self._close_removed(fresh, removed)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
+
+    async def _close_removed(self, game: GameSnapshot, seats: set[int]) -> None:
+        """A player who left or was removed while the others play on: their latest private
+        message of the game says so, without buttons (it may have said "Waiting for …")."""
+        def text(player: PlayerInfo) -> str:
+            with for_player(player):
+                return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
+                                          "the group, and your place comes with the end."
+                                          ).format(id=game.id))
+
+        await asyncio.gather(*(
+            self.messenger.edit(p.user_id, p.private_message_id, text(p))
+            for p in game.seated if p.seat in seats and p.user_id is not None
+            and p.private_message_id and p.reachable is not False))
 
     async def _live_move(self, delivery: Delivery, outcome: Outcome,
                          seats: set[int] | None, ping: int | None) -> None:
@@ -196,9 +215,12 @@ def _opens_table(game: GameSnapshot, events: list[dict[str, Any]]) -> bool:
 def _turn_passed(game: GameSnapshot, outcome: Outcome, seats: set[int] | None
                  ) -> tuple[set[int] | None, int | None]:
     """The seats to redraw, the mover's among them (their buttons go), and the seat whose
-    turn began with this change (``None``: the mover acts again, or nobody does)."""
+    turn began with this change (``None``: the mover acts again, or nobody does). A player
+    the computer stood in for (a timeout) is pinged even when the turn comes back to them:
+    they were away."""
     turn = current_seat(game)
     mover = outcome.turn_before
     if seats is not None and mover is not None:
         seats = seats | {mover}
-    return seats, (turn if turn is not None and turn != mover else None)
+    stood_in = any(e.get("type") == TIMED_OUT for e in outcome.events)
+    return seats, (turn if turn is not None and (turn != mover or stood_in) else None)

@@ -272,3 +272,22 @@ async def test_a_koira_timeout_that_ends_a_trick_keeps_the_phases_table(sqlite_u
         notes = [m for m in api.find_messages(GROUP, "ran out of time")
                  if m.message_id != table.message_id]  # (the table lists it too)
         assert len(notes) == 1, [m.text for m in notes]
+
+
+@pytest.mark.parametrize("kind", ["coyote", "koira"])
+async def test_a_player_who_leaves_off_turn_is_told_so_privately(sqlite_url, kind) -> None:
+    """/leave from a player who is not to act: their private message of the game said
+    "Waiting for …" as if they still played; now it says they are out, without buttons."""
+    async with bot_table(sqlite_url, GROUP, "Closed", ["Ann", "Bob", "Cat", "Dan"]) as (
+            api, players, runner):
+        await start_game(api, players, GROUP, f"/newgame {kind}")
+        await api.settle()
+        game = (await service_of(runner).open_games_in(GROUP))[0]
+        to_act = game.at_seat(game.state["turn"]).user_id
+        leaver = next(u for u in players if u.id != to_act)
+        await leaver.send(GROUP, "/leave")
+        await wait_for(lambda: bool(api.find_messages(GROUP, "leaves the game")))
+        await api.settle(quiet=0.3)
+        last = api.bot_messages(leaver.id)[-1]
+        assert "You are out of game #1" in last.text, last.text
+        assert not api.buttons(last) and "Waiting for" not in last.text, last.text

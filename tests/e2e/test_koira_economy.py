@@ -6,6 +6,8 @@ only for the lobby, the start, phase 2 and the end. The player whose turn begins
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.harness import assert_no_old_table_live, bot_table, open_lobby
 from tests.e2e.koira_play import koira_mover, koira_turn_by, service_of
 
@@ -103,3 +105,47 @@ async def test_a_koira_move_is_one_group_message(pg_db, pg_url) -> None:
         assert per_move[-1][1] == 2
         # private: the mover, the next player's ping and those whose hand the move changed
         assert max(private) <= 4, private
+
+
+async def test_a_player_the_computer_stood_in_for_is_pinged_when_they_lead_next(
+        pg_db, pg_url) -> None:
+    """Each trick's last card is left to run out of time: the computer plays it. When that
+    card wins the trick, the turn comes back to the player who was away; they get a new
+    private message (an edit would not notify them, and the clock runs again)."""
+    from tests.clock import Clock
+
+    clock = Clock()
+    async with bot_table(pg_url, GROUP, "Economy", ["Ann", "Bob", "Cat"], clock=clock,
+                         sweep_interval=0.05) as (api, players, runner):
+        service = service_of(runner)
+        service.new_seed = lambda: SEED
+        lobby = await open_lobby(api, players, GROUP, "/newgame koira")
+        await players[0].press_and_settle(lobby, "▶️ Start")
+        await api.settle()
+        game = (await service.open_games_in(GROUP))[0]
+        came_back = 0
+        for _ in range(200):
+            game = await service.get(game.id)
+            if game.status != "running" or game.state["phase"] != 1 or came_back >= 2:
+                break
+            if len(game.state["trick"]) < 2 or game.state.get("tied"):
+                await koira_turn_by(api, runner, players, GROUP)
+                await api.settle(quiet=0.05)
+                continue
+            away = game.state["turn"]
+            user = next(u for u in players if u.id == game.at_seat(away).user_id)
+            before = len(api.requests)
+            clock.advance(3700)
+            for _wait in range(200):
+                if (await service.get(game.id)).version > game.version:
+                    break
+                await asyncio.sleep(0.05)
+            await api.settle(quiet=0.2)
+            after = await service.get(game.id)
+            if after.status == "running" and after.state["turn"] == away:
+                came_back += 1
+                sent = [r for r in api.requests[before:] if r.method.lower() == "sendmessage"
+                        and r.params.get("chat_id") == user.id]
+                assert len(sent) == 1, (user.first_name, [r.method for r in api.requests[
+                    before:] if r.params.get("chat_id") == user.id])
+        assert came_back, "no trick won by a stood-in card: choose another seed"
