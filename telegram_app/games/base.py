@@ -251,9 +251,11 @@ class GameUI(Protocol):
         of it): false once eliminated, out or removed."""
         ...
 
-    def private_text(self, game: GameSnapshot, seat: int) -> str:
+    def private_text(self, game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
         """``seat``'s private message (their language, headed by the group's name via
-        ``telegram_app.render.place.with_place``): what they may see and what they may do."""
+        ``telegram_app.render.place.with_place``): what they may see and what they may do.
+        ``in_group``: the same view shown in the group by 🎴 (an ephemeral message): no
+        group heading, and nothing that works only in the private chat (typed moves)."""
         ...
 
     def private_rows(self, game: GameSnapshot, seat: int) -> Rows:

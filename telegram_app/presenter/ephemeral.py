@@ -77,7 +77,7 @@ async def show_cards(screens: Screens, game_id: int, user_id: int, query_id: str
         assert player is not None and player.seat is not None
         old = (await delivery.ephemeral()).get(user_id)
         sent = await screens.messenger.send_ephemeral(
-            game.chat_id, user_id, ui_for(game).private_text(game, player.seat),
+            game.chat_id, user_id, ui_for(game).private_text(game, player.seat, in_group=True),
             thread_id=game.thread_id, markup=private_keyboard(game, player.seat),
             query_id=query_id)
         if sent is None:
@@ -149,7 +149,8 @@ async def redraw_pressed(screens: Screens, game_id: int, user_id: int, chat_id: 
         assert player is not None and player.seat is not None
         # (forced: the receiver's copy is older than what was last sent, or was never seen)
         shown = await screens.messenger.edit_ephemeral(
-            chat_id, user_id, ephemeral_id, ui_for(game).private_text(game, player.seat),
+            chat_id, user_id, ephemeral_id,
+            ui_for(game).private_text(game, player.seat, in_group=True),
             markup=private_keyboard(game, player.seat), force=True)
         if shown != "ok":
             if recorded is not None and (recorded.chat_id, recorded.message_id) == pressed \
@@ -168,7 +169,7 @@ async def _edit(screens: Screens, delivery: Delivery, player: PlayerInfo,
     assert player.user_id is not None and player.seat is not None
     shown = await screens.messenger.edit_ephemeral(
         note.chat_id, player.user_id, note.message_id,
-        ui_for(game).private_text(game, player.seat),
+        ui_for(game).private_text(game, player.seat, in_group=True),
         markup=private_keyboard(game, player.seat))
     if (await delivery.ephemeral()).get(player.user_id) != note:
         return  # (replaced meanwhile)

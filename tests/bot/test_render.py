@@ -433,3 +433,15 @@ def test_an_elo_change_reads_the_same_at_the_end_in_standings_and_history() -> N
     assert "1507? (+6)" in standings and "1493? (\u22127)" in standings, standings
     assert "Ann\u2069 (+6)" in history and "Bob\u2069 (\u22127)" in history, history
     assert end.startswith("+6 (Elo 1507?)"), end
+
+
+def test_the_view_shown_in_the_group_offers_no_typed_bid_and_no_group_heading() -> None:
+    """🎴 shows a player's view in the group, where a typed number never reaches the bot
+    (and the group's name is the chat itself); the private chat keeps both."""
+    game = _game(4)
+    seat = game.state["turn"]
+    private = render.private_text(game, seat)
+    shown = render.private_text(game, seat, in_group=True)
+    assert "type any number here" in private, private
+    assert "type" not in shown and "👥" not in shown, shown
+    assert "<b>Your turn:</b> bid 1 or more." in shown, shown

@@ -344,4 +344,5 @@ async def test_in_a_forum_topic(table) -> None:
     assert not answer.get("show_alert"), answer
     shown = live(api, dan, forum)
     assert shown is not None and shown.thread_id == topic
-    assert shown.text.startswith("👥 \u2068Forum\u2069 › \u2068Coyote\u2069")
+    # (in the topic itself: no "👥 Forum › Coyote" heading, which the private chat has)
+    assert shown.text.startswith("🐺 Game #1 · round 1"), shown.text

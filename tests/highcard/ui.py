@@ -88,7 +88,7 @@ class HighCardUI:
     def in_hand(self, game: GameSnapshot, seat: int) -> bool:
         return bool(game.state) and not (game.state or {})["removed"][seat]
 
-    def private_text(self, game: GameSnapshot, seat: int) -> str:
+    def private_text(self, game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
         state = game.state or {}
         hand = " ".join(str(r) for r in state["hands"][seat]) or "–"
         turn = "Your turn: play a card." if state["turn"] == seat else "Wait for your turn."

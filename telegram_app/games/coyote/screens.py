@@ -218,10 +218,11 @@ def clock_line(game: GameSnapshot) -> str:
 
 
 @in_seat_language
-def private_text(game: GameSnapshot, seat: int) -> str:
+def private_text(game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
     """A player's private view, under the group (and topic) it is in: the others' cards (never
     their own hidden ones), bids, lives, specials in force, and what they may do on their
-    turn."""
+    turn. ``in_group``: shown in the group by 🎴, where no heading is needed and typed bids
+    do not arrive."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, seat)
     lines = [*heading_lines(game),
@@ -238,9 +239,9 @@ def private_text(game: GameSnapshot, seat: int) -> str:
             lines += ["", _("<b>Your turn:</b> raise your bid to {min} or more.").format(
                 min=view["min_bid"])]
         elif view["must_bid"] or not view["can_call"]:
-            # (the same view is shown in the group by 🎴, where typed numbers do not arrive)
-            lines += ["", _("<b>Your turn:</b> bid {min} or more (in our private chat you can "
-                            "also type the number).").format(min=view["min_bid"])]
+            lines += ["", (_("<b>Your turn:</b> bid {min} or more.") if in_group else _(
+                "<b>Your turn:</b> bid {min} or more (you can also type any number here)."
+            )).format(min=view["min_bid"])]
         else:
             lines += ["", _("<b>Your turn:</b> bid {min} or more, or call Coyote!").format(
                 min=view["min_bid"])]
@@ -248,7 +249,7 @@ def private_text(game: GameSnapshot, seat: int) -> str:
             lines.append(clock)
     elif view["turn"] is not None:
         lines += ["", _("Waiting for {name}.").format(name=name_html(game.at_seat(view["turn"])))]
-    return with_place(game, "\n".join(lines))
+    return "\n".join(lines) if in_group else with_place(game, "\n".join(lines))
 
 
 def private_closed_text(game: GameSnapshot, round_no: int, *,

@@ -113,8 +113,8 @@ class CoyoteUI:
             return False
         return bool(GAMES[game.kind].view(game.state, None)["in_play"][seat])
 
-    def private_text(self, game: GameSnapshot, seat: int) -> str:
-        return screens.private_text(game, seat)
+    def private_text(self, game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
+        return screens.private_text(game, seat, in_group=in_group)
 
     def private_rows(self, game: GameSnapshot, seat: int) -> Rows:
         state = game.state or {}

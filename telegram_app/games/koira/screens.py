@@ -224,11 +224,12 @@ def _turn_lines(game: GameSnapshot, view: dict[str, Any], seat: int) -> list[str
 
 
 @in_seat_language
-def private_text(game: GameSnapshot, seat: int) -> str:
+def private_text(game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
     """``seat``'s private message, under its group (and topic): the table as the group sees
     it (once the trump is known, with a line saying what a trump does), then their own hand
     (sorted by suit then rank) and what they may do on their turn. Drawn from that seat's
-    view: no other player's card."""
+    view: no other player's card. ``in_group``: shown in the group by 🎴, without the
+    group's heading."""
     view = GAMES[game.kind].view(game.state or {}, seat)
     lines = _table_body(game, view) + [""]
     if view["trump"] is not None and not view["over"]:  # what the trump line means, under it
@@ -254,7 +255,7 @@ def private_text(game: GameSnapshot, seat: int) -> str:
             lines.append(clock)
     elif view["turn"] is not None:
         lines += ["", _("Waiting for {name}.").format(name=_who(game, view["turn"]))]
-    return with_place(game, "\n".join(lines))
+    return "\n".join(lines) if in_group else with_place(game, "\n".join(lines))
 
 
 def private_closed_text(game: GameSnapshot, phase: int, *,

@@ -269,9 +269,9 @@ class KoiraUI:
         """Still in the game (neither out of cards nor removed)."""
         return bool(game.state) and seat in _engine().still_playing(game.state)
 
-    def private_text(self, game: GameSnapshot, seat: int) -> str:
+    def private_text(self, game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
         """See :func:`screens.private_text`."""
-        return screens.private_text(game, seat)
+        return screens.private_text(game, seat, in_group=in_group)
 
     def private_rows(self, game: GameSnapshot, seat: int) -> Rows:
         """The moves on ``seat``'s turn (a card a tap, the stock, the pick-up, a sequence
