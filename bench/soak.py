@@ -411,13 +411,14 @@ TABLE = re.compile(r"Game #(?P<game>\d+) · round (?P<round>\d+)")
 HEADING = re.compile(r"🔹 Round (?P<round>\d+)")
 
 
-def told_twice(api: FakeBotAPI) -> int:
+def told_twice(api: FakeBotAPI, shown: list[str] | None = None) -> int:
     """Bids told more than once in their group: each group message the bot sent, line by
     line in order, with the game and round of the last table (``🐺 Game #… · round …``) or
     round heading before the line; within a round bids only rise, so a player's bid of an
-    amount is told once (the players' language is English)."""
+    amount is told once (the players' language is English). ``shown``: gets the first
+    lines of the two messages of each repeat, to tell a repeat from a miscount."""
     where: dict[int, tuple[str, str]] = {}  # group -> (game, round) of the lines now
-    seen: set[tuple[int, str, str, str, str]] = set()
+    seen: dict[tuple[int, str, str, str, str], str] = {}
     twice = 0
     for entry in api.log:
         if entry.kind not in ("send", "photo") or entry.chat_id is None or entry.chat_id >= 0:
@@ -431,8 +432,11 @@ def told_twice(api: FakeBotAPI) -> int:
             elif bid := BID.match(line.strip()):
                 key = (entry.chat_id, *where.get(entry.chat_id, ("?", "?")), bid["name"],
                        bid["amount"])
-                twice += key in seen
-                seen.add(key)
+                if key in seen:
+                    twice += 1
+                    if shown is not None:
+                        shown.append(f"{key}: {seen[key]!r} / {(entry.text or '')[:160]!r}")
+                seen[key] = (entry.text or "")[:160]
     return twice
 
 
@@ -515,7 +519,8 @@ async def main() -> int:
                 if answer.get("show_alert"):
                     key = (answer.get("text") or "")[:60]
                     alerts[key] = alerts.get(key, 0) + 1
-            twice = told_twice(api)
+            repeats: list[str] = []
+            twice = told_twice(api, repeats)
         problems = inconsistencies(url)
         text = log.read_text(errors="replace") if log.exists() else ""
         errors = [line for line in text.splitlines() if " ERROR " in line or " CRITICAL " in line]
@@ -533,6 +538,8 @@ async def main() -> int:
     for text, count in sorted(alerts.items(), key=lambda a: -a[1])[:6]:
         print(f"  {count:5d} alerts {text!r}")
     print(f"bids told twice in the group: {twice}")
+    for repeat in repeats[:5]:
+        print(f"  {repeat}")
     print(f"outage answers:               {figures.outage_answers} of "
           f"{figures.outage_presses} presses; recovered after "
           f"{'-' if figures.recovery is None else f'{figures.recovery:.1f} s'}")
