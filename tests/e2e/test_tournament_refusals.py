@@ -179,8 +179,8 @@ async def test_a_korean_group_reads_its_tournament_in_korean(pg_db, pg_url) -> N
             assert answer["text"] == "토너먼트 #1에 참가했어요."
             kim = api.add_user(3, "김", language_code="ko")  # (never started the bot)
             answer = await kim.press_and_settle(signup, "✋ 참가")
-            assert answer["text"] == "토너먼트 #1에 참가했어요. 팁: 저와 개인 채팅을 시작하면 내 " \
-                "차례가 되었을 때 알려 드려요.", answer
+            assert answer["text"] == "토너먼트 #1에 참가했어요. 팁: 저와 개인 채팅을 시작하면 " \
+                "차례가 되었을 때 알려 드릴게요.", answer
             await ann.press_and_settle(api.get_message(GROUP, signup.message_id), "🤖 AI 추가")
             await ann.press_and_settle(api.get_message(GROUP, signup.message_id), "▶️ 시작")
             await wait_for(lambda: bool(said(api, GROUP, "코이라 토너먼트 #1: 5라운드 중 1라운드")))
