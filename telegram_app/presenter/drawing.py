@@ -11,10 +11,13 @@ from league.delivery import Delivery
 from league.service import MatchService
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import current_seat, hand_number, is_over, private_hand, ui_for
+from telegram_app.i18n import _
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
 from telegram_app.presenter.table_topics import TableTopics
 from telegram_app.render.common import fit_lines
+from telegram_app.render.language import for_player
+from telegram_app.render.place import with_place
 from telegram_app.transport.keylocks import KeyLocks
 from telegram_app.transport.messenger import Messenger
 
@@ -299,6 +302,21 @@ class Screens:
             if p.user_id is not None and p.private_message_id and _may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
         await ephemeral.close_hand(self, game, hand)
+
+    async def _close_removed(self, game: GameSnapshot, seats: set[int]) -> None:
+        """``seats`` left or were removed while the others play on (not the end of a hand:
+        :meth:`_close_hand`): their latest private message of the game says so, without
+        buttons (it may have said "Waiting for …")."""
+        def text(player: PlayerInfo) -> str:
+            with for_player(player):
+                return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
+                                          "the group, and your place comes with the end."
+                                          ).format(id=game.id))
+
+        await asyncio.gather(*(
+            self.messenger.edit(p.user_id, p.private_message_id, text(p))
+            for p in game.seated if p.seat in seats and p.user_id is not None
+            and p.private_message_id and _may_write(p)))
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> bool:
         """Redraw ``player``'s private message of this hand; ``False`` if Telegram failed

@@ -9,14 +9,13 @@ from typing import Any
 from engine.core import GAME_OVER, PLAYER_REMOVED
 from league.delivery import Delivery
 from league.match.outcome import Outcome
-from league.store.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report, current_seat, hand_number, is_over, turn_marker, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
 from telegram_app.render.common import fit_lines, mention_html
-from telegram_app.render.language import for_chat, for_player
-from telegram_app.render.place import with_place
+from telegram_app.render.language import for_chat
 from telegram_app.render.tournament_table import note_lines
 
 TIMED_OUT = "turn_timed_out"  # (the sweeper's event: the computer played the turn)
@@ -117,20 +116,6 @@ class Reports(Screens):
             await self._close_removed(fresh, removed)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
-
-    async def _close_removed(self, game: GameSnapshot, seats: set[int]) -> None:
-        """A player who left or was removed while the others play on: their latest private
-        message of the game says so, without buttons (it may have said "Waiting for …")."""
-        def text(player: PlayerInfo) -> str:
-            with for_player(player):
-                return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
-                                          "the group, and your place comes with the end."
-                                          ).format(id=game.id))
-
-        await asyncio.gather(*(
-            self.messenger.edit(p.user_id, p.private_message_id, text(p))
-            for p in game.seated if p.seat in seats and p.user_id is not None
-            and p.private_message_id and p.reachable is not False))
 
     async def _live_move(self, delivery: Delivery, outcome: Outcome,
                          seats: set[int] | None, ping: int | None) -> None:
