@@ -45,10 +45,12 @@ async def test_a_claim_dies_with_its_holder(pg_db: Database) -> None:
         assert not elsewhere  # (being sent by the first)
     assert await untold(second) == [cup.id]
     # The first's process is killed while it sends: its connection ends, and so its claim.
+    # (Waited for: the backend signalled may still hold the lock for a moment.)
     async with pg_db.engine.begin() as conn:
         assert await conn.scalar(text(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
-            "AND classid = :k AND objid = :t"), {"k": TELL_LOCK, "t": cup.id})
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_locks "
+            "WHERE locktype = 'advisory' AND classid = :k AND objid = :t"),
+            {"k": TELL_LOCK, "t": cup.id})
     async with second.claim_tell(cup.id, 1) as claimed:
         assert claimed
         await second.told(cup.id, 1)
