@@ -89,6 +89,7 @@ class Screens:
                 await self._close_table(delivery, game, moves)
             else:  # (its text holds the report that opened the table: only its 👀 goes)
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
+            await self._drop_reminder(delivery)
             await asyncio.gather(*(
                 self.messenger.edit(p.user_id, p.private_message_id,
                                     ui_for(game).private_cancelled_text(game, reader=p))
@@ -195,6 +196,8 @@ class Screens:
         async with self.delivering(game.id) as delivery:
             current = delivery.game.player(player.user_id) if player.user_id else None
             if delivery.game.status == "running" and current is not None:
+                if private_hand(current) == hand_number(delivery.game):
+                    await self.retire(current)  # (one live keyboard a game in a chat)
                 await self._send_private(delivery, current)
 
     async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
@@ -303,20 +306,41 @@ class Screens:
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
         await ephemeral.close_hand(self, game, hand)
 
-    async def _close_removed(self, game: GameSnapshot, seats: set[int]) -> None:
+    async def _drop_reminder(self, delivery: Delivery) -> None:
+        """Delete the group's reminder or ping of a turn (its turn is over)."""
+        game = delivery.game
+        if game.reminder_message_id is not None and \
+                await self.messenger.delete(game.chat_id, game.reminder_message_id):
+            delivery.forget_reminder()
+
+    async def retire(self, player: PlayerInfo) -> None:
+        """Take ``player``'s latest private message of the game out of play before a new one
+        is sent while it may still carry buttons (a chat never holds two live keyboards of a
+        game): deleted, or where Telegram refuses (older than 48 hours) its buttons go."""
+        if player.user_id is None or not player.private_message_id or not _may_write(player):
+            return
+        if not await self.messenger.delete(player.user_id, player.private_message_id):
+            await self.messenger.edit_markup(player.user_id, player.private_message_id, None)
+
+    async def _close_removed(self, delivery: Delivery, seats: set[int]) -> None:
         """``seats`` left or were removed while the others play on (not the end of a hand:
         :meth:`_close_hand`): their latest private message of the game says so, without
-        buttons (it may have said "Waiting for …")."""
+        buttons, and is drawn no more (no hand: only the game's end edits it, with the
+        place)."""
+        game = delivery.game
+
         def text(player: PlayerInfo) -> str:
             with for_player(player):
                 return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
                                           "the group, and your place comes with the end."
                                           ).format(id=game.id))
 
-        await asyncio.gather(*(
-            self.messenger.edit(p.user_id, p.private_message_id, text(p))
-            for p in game.seated if p.seat in seats and p.user_id is not None
-            and p.private_message_id and _may_write(p)))
+        closed = {p.user_id: p for p in game.seated if p.seat in seats and p.user_id is not None
+                  and p.private_message_id and _may_write(p)}
+        await asyncio.gather(*(self.messenger.edit(user, p.private_message_id, text(p))
+                               for user, p in closed.items()))
+        for user, p in closed.items():
+            delivery.set_private(user, p.private_message_id, None)
 
     async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> bool:
         """Redraw ``player``'s private message of this hand; ``False`` if Telegram failed

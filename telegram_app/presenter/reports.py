@@ -10,7 +10,15 @@ from engine.core import GAME_OVER, PLAYER_REMOVED
 from league.delivery import Delivery
 from league.match.outcome import Outcome
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.base import Report, current_seat, hand_number, is_over, turn_marker, ui_for
+from telegram_app.games.base import (
+    Report,
+    current_seat,
+    hand_number,
+    is_over,
+    private_hand,
+    turn_marker,
+    ui_for,
+)
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
@@ -35,34 +43,53 @@ class Reports(Screens):
             return
         if fresh.status not in ("running", "finished") or not fresh.state:
             return
-        told, arrived, held = fresh.told_version or 0, False, False
+        told, held = fresh.told_version or 0, False
+        arrived: bool | None = False
+        ping = None
         if told < fresh.version:
             logged = await self.service.untold(fresh.id, told, fresh.version)
             held = ui_for(fresh).still_acting(fresh, logged)  # (a Reverse: told later)
-            if not held:
+            if held:
+                pass
+            elif not is_over(fresh) and any(_opens_table(fresh, e) for e in logged):
+                arrived = await self._new_table(delivery, ui_for(fresh).untold_lines(
+                    fresh, logged))  # (it pings the player to act)
+            else:
                 arrived = await self._tell_logged(delivery, logged)
+                # (the moves may have passed the turn and no one told its player: a ping
+                # twice beats none; a quiet group's catch-up names no turn)
+                ping = current_seat(fresh)
         drawn = True
         if is_over(fresh):
             await self._close_hand(fresh, hand_number(fresh))
         else:
-            drawn = await self._refresh(delivery)
+            drawn = (await asyncio.gather(
+                self._refresh(delivery, ping=ping),
+                self._group_ping(delivery, ping if quiet(fresh) else None)))[0]
             if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
                 drawn = await self._edit_table_result(delivery) != "failed" and drawn
+        if arrived is None:  # (the table tells them)
+            arrived = drawn
         if arrived:
             delivery.told(fresh.version)
         elif held and drawn:
             delivery.drawn(fresh.version)
 
-    async def _tell_logged(self, delivery: Delivery, logged: list[list[dict[str, Any]]]) -> bool:
+    async def _tell_logged(self, delivery: Delivery,
+                           logged: list[list[dict[str, Any]]]) -> bool | None:
+        """Tell moves no delivery told, none of which opens a table, as one note: whether it
+        arrived; ``None``: a quiet group's table tells them (moves within its hand, nothing
+        the whole group should notice)."""
         fresh = delivery.game
         ui = ui_for(fresh)
         lines = ui.untold_lines(fresh, logged)
-        if not is_over(fresh) and any(_opens_table(fresh, events) for events in logged):
-            return await self._new_table(delivery, lines)
+        if quiet(fresh) and not is_over(fresh) and not any(
+                e.get("type") in NOTABLE for events in logged for e in events):
+            return None
         over_text = ui.game_over_text(fresh) if is_over(fresh) else None
         if lines and over_text:
             lines += ["", over_text]
-        elif lines and (turn := ui.turn_line(fresh)):
+        elif lines and not quiet(fresh) and (turn := ui.turn_line(fresh)):
             lines.append(turn)
         with for_chat(fresh):
             lines = note_lines(fresh, lines, [e for events in logged for e in events],
@@ -94,16 +121,25 @@ class Reports(Screens):
             return
         over = is_over(fresh)
         ping = None
+        removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
         if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
+            if removed:  # (their message is closed below, not redrawn first)
+                seats = (seats if seats is not None else
+                         {p.seat for p in fresh.seated if p.seat is not None}) - removed
+            if ping is not None and ping == outcome.turn_before and \
+                    private_hand(fresh.at_seat(ping)) == hand_number(fresh):
+                await self.retire(fresh.at_seat(ping))  # (stood in for: their old turn's)
         if not over and _told_by_table(game, outcome):
             await self._live_move(delivery, outcome, seats, ping)
             return
         if not over and not _opens_table(fresh, outcome.events):
-            (shown, arrived), *_ = await asyncio.gather(  # (independent: sent at once)
-                self._tell(game, fresh, outcome, told),
-                self._refresh(delivery, seats, ping=ping), self._group_ping(delivery, ping))
+            (shown, arrived), *_ = await asyncio.gather(  # (independent: sent at once; a
+                self._tell(game, fresh, outcome, told),  # note per move names the turn)
+                self._refresh(delivery, seats, ping=ping),
+                self._group_ping(delivery, ping if quiet(fresh) else None, moved=True))
         else:
+            await self._group_ping(delivery, None, moved=True)  # (a new table names it)
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
                 arrived = await self._new_table(delivery, shown.lines, seats, ping=ping)
@@ -111,9 +147,8 @@ class Reports(Screens):
                 await self._refresh(delivery, seats, ping=ping)
         if (shown.edit_table or quiet(fresh)) and not over and not shown.new_table:
             await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
-        removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
         if removed and not over:  # (at the end every message is closed: _close_hand)
-            await self._close_removed(fresh, removed)
+            await self._close_removed(delivery, removed)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
 
@@ -129,13 +164,15 @@ class Reports(Screens):
         if edited != "failed":
             delivery.told(outcome.game.version)
 
-    async def _group_ping(self, delivery: Delivery, ping: int | None) -> None:
+    async def _group_ping(self, delivery: Delivery, ping: int | None, *,
+                          moved: bool = False) -> None:
+        """Ping seat ``ping`` in the group when private messages do not reach them; the
+        reminder or ping before goes when the turn ``moved`` on (or ``ping`` began)."""
         game = delivery.game
+        if moved or ping is not None:
+            await self._drop_reminder(delivery)
         if ping is None:
             return
-        if game.reminder_message_id is not None:  # its turn is over
-            if await self.messenger.delete(game.chat_id, game.reminder_message_id):
-                delivery.forget_reminder()
         player = game.at_seat(ping)
         if player.user_id is None or player.reachable is not False:
             return

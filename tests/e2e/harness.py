@@ -323,15 +323,15 @@ async def hold_timeout_note(api: FakeBotAPI, clock, group_id: int,
 @asynccontextmanager
 async def bot_table(database_url: str, group_id: int, title: str, names: list[str], *,
                     clock: Callable[[], datetime] = utcnow, sweep_interval: float = 5.0,
-                    league_interval: float = 60.0, notes: str = "quiet"
+                    league_interval: float = 60.0, notes: str = "quiet", strangers: int = 0
                     ) -> AsyncIterator[tuple[FakeBotAPI, list[FakeUser], BotRunner]]:
     """A fake Bot API with a group (user 1 its admin) and players who started the bot
-    (ids 1, 2, …), and the real bot running against it. ``notes``: the group's
-    ``group_notes`` setting (``"every_move"``: a note per move, for tests of the notes)."""
+    (ids 1, 2, …) but the last ``strangers``, and the real bot running against it.
+    ``notes``: the group's ``group_notes`` setting (``"every_move"``: a note per move)."""
     async with FakeBotAPI() as api:
         api.add_group(group_id, title, admins=[1])
         players = [api.add_user(i, name) for i, name in enumerate(names, start=1)]
-        for user in players:
+        for user in players[:len(players) - strangers]:
             await user.start_bot()
         runner = BotRunner(api, database_url, clock=clock, sweep_interval=sweep_interval)
         runner.league_interval = league_interval

@@ -177,21 +177,21 @@ async def test_a_removal_that_ends_the_game_closes_its_messages(bot) -> None:
 
 
 async def _times_out_into_round_2(api, clock, before: int, reminder) -> str:
-    """The reminded turn times out and its computer move leads to round 2: the turn added
-    two group messages, the reminder and round 2's table headed by the report (returned)."""
+    """The reminded turn times out and its computer move leads to round 2: the turn leaves
+    one new group message, round 2's table headed by the report (returned); the reminder
+    went with its turn (deleted)."""
     clock.advance(900)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
-    assert len(new) == 2 and new[0].message_id == reminder.message_id
-    assert "round 2" in new[1].text
-    return new[1].text
+    assert len(new) == 1 and "round 2" in new[0].text, [m.text for m in new]
+    assert api.get_message(GROUP, reminder.message_id).deleted
+    return new[0].text
 
 
-async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot) -> None:
+async def test_a_timed_out_turn_that_ends_the_round_leaves_only_the_new_table(bot) -> None:
     """Reminder, then a timeout whose computer move ends the round: the report heads the new
-    round's table, so the turn adds two group messages (the reminder and that table), not
-    three."""
+    round's table, and the reminder goes with its turn: one new group message."""
     api, players, clock, runner = bot
     await opens_with_an_impossible_bid(api, players, GROUP)
     before = len(api.bot_messages(GROUP))
@@ -202,7 +202,7 @@ async def test_a_timed_out_turn_that_ends_the_round_makes_two_group_messages(bot
 
 async def test_the_report_replaces_the_reminder_after_computer_players_moved(bot) -> None:
     """As above, but the computer plays the timed-out turn with a bid and a computer player
-    then calls, ending the round: still two new group messages (seed 4: Bob opens, Cat
+    then calls, ending the round: still only the new table (seed 4: Bob opens, Cat
     follows, then the computer player)."""
     from telegram_app.services import KEY
 
@@ -249,10 +249,10 @@ async def test_a_reminder_is_never_edited_in_another_chat(pg_db, pg_url) -> None
         assert api.get_message(new_id, reminder.message_id).text == rules
 
 
-async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messages(
+async def test_a_reminded_player_whose_call_ends_the_round_leaves_only_the_new_table(
         bot) -> None:
     """The reminded player calls Coyote themself: the showdown heads the new round's table,
-    so the turn adds the reminder and that table only."""
+    and the reminder goes with its turn."""
     api, players, clock, runner = bot
     await opens_with_an_impossible_bid(api, players, GROUP)
     second = await mover(api, players)
@@ -264,8 +264,8 @@ async def test_a_reminded_player_whose_call_ends_the_round_makes_two_group_messa
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
-    assert len(new) == 2 and new[0].message_id == reminder.message_id
-    assert "calls Coyote!" in new[1].text and "round 2" in new[1].text
+    assert len(new) == 1 and api.get_message(GROUP, reminder.message_id).deleted
+    assert "calls Coyote!" in new[0].text and "round 2" in new[0].text
 
 
 async def test_another_players_leave_that_ends_the_round(bot) -> None:
@@ -351,7 +351,7 @@ async def test_reverse_keeps_the_turns_clock_and_its_one_reminder(bot) -> None:
     assert len(sent) == 1 and not api.find_messages(GROUP, "it is your turn in game")
 
 
-async def test_reverse_then_a_call_after_the_reminder_makes_two_group_messages(bot) -> None:
+async def test_reverse_then_a_call_after_the_reminder_leaves_only_the_new_table(bot) -> None:
     api, players, clock, runner = bot
     await _masks_and_a_computer(api, players, runner)
     await _bob_bids(api, players, "500")
@@ -362,20 +362,21 @@ async def test_reverse_then_a_call_after_the_reminder_makes_two_group_messages(b
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
     new = api.bot_messages(GROUP)[before:]
-    assert len(new) == 2 and new[0].message_id == reminder.message_id
-    assert "uses Reverse" in new[1].text and "calls Coyote!" in new[1].text  # round 2's table
+    assert len(new) == 1 and api.get_message(GROUP, reminder.message_id).deleted
+    assert "uses Reverse" in new[0].text and "calls Coyote!" in new[0].text  # round 2's table
 
 
-async def test_the_reminded_players_own_leave_is_written_over_the_reminder(bot) -> None:
+async def test_the_reminded_players_own_leave_takes_the_reminder_away(bot) -> None:
     api, players, clock, runner = bot
     await _masks_and_a_computer(api, players, runner)
     await _bob_bids(api, players, "500")
     before = len(api.bot_messages(GROUP))
-    await _remind(api, clock)
+    reminder = await _remind(api, clock)
     await players[2].send(GROUP, "/leave")  # the computer player then calls: round 2
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle()
-    assert len(api.bot_messages(GROUP)[before:]) == 2
+    assert len(api.bot_messages(GROUP)[before:]) == 1
+    assert api.get_message(GROUP, reminder.message_id).deleted
 
 
 async def test_after_another_players_leave_the_reminded_call_replaces_the_reminder(

@@ -277,7 +277,8 @@ async def test_a_koira_timeout_that_ends_a_trick_keeps_the_phases_table(sqlite_u
 @pytest.mark.parametrize("kind", ["coyote", "koira"])
 async def test_a_player_who_leaves_off_turn_is_told_so_privately(sqlite_url, kind) -> None:
     """/leave from a player who is not to act: their private message of the game said
-    "Waiting for …" as if they still played; now it says they are out, without buttons."""
+    "Waiting for …" as if they still played; now it says they are out, without buttons,
+    and keeps saying so when the others' messages are drawn again (/pause, /resume)."""
     async with bot_table(sqlite_url, GROUP, "Closed", ["Ann", "Bob", "Cat", "Dan"]) as (
             api, players, runner):
         await start_game(api, players, GROUP, f"/newgame {kind}")
@@ -291,3 +292,11 @@ async def test_a_player_who_leaves_off_turn_is_told_so_privately(sqlite_url, kin
         last = api.bot_messages(leaver.id)[-1]
         assert "You are out of game #1" in last.text, last.text
         assert not api.buttons(last) and "Waiting for" not in last.text, last.text
+        sent = len(api.bot_messages(leaver.id))
+        for command, said in (("/pause", "is paused"), ("/resume", "runs again")):
+            await players[0].send(GROUP, command)
+            await wait_for(lambda said=said: bool(api.find_messages(GROUP, said)))
+            await api.settle(quiet=0.3)
+            last = api.get_message(leaver.id, last.message_id)
+            assert "You are out of game #1" in last.text, (command, last.text)
+        assert len(api.bot_messages(leaver.id)) == sent

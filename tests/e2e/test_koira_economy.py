@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.e2e.harness import assert_no_old_table_live, bot_table, open_lobby
-from tests.e2e.koira_play import koira_mover, koira_turn_by, service_of
+from tests.e2e.koira_play import koira_mover, koira_turn_by, koira_version, service_of
 
 GROUP = -100882
 SEED = 20261202
@@ -111,7 +111,8 @@ async def test_a_player_the_computer_stood_in_for_is_pinged_when_they_lead_next(
         pg_db, pg_url) -> None:
     """Each trick's last card is left to run out of time: the computer plays it. When that
     card wins the trick, the turn comes back to the player who was away; they get a new
-    private message (an edit would not notify them, and the clock runs again)."""
+    private message (an edit would not notify them, and the clock runs again), and the one
+    of the turn they missed goes: one live keyboard in their chat."""
     from tests.clock import Clock
 
     clock = Clock()
@@ -148,4 +149,6 @@ async def test_a_player_the_computer_stood_in_for_is_pinged_when_they_lead_next(
                         and r.params.get("chat_id") == user.id]
                 assert len(sent) == 1, (user.first_name, [r.method for r in api.requests[
                     before:] if r.params.get("chat_id") == user.id])
+                live = [m for m in api.bot_messages(user.id) if koira_version(api, m)]
+                assert len(live) == 1, [m.text[-80:] for m in live]
         assert came_back, "no trick won by a stood-in card: choose another seed"

@@ -1,0 +1,121 @@
+"""Who is named in the group, and when that goes: a player the bot cannot message privately
+is named once a turn (a quiet group's short ping, or a note per move's "your turn", not
+both), and the ping goes with its turn, the round or the game (a /cancel too); a table edit
+that failed is caught up by the sweep's edit, not a note naming the turn; /start mid-game
+leaves one live keyboard in the private chat."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.harness import (
+    bot_table,
+    choose,
+    confirms,
+    move_version,
+    press_move,
+    private_turn_message,
+    start_game,
+    wait_for,
+)
+from tests.e2e.koira_play import service_of
+
+GROUP = -100617
+
+
+async def _until_dans_turn(api, players, runner) -> list[str] | None:
+    """Play Ann's and Bob's turns (bids) until Dan, who never started the bot, is to act:
+    the texts of the group messages the move that passed the turn to him posted; ``None``
+    if the round ended first or Dan opened."""
+    service = service_of(runner)
+    ann, bob, dan = players
+    for _ in range(12):
+        game = (await service.open_games_in(GROUP))[0]
+        who = game.at_seat(game.state["turn"]).user_id
+        if who == dan.id:
+            return None
+        user = ann if who == ann.id else bob
+        await wait_for(lambda user=user: private_turn_message(api, user) is not None)
+        message = private_turn_message(api, user)
+        assert message is not None
+        data = choose(api, message)
+        if confirms(data) or data.startswith(("c:", "cc:")):
+            return None
+        since = len(api.bot_messages(GROUP))
+        await press_move(api, user, message, data)
+        await api.settle(quiet=0.3)
+        game = await service.get(game.id)
+        if game.at_seat(game.state["turn"]).user_id == dan.id:
+            return [m.text or "" for m in api.bot_messages(GROUP)[since:]]
+    return None
+
+
+@pytest.mark.parametrize("notes", ["quiet", "every_move"])
+async def test_a_player_without_a_private_chat_is_named_once_a_turn(sqlite_url, notes) -> None:
+    for seed in range(1, 9):
+        async with bot_table(sqlite_url, GROUP, "Pings", ["Ann", "Bob", "Dan"], notes=notes,
+                             strangers=1) as (api, players, runner):
+            service_of(runner).new_seed = lambda seed=seed: seed
+            await start_game(api, players, GROUP)
+            await api.settle(quiet=0.3)
+            posted = await _until_dans_turn(api, players, runner)
+            if posted is None:
+                continue
+            named = [text for text in posted if "Dan" in text]
+            assert len(named) == 1, named
+            if notes == "quiet":
+                assert "🎴" in named[0], named
+                await players[0].send(GROUP, "/cancel")
+                await wait_for(lambda api=api: bool(api.find_messages(GROUP, "was cancelled")))
+                await api.settle(quiet=0.3)
+                left = [m.text for m in api.bot_messages(GROUP) if "your turn" in (m.text or "")]
+                assert not left, left  # (the ping went with the game)
+            return
+    pytest.fail("Dan was never passed the turn by a bid: choose other seeds")
+
+
+async def test_a_failed_table_edit_is_caught_up_by_an_edit(sqlite_url) -> None:
+    """A quiet group's table edit fails (twice: the retry too): the sweep draws the table
+    as the game is now; no note naming the turn lands in the group."""
+    async with bot_table(sqlite_url, GROUP, "Quiet", ["Ann", "Bob", "Cat"],
+                         sweep_interval=0.2) as (api, players, runner):
+        service = service_of(runner)
+        service.new_seed = lambda: 1
+        await start_game(api, players, GROUP)
+        await api.settle(quiet=0.3)
+        game = (await service.open_games_in(GROUP))[0]
+        since = len(api.bot_messages(GROUP))
+        api.fail_next("editMessageText", 502, "Bad Gateway", count=2, chat_id=GROUP)
+        user = next(u for u in players if u.id == game.at_seat(game.state["turn"]).user_id)
+        message = private_turn_message(api, user)
+        assert message is not None
+        await press_move(api, user, message, choose(api, message))
+        game = await service.get(game.id)
+        for _ in range(100):  # (told once the sweep's edit went through)
+            if (await service.get(game.id)).told_version == game.version:
+                break
+            await asyncio.sleep(0.1)
+        await api.settle(quiet=0.3)
+        assert (await service.get(game.id)).told_version == game.version
+        assert api.bot_messages(GROUP)[since:] == [], [m.text for m in
+                                                        api.bot_messages(GROUP)[since:]]
+        nxt = next(u for u in players if u.id == game.at_seat(game.state["turn"]).user_id)
+        assert private_turn_message(api, nxt) is not None
+
+
+async def test_start_mid_game_leaves_one_live_keyboard(sqlite_url) -> None:
+    async with bot_table(sqlite_url, GROUP, "Start", ["Ann", "Bob", "Cat"]) as (
+            api, players, runner):
+        await start_game(api, players, GROUP)
+        await api.settle(quiet=0.3)
+        game = (await service_of(runner).open_games_in(GROUP))[0]
+        user = next(u for u in players if u.id == game.at_seat(game.state["turn"]).user_id)
+        before = private_turn_message(api, user)
+        assert before is not None
+        await user.send(user.id, "/start")
+        await wait_for(lambda: private_turn_message(api, user) not in (None, before))
+        await api.settle(quiet=0.3)
+        live = [m for m in api.bot_messages(user.id) if move_version(api, m) is not None]
+        assert len(live) == 1, [m.text for m in live]
