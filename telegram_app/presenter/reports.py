@@ -43,8 +43,7 @@ class Reports(Screens):
             return
         if fresh.status not in ("running", "finished") or not fresh.state:
             return
-        told, held = fresh.told_version or 0, False
-        arrived: bool | None = False
+        told, arrived, held = fresh.told_version or 0, False, False
         ping = None
         if told < fresh.version:
             logged = await self.service.untold(fresh.id, told, fresh.version)
@@ -57,8 +56,8 @@ class Reports(Screens):
             else:
                 arrived = await self._tell_logged(delivery, logged)
                 # (the moves may have passed the turn and no one told its player: a ping
-                # twice beats none; a quiet group's catch-up names no turn)
-                ping = current_seat(fresh)
+                # twice beats none; once told, no sweep comes back to ping again)
+                ping = current_seat(fresh) if arrived else None
         drawn = True
         if is_over(fresh):
             await self._close_hand(fresh, hand_number(fresh))
@@ -68,24 +67,22 @@ class Reports(Screens):
                 self._group_ping(delivery, ping if quiet(fresh) else None)))[0]
             if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
                 drawn = await self._edit_table_result(delivery) != "failed" and drawn
-        if arrived is None:  # (the table tells them)
-            arrived = drawn
         if arrived:
             delivery.told(fresh.version)
         elif held and drawn:
             delivery.drawn(fresh.version)
 
-    async def _tell_logged(self, delivery: Delivery,
-                           logged: list[list[dict[str, Any]]]) -> bool | None:
-        """Tell moves no delivery told, none of which opens a table, as one note: whether it
-        arrived; ``None``: a quiet group's table tells them (moves within its hand, nothing
-        the whole group should notice)."""
+    async def _tell_logged(self, delivery: Delivery, logged: list[list[dict[str, Any]]]) -> bool:
+        """Tell moves no delivery told, none of which opens a table, as one note (none in a
+        quiet group for moves within its hand with nothing the whole group should notice:
+        the table, edited next, shows them, at best effort as after a move): whether it
+        arrived. A quiet group's note names no turn (the player to act is pinged)."""
         fresh = delivery.game
         ui = ui_for(fresh)
         lines = ui.untold_lines(fresh, logged)
         if quiet(fresh) and not is_over(fresh) and not any(
                 e.get("type") in NOTABLE for events in logged for e in events):
-            return None
+            return True
         over_text = ui.game_over_text(fresh) if is_over(fresh) else None
         if lines and over_text:
             lines += ["", over_text]
