@@ -62,7 +62,9 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(method, url, data=body, headers=headers,
                                              timeout=timeout) as response:
                 return response.status, await response.read()
-        except TimeoutError as err:  # (aiohttp's timeouts are TimeoutErrors)
+        except aiohttp.ConnectionTimeoutError as err:  # (no connection: the request never left)
+            raise NetworkError(f"aiohttp.{type(err).__name__}: {err}") from err
+        except TimeoutError as err:  # (aiohttp's read timeouts: the request may have arrived)
             raise TimedOut from err
         except aiohttp.ClientError as err:
             raise NetworkError(f"aiohttp.{type(err).__name__}: {err}") from err

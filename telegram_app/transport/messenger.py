@@ -329,8 +329,9 @@ def _passing(exc: NetworkError, repeatable: bool) -> bool:
     cause = exc.__cause__
     if cause is None:  # Telegram answered with a 5xx
         return True
-    return repeatable or isinstance(cause, (aiohttp.ClientConnectorError, httpx.ConnectError,
-                                            httpx.ConnectTimeout))  # (never connected: not sent)
+    return repeatable or isinstance(cause, (  # (never connected: not sent)
+        aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError, httpx.ConnectError,
+        httpx.ConnectTimeout))
 
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:
