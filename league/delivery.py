@@ -70,6 +70,7 @@ class Delivery:
         self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
         self._reading = asyncio.Lock()  # (one read at a time: a session is not concurrent)
         self.moves_versions: list[int] = []  # (the versions of the last recent_moves)
+        self._flush_db = db  # (where flush writes: a transaction of its own)
 
     @staticmethod
     def under_way(game_id: int) -> Delivery | None:
@@ -181,6 +182,15 @@ class Delivery:
     def set_private(self, user_id: int, message_id: int | None, hand: int | None) -> None:
         self.private[user_id] = (message_id, hand)
 
+    async def flush(self) -> None:
+        """Write what this delivery recorded so far now, in a transaction of its own (the
+        game's lock stays held; the end writes it again, with the rest): for a group message
+        that must not be posted twice, recorded as told once it is sent, not after the
+        delivery's slower calls (a kill in between would post it again)."""
+        if self._flush_db is not None:
+            async with self._flush_db.sessions.begin() as session:
+                await self.write(session)
+
     async def write(self, session: AsyncSession) -> None:
         game_id = self._read.id
         insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
@@ -240,6 +250,7 @@ class Deliveries:
                                            "pg_advisory_xact_lock(:k, :g)"),
                                       {"wait": f"{LOCK_WAIT}s", "k": DELIVERY_LOCK, "g": game_id})
                 delivery = Delivery(snapshot(await load_game(session, game_id)), session)
+                delivery._flush_db = db
             else:  # (one process: the caller's lock is the lock)
                 delivery = Delivery(await self.reads.get(game_id), db=db)
             under_way = _UNDER_WAY.set(delivery)
@@ -261,7 +272,7 @@ class Deliveries:
                 # cancel the others) must not use the closed session: it would begin a
                 # transaction nobody ends, holding its locks.
                 delivery.session = None
-                delivery._db = None
+                delivery._db = delivery._flush_db = None
 
     async def reread(self, delivery: Delivery) -> GameSnapshot:
         """The delivery's game read again (in its transaction, if any)."""

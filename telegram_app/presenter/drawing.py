@@ -228,8 +228,11 @@ class Screens:
         return table_id != "lost"
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,
-                         seats: set[int] | None = None, *, ping: int | None = None) -> bool:
-        """Post the new table and the hand's private messages; whether the report is told.
+                         seats: set[int] | None = None, *, ping: int | None = None,
+                         version: int | None = None) -> bool:
+        """Post the new table and the hand's private messages; whether the report is told
+        (once the table is posted, the game is recorded told up to ``version`` at once: a
+        kill during the other calls must not post it again).
         In a quiet group the table before is closed (it must not look live). Only the
         player to act gets a new private message (it notifies): at a new hand, or in seat
         ``ping`` when their turn began within the hand (a Koira trick's table with a note per
@@ -246,8 +249,16 @@ class Screens:
         dealt = [p for p in humans if p.user_id in reachable and p not in kept]
         in_place = [p for p in dealt if redrawn_in_place(game, p)]
         moves = await _moves(delivery)
+
+        async def posted() -> bool:
+            told = await self._post_table(delivery, report_lines, moves)
+            if told and version is not None:
+                delivery.told(version)
+                await delivery.flush()
+            return told
+
         told = await asyncio.gather(  # all at once: their order does not matter
-            self._post_table(delivery, report_lines, moves),
+            posted(),
             *(self._send_private(delivery, p) for p in dealt if p not in in_place),
             *(self._private_in_place(delivery, p) for p in in_place),
             *(self._send_private(delivery, p) for p in pinged),

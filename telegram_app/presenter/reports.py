@@ -52,7 +52,7 @@ class Reports(Screens):
                 pass
             elif not is_over(fresh) and any(_opens_table(fresh, e) for e in logged):
                 arrived = await self._new_table(delivery, ui_for(fresh).untold_lines(
-                    fresh, logged))  # (it pings the player to act)
+                    fresh, logged), version=fresh.version)  # (it pings the player to act)
             else:
                 arrived = await self._tell_logged(delivery, logged)
                 # (the moves may have passed the turn and no one told its player: a ping
@@ -139,7 +139,8 @@ class Reports(Screens):
             await self._group_ping(delivery, None, moved=True)  # (a new table names it)
             shown, arrived = await self._tell(game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
-                arrived = await self._new_table(delivery, shown.lines, seats, ping=ping)
+                arrived = await self._new_table(delivery, shown.lines, seats, ping=ping,
+                                                version=game.version)
             elif not over:
                 await self._refresh(delivery, seats, ping=ping)
         if (shown.edit_table or quiet(fresh)) and not over and not shown.new_table:

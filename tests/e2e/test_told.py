@@ -3,6 +3,8 @@ player still acts, across a restart; a note Telegram lost, with the next move.""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.harness import (
     bot_table,
     labels,
@@ -78,3 +80,29 @@ async def test_a_refused_note_is_not_told_again(pg_db, pg_url) -> None:
         await api.settle()
         assert not api.find_messages(GROUP, "bids 1.")
         assert api.find_messages(GROUP, "bids 2.")
+
+
+async def test_a_new_table_is_recorded_told_before_the_private_messages_are_sent(
+        pg_db, pg_url) -> None:
+    """A kill while a new table's private messages are still being sent (the rate limiter
+    may hold them for seconds) must not post the table again: the game is recorded told
+    once the table is posted, before the delivery's other calls end."""
+    from tests.e2e.harness import hold, wait_for
+    from tests.e2e.koira_play import service_of
+
+    async with bot_table(pg_url, GROUP, "Told", ["Ann", "Bob", "Cat"]) as (
+            api, players, runner):
+        lobby = await open_lobby(api, players, GROUP)
+        held, release = hold(api, "sendMessage", lambda p: int(p.get("chat_id", 0)) > 0)
+        await players[0].press(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+        await wait_for(held.is_set)
+        service = service_of(runner)
+        await wait_for(lambda: bool(api.find_messages(GROUP, "round 1")))
+        game = (await service.open_games_in(GROUP))[0]
+        for _ in range(30):  # (its own transaction; well before the held call times out)
+            if (await service.get(game.id)).told_version == game.version:
+                break
+            await asyncio.sleep(0.05)
+        assert (await service.get(game.id)).told_version == game.version
+        release.set()
+        await api.settle()
