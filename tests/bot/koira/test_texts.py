@@ -61,6 +61,16 @@ def test_private_text_shows_own_hand_sorted_and_the_table() -> None:
     assert shown_cards(screens.private_text(game, 2)) == {"9C", "QS", "5H", "5D"}
 
 
+@pytest.mark.parametrize(("language", "seat_line"), [
+    ("ko", "👉 ⁨Sato⁩ · 손패 3장 · 얻은 카드 0장"), ("ja", "👉 ⁨Sato⁩ · 手札3枚 · 獲得0枚"),
+    ("es", "👉 ⁨Sato⁩ · 3 cartas en la mano · 0 ganadas")])
+def test_a_seat_line_counts_the_cards_once(language: str, seat_line: str) -> None:
+    state = dealt([["9C", "KD", "4S"], ["KH", "3C", "7D"], ["QS", "5H", "5D"]])
+    state, _ = apply(state, 0, Action("play", cards=("9C",)))
+    game = snapshot(state, version=8, language=language, languages=[language] * 3)
+    assert seat_line in screens.private_text(game, 1)
+
+
 def test_the_table_points_at_my_cards_and_the_rules_too() -> None:
     """A player needs no private chat: the table and /rules koira say 🎴 shows one's cards
     and moves in the group (and our private chat has them too)."""
