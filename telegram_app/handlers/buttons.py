@@ -186,6 +186,8 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     player = game.player(query.from_user.id)
     if player is None or player.seat is None:
         raise ServiceError("not_a_player")
+    if not ui_for(game).in_hand(game, player.seat):  # (left, removed, knocked out: the alert
+        raise ServiceError("out_of_game")            # would show them the cards in play)
     alert = ui_for(game).peek_alert(game, player.seat)  # (in the presser's language: here)
     bot.presenter.later(_show_cards(bot, query, game.id, alert))
 

@@ -62,9 +62,7 @@ class Reports(Screens):
         if is_over(fresh):
             await self._close_hand(fresh, hand_number(fresh))
         else:
-            drawn = (await asyncio.gather(
-                self._refresh(delivery, ping=ping),
-                self._group_ping(delivery, ping if quiet(fresh) else None)))[0]
+            drawn = await self._refresh_and_ping(delivery, None, ping, mention=quiet(fresh))
             if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
                 drawn = await self._edit_table_result(delivery) != "failed" and drawn
         if arrived:
@@ -131,10 +129,10 @@ class Reports(Screens):
             await self._live_move(delivery, outcome, seats, ping)
             return
         if not over and not _opens_table(fresh, outcome.events):
-            (shown, arrived), *_ = await asyncio.gather(  # (independent: sent at once; a
+            (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once; a
                 self._tell(game, fresh, outcome, told),  # note per move names the turn)
-                self._refresh(delivery, seats, ping=ping),
-                self._group_ping(delivery, ping if quiet(fresh) else None, moved=True))
+                self._refresh_and_ping(delivery, seats, ping, mention=quiet(fresh),
+                                       moved=True))
         else:
             await self._group_ping(delivery, None, moved=True)  # (a new table names it)
             shown, arrived = await self._tell(game, fresh, outcome, told)
@@ -156,23 +154,38 @@ class Reports(Screens):
         redrawn (its buttons go); the player to act pinged by a new private message, or by a
         short mention in the group when private messages do not reach them (deleted, as a
         reminder is, once the turn moved on)."""
-        edited, *_ = await asyncio.gather(
-            self._edit_table_result(delivery), self._refresh(delivery, seats, ping=ping),
-            self._group_ping(delivery, ping))
+        edited, _ = await asyncio.gather(
+            self._edit_table_result(delivery), self._refresh_and_ping(delivery, seats, ping))
         if edited != "failed":
             delivery.told(outcome.game.version)
 
+    async def _refresh_and_ping(self, delivery: Delivery, seats: set[int] | None,
+                                ping: int | None, *, mention: bool = True,
+                                moved: bool = False) -> bool:
+        """:meth:`_refresh` with its private ping of seat ``ping``, then (``mention``) the
+        group's ping when private messages do not reach them: known before, or learnt now
+        (Telegram refused the new private message: they blocked the bot)."""
+        before = delivery.game.at_seat(ping).private_message_id if ping is not None else None
+        shown = await self._refresh(delivery, seats, ping=ping)
+        refused = ping is not None and delivery.game.at_seat(ping).private_message_id == before
+        await self._group_ping(delivery, ping if mention else None, moved=moved,
+                               refused=refused)
+        return shown
+
     async def _group_ping(self, delivery: Delivery, ping: int | None, *,
-                          moved: bool = False) -> None:
-        """Ping seat ``ping`` in the group when private messages do not reach them; the
-        reminder or ping before goes when the turn ``moved`` on (or ``ping`` began)."""
+                          moved: bool = False, refused: bool = False) -> None:
+        """Ping seat ``ping`` in the group when private messages do not reach them (or one
+        was just ``refused``: asked again); the reminder or ping before goes when the turn
+        ``moved`` on (or ``ping`` began)."""
         game = delivery.game
         if moved or ping is not None:
             await self._drop_reminder(delivery)
         if ping is None:
             return
         player = game.at_seat(ping)
-        if player.user_id is None or player.reachable is not False:
+        if player.user_id is None or player.reachable is not False and not (
+                refused and player.user_id not in await self.service.reachable(
+                    [player.user_id])):
             return
         with for_chat(game):
             text = _("{name}, your turn: 🎴 on the table shows your cards and moves.").format(

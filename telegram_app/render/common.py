@@ -86,6 +86,7 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
         "already_paused": _("The clock is already paused; /resume restarts it."),
         "not_paused": _("The clock is not paused."),
         "not_a_player": _("You are not playing in this game."),
+        "out_of_game": _("You are out of this game: follow the rest on the table."),
         "stale": _("That button is out of date — the game has moved on."),
         "already_handled": _("That was done already."),
         "not_allowed": _("Only the host or a chat admin can do that."),

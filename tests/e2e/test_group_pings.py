@@ -119,3 +119,54 @@ async def test_start_mid_game_leaves_one_live_keyboard(sqlite_url) -> None:
         await api.settle(quiet=0.3)
         live = [m for m in api.bot_messages(user.id) if move_version(api, m) is not None]
         assert len(live) == 1, [m.text for m in live]
+
+
+async def test_a_player_who_blocked_the_bot_is_pinged_in_the_group(sqlite_url) -> None:
+    """Bob blocks the bot mid-game: his turn's private message is refused (403), and the
+    group's ping names him at once, not only the clock's reminder."""
+    async with bot_table(sqlite_url, GROUP, "Block", ["Ann", "Bob", "Cat"]) as (
+            api, players, runner):
+        service_of(runner).new_seed = lambda: 1
+        await start_game(api, players, GROUP)
+        await api.settle(quiet=0.3)
+        bob = players[1]
+        service = service_of(runner)
+        blocked = False
+        for _ in range(12):
+            game = (await service.open_games_in(GROUP))[0]
+            who = game.at_seat(game.state["turn"]).user_id
+            if who == bob.id and blocked:
+                break
+            if who != bob.id and not blocked:  # (blocked while another player acts)
+                bob.block_bot()
+                blocked = True
+            user = next(u for u in players if u.id == who)
+            message = private_turn_message(api, user)
+            assert message is not None
+            data = choose(api, message)
+            if confirms(data) or data.startswith(("c:", "cc:")):  # (the lowest bid instead)
+                data = next(d for _, d in api.buttons(message) if d and d.startswith("b:"))
+            await press_move(api, user, message, data)
+            await api.settle(quiet=0.3)
+        else:
+            pytest.fail("Bob never got the turn")
+        assert [m for m in api.find_messages(GROUP, "your turn: 🎴") if "Bob" in m.text]
+
+
+@pytest.mark.parametrize("kind", ["coyote", "koira"])
+async def test_a_player_who_left_sees_no_cards_by_the_tables_button(sqlite_url, kind) -> None:
+    """🎴 from one who left: a polite refusal, not the alert that lists the cards in play
+    (which they could pass on to a player still in the game)."""
+    async with bot_table(sqlite_url, GROUP, "Left", ["Ann", "Bob", "Cat", "Dan"]) as (
+            api, players, runner):
+        await start_game(api, players, GROUP, f"/newgame {kind}")
+        await api.settle(quiet=0.3)
+        game = (await service_of(runner).open_games_in(GROUP))[0]
+        leaver = next(u for u in players if u.id != game.at_seat(game.state["turn"]).user_id)
+        await leaver.send(GROUP, "/leave")
+        await wait_for(lambda: bool(api.find_messages(GROUP, "leaves the game")))
+        await api.settle(quiet=0.3)
+        game = await service_of(runner).get(game.id)
+        table = api.get_message(GROUP, game.table_message_id)
+        answer = await api.wait_answer(await leaver.press(table, "🎴 My cards"))
+        assert "You are out of this game" in answer.get("text", ""), answer
