@@ -3,8 +3,9 @@ round-ending call of Coyote (🐺) asks them to confirm it first (on by default)
 the game's (``telegram_app.games.coyote.ui``).
 
 The choice is stored on the player (``users.confirm_coyote``) and read with every game
-(``PlayerInfo.confirm_coyote``): the next move keyboard drawn for them follows it, and a
-button drawn before the change follows it too when pressed."""
+(``PlayerInfo.confirm_coyote``): the next move keyboard drawn for them follows it. A 🐺
+drawn before turning it off calls at once when pressed; one drawn before turning it on still
+calls at once (its button is the call itself, as "Yes" is): the keyboards drawn after ask."""
 
 from __future__ import annotations
 

@@ -164,14 +164,18 @@ def game_over_text(game: GameSnapshot) -> str:
     """The end: the places (the league's, ``render.results``: the order players went out,
     R16, those who left last), the koira marked and mentioned, and what play decided of
     the rating."""
-    koira_seat = GAMES[game.kind].view(game.state or {}, None)["koira"]
+    view = GAMES[game.kind].view(game.state or {}, None)
+    koira_seat = view["koira"]
     lines = [_("🏁 Koira #{id} is over!").format(id=game.id), "",
              *results.final_lines(game, {koira_seat: "🐕"} if koira_seat is not None else {})]
     try:
         koira = game.at_seat(koira_seat) if koira_seat is not None else None
     except KeyError:
         koira = None
-    if koira is not None:
+    if koira is not None and koira_seat in view["removed"]:  # (one who left is placed last)
+        lines += ["", _("🐕 {name} is the koira: who leaves the game comes last.").format(
+            name=mention_html(koira))]
+    elif koira is not None:
         lines += ["", _("🐕 {name} is the koira: the last player holding cards.").format(
             name=mention_html(koira))]
     rating = results.rating_lines(game)

@@ -276,3 +276,13 @@ def test_a_seat_sees_only_its_own_cards_and_public_ones(seed: int, players: int,
             hidden_from(state, seat))
         assert shown_cards(KOIRA.peek_alert(game, seat) or "").isdisjoint(
             hidden_from(state, seat))
+
+
+def test_a_koira_who_left_is_not_called_the_last_holding_cards() -> None:
+    state = dealt([["9C", "2S", "2H"], ["KD", "3C", "2D"], ["4S", "5S", "6S"]])
+    for seat in (1, 2):
+        state, _ = apply(state, seat, Action("resign"))
+    assert state["over"]
+    text = notes.game_over_text(snapshot(state))
+    assert "who leaves the game comes last" in text, text
+    assert "the last player holding cards" not in text, text
