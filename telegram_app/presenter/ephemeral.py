@@ -11,7 +11,9 @@ bot to play so.
 Each player's current ephemeral message of a game is recorded
 (``league.delivery.Delivery.ephemeral``; the ``ephemeral_messages`` table), so that whichever
 process delivers the game keeps it current: it is edited when that player's turn begins or
-ends and when a move changes what it shows (``GameUI.redraw_seats``), and deleted when the
+ends and when a move changes what it shows (``GameUI.redraw_seats``; off-turn it shows only
+the player's cards, not the bids, trick or turn, which the table just above keeps current,
+so it is never stale under the table), and deleted when the
 hand it shows ends, at the game's end and on a cancel. Telegram does not promise an offline
 player those edits: 🎴 always sends a new one (and deletes the one before), and a press on an
 old keyboard of one redraws the pressed message (:func:`redraw_pressed`).

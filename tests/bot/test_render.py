@@ -435,6 +435,17 @@ def test_an_elo_change_reads_the_same_at_the_end_in_standings_and_history() -> N
     assert end.startswith("+6 (Elo 1507?)"), end
 
 
+def test_the_view_shown_in_the_group_off_turn_holds_only_what_stays_current() -> None:
+    """🎴 off-turn: the others' cards, not the bids or whose turn (they change with each
+    move, and the table just above shows them; this view is edited only when the cards or
+    the turn change), so it never reads stale under the live table."""
+    game = _game(4)
+    other = (game.state["turn"] + 1) % 4
+    shown = render.private_text(game, other, in_group=True)
+    assert "Waiting for" not in shown and "The table above shows the bids" in shown, shown
+    assert "Waiting for" in render.private_text(game, other)  # (the private chat's: whole)
+
+
 def test_the_view_shown_in_the_group_offers_no_typed_bid_and_no_group_heading() -> None:
     """🎴 shows a player's view in the group, where a typed number never reaches the bot
     (and the group's name is the chat itself); the private chat keeps both."""

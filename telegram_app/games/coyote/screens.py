@@ -222,12 +222,16 @@ def private_text(game: GameSnapshot, seat: int, *, in_group: bool = False) -> st
     """A player's private view, under the group (and topic) it is in: the others' cards (never
     their own hidden ones), bids, lives, specials in force, and what they may do on their
     turn. ``in_group``: shown in the group by 🎴, where no heading is needed and typed bids
-    do not arrive."""
+    do not arrive, and, off-turn, only the cards (the table shows the bids)."""
     state = game.state or {}
     view = GAMES[game.kind].view(state, seat)
     lines = [*heading_lines(game),
              _("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]), ""]
     lines += _seat_lines(game, view, seat) + legend(game, view)
+    if in_group and view["turn"] != seat:  # (what changes with each move is on the table
+        # just above, kept current; this view is edited only when the cards or turn do)
+        return "\n".join([*lines, "", _("The table above shows the bids; your buttons come "
+                                         "here on your turn.")])
     lines += ["", _bids_line(game, state)] + status_lines(game, view)
     if view["turn"] == seat:
         if view["min_bid"] > MAX_BID:  # the highest bid closes the bidding

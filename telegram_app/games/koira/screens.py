@@ -229,8 +229,15 @@ def private_text(game: GameSnapshot, seat: int, *, in_group: bool = False) -> st
     it (once the trump is known, with a line saying what a trump does), then their own hand
     (sorted by suit then rank) and what they may do on their turn. Drawn from that seat's
     view: no other player's card. ``in_group``: shown in the group by 🎴, without the
-    group's heading."""
+    group's heading, and, off-turn, only the hand (the table shows the rest)."""
     view = GAMES[game.kind].view(game.state or {}, seat)
+    if in_group and view["turn"] != seat and not view["over"] and seat not in view["out"] \
+            and seat not in view["removed"]:  # (the table just above shows the trick and
+        # counts, kept current; this view is edited only when the hand or turn changes)
+        return "\n".join([
+            _("Your hand: {cards}").format(cards=hand_label(view["hand"])) if view["hand"]
+            else _("Your hand is empty."), "",
+            _("The table above shows the trick; your buttons come here on your turn.")])
     lines = _table_body(game, view) + [""]
     if view["trump"] is not None and not view["over"]:  # what the trump line means, under it
         lines.insert(lines.index(trump_line(game, view)) + 1, "ℹ️ " + trump_rule())

@@ -286,3 +286,13 @@ def test_a_koira_who_left_is_not_called_the_last_holding_cards() -> None:
     text = notes.game_over_text(snapshot(state))
     assert "who leaves the game comes last" in text, text
     assert "the last player holding cards" not in text, text
+
+
+def test_the_view_shown_in_the_group_off_turn_is_the_hand_only() -> None:
+    state = dealt([["9C", "KD", "4S"], ["KH", "3C", "7D"], ["QS", "5H", "5D"]])
+    state, _ = apply(state, 0, Action("play", cards=("9C",)))
+    game = snapshot(state, version=8)
+    shown = screens.private_text(game, 2, in_group=True)
+    assert shown.startswith("Your hand: " + hand_label(["QS", "5H", "5D"])), shown
+    assert "Waiting for" not in shown and "On the table" not in shown, shown
+    assert "<b>Your turn:</b>" in screens.private_text(game, 1, in_group=True)
