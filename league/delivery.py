@@ -175,6 +175,13 @@ class Delivery:
             if value is not None:
                 self.messages[column] = value
 
+    def none_in(self, chat: int) -> None:
+        """The game has no lobby, table or reminder message in ``chat`` (the supergroup its
+        group became, where Telegram refused to post them): none is edited in the old chat,
+        and a move posts the table again."""
+        self.messages.update(lobby_message_id=None, table_message_id=None,
+                             reminder_message_id=None, chat_id=chat)
+
     def forget_reminder(self) -> None:
         """The group's last reminder (or turn ping) was deleted."""
         self.messages["reminder_message_id"] = None
@@ -318,6 +325,13 @@ class Deliveries:
                                  PrivateMessage.hand.is_(None),
                                  PrivateMessage.hand != GameRow.hand))
                       .order_by(GameRow.id).limit(limit))
+        # (a group that became a supergroup: its lobby or table not posted there yet)
+        moved = (select(GameRow.id)
+                 .join(GameMessages, GameMessages.game_id == GameRow.id)
+                 .where(GameRow.status.in_(("lobby", "running")),
+                        GameMessages.chat_id.is_not(None),
+                        GameMessages.chat_id != GameRow.chat_id)
+                 .order_by(GameRow.id).limit(limit))
         lobbies = (select(GameRow.id)
                    .outerjoin(GameMessages, GameMessages.game_id == GameRow.id)
                    .where(GameRow.status == "lobby",
@@ -325,7 +339,7 @@ class Deliveries:
                               GameMessages.told_version < GameRow.version))
                    .order_by(GameRow.id).limit(limit))
         async with self.ctx.db.sessions() as session:
-            return sorted({game_id for query in (untold, no_private, lobbies)
+            return sorted({game_id for query in (untold, no_private, lobbies, moved)
                            for game_id in await session.scalars(query)})
 
 

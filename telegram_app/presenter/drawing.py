@@ -48,7 +48,8 @@ class Screens:
                 await self._draw_lobby(delivery, bot_username, new=new)
 
     async def _draw_lobby(self, delivery: Delivery, bot_username: str | None, *,
-                          new: bool = False) -> None:
+                          new: bool = False) -> bool:
+        """Post (``new``) or edit the lobby: whether that is done (or refused for good)."""
         game = delivery.game
         reachable = await self._reachable([p for p in game.players if p.user_id])
         text = ui_for(game).lobby_text(game, reachable)
@@ -65,6 +66,7 @@ class Screens:
                                                      text, markup=markup) != "failed"
         if shown:
             delivery.told(game.version)
+        return shown
 
     async def close_lobby(self, game: GameSnapshot) -> None:
         """Replace the lobby by a line saying the game started or was cancelled."""
@@ -170,10 +172,19 @@ class Screens:
                 await self._reshow(delivery, bot_username)
 
     async def _reshow(self, delivery: Delivery, bot_username: str | None) -> None:
-        if delivery.game.status == "lobby":
-            await self._draw_lobby(delivery, bot_username, new=True)
-        elif delivery.game.status == "running":
-            await self._post_table(delivery)
+        """Post the lobby or table in the game's chat (its group became a supergroup, or the
+        message is gone); where Telegram refuses for good, none is kept (a sweep would ask
+        again and again; a move posts the table again)."""
+        game = delivery.game
+        if game.status == "lobby":
+            shown = await self._draw_lobby(delivery, bot_username, new=True)
+        elif game.status == "running":
+            shown = await self._post_table(delivery)
+        else:
+            return
+        current = self.messenger.current_chat(game.chat_id)
+        if shown and delivery.game.messages_chat_id != current:  # (refused, not lost)
+            delivery.none_in(current)
 
     async def still_shown(self, game: GameSnapshot, bot_username: str | None) -> bool:
         """Whether the lobby or table still exists (an admin may delete it); else repost."""

@@ -37,6 +37,10 @@ class Reports(Screens):
     async def _represent(self, delivery: Delivery, bot_username: str | None) -> None:
         """Show a game with no change noted here: the logged untold moves, then its messages."""
         fresh = delivery.game
+        if fresh.messages_chat_id not in (None, fresh.chat_id) and \
+                fresh.status in ("lobby", "running"):  # (its group became a supergroup)
+            await self._reshow(delivery, bot_username)
+            fresh = delivery.game
         if fresh.status == "lobby":
             if fresh.told_version is None or fresh.told_version < fresh.version:
                 await self._draw_lobby(delivery, bot_username)

@@ -108,3 +108,23 @@ async def test_an_answer_sent_again_in_the_supergroup_is_no_reply(pg_db, pg_url:
         assert command.message_id in api.chats[NEW].messages  # Bob's "hello" there
         [answer] = api.bot_messages(NEW)
         assert answer.reply_to is None
+
+
+async def test_a_table_lost_after_the_migration_is_posted_by_the_sweep(pg_db, pg_url) -> None:
+    """The supergroup's table post is lost (a 429 past the limiter's retries): the sweep
+    finds the game's messages still in the old group and posts the table again, once."""
+    from tests.e2e.harness import start_game
+
+    old, new = -5101, -1005101
+    async with bot_table(pg_url, old, "Basic group", ["Ann", "Bob", "Cat"],
+                         sweep_interval=0.2) as (api, players, runner):
+        await start_game(api, players, old)
+        await api.settle()
+        assert api.find_messages(old, "· round 1")
+        api.fail_next("sendMessage", error_code=429, parameters={"retry_after": 1},
+                      count=4, chat_id=new)
+        api.migrate_group(old, new)
+        await wait_for(lambda: bool(api.find_messages(new, "· round 1")), timeout=20)
+        await asyncio.sleep(1)  # (a few more sweeps: no second table)
+        await api.settle()
+        assert len(api.find_messages(new, "· round 1")) == 1
