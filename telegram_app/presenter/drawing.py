@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
 from league.delivery import Delivery
@@ -29,13 +29,18 @@ class Screens:
     service: MatchService
     topics: TableTopics
     _locks: KeyLocks  # one delivery of a game at a time in this process
+    _chats: KeyLocks  # a few deliveries of a chat at a time (CHAT_DELIVERIES)
     _slots: asyncio.Semaphore
 
     @asynccontextmanager
-    async def delivering(self, game_id: int) -> AsyncIterator[Delivery]:
-        """The game's lock here, a slot (a database connection), the league's delivery; a
-        tournament table gets its forum topic here, before anything of it is shown."""
-        async with self._locks.hold(game_id), self._slots, \
+    async def delivering(self, game_id: int, chat_id: int | None = None
+                         ) -> AsyncIterator[Delivery]:
+        """The game's lock here, its chat's turn (a group whose 20-a-minute budget is spent
+        makes its deliveries wait there, not in the slots every group shares), a slot (a
+        database connection), the league's delivery; a tournament table gets its forum topic
+        here, before anything of it is shown."""
+        turn = nullcontext() if chat_id is None else self._chats.hold(chat_id)
+        async with self._locks.hold(game_id), turn, self._slots, \
                 self.service.delivering(game_id) as delivery:
             await self.topics.place(delivery)
             yield delivery
@@ -43,7 +48,7 @@ class Screens:
     async def show_lobby(self, game: GameSnapshot, bot_username: str | None, *,
                          new: bool = False) -> None:
         """Post the lobby (again if ``new``) or edit it, while it is one."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             if delivery.game.status == "lobby":
                 await self._draw_lobby(delivery, bot_username, new=new)
 
@@ -70,7 +75,7 @@ class Screens:
 
     async def close_lobby(self, game: GameSnapshot) -> None:
         """Replace the lobby by a line saying the game started or was cancelled."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             await self._close_lobby(delivery.game)
 
     async def _close_lobby(self, game: GameSnapshot) -> None:
@@ -81,7 +86,7 @@ class Screens:
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             game = delivery.game
             if game.table_message_id is None:
                 await self._close_lobby(game)
@@ -102,7 +107,7 @@ class Screens:
     async def refresh(self, game: GameSnapshot) -> None:
         """Draw every private message, and a quiet group's table, as the game is now (its
         clock paused or going again)."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             if delivery.game.status == "running":
                 await self._refresh(delivery)
                 if quiet(delivery.game):
@@ -140,7 +145,7 @@ class Screens:
     async def redraw(self, game: GameSnapshot, chat_id: int, message_id: int,
                      bot_username: str | None) -> None:
         """Draw a message of the game as it is now (a press on an old picture)."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             game = delivery.game
             in_group = chat_id == game.chat_id
             if in_group and message_id == game.lobby_message_id:
@@ -167,7 +172,7 @@ class Screens:
 
     async def reshow(self, game: GameSnapshot, bot_username: str | None) -> None:
         """Post the lobby or table in the supergroup the group became (unless already)."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             if delivery.game.messages_chat_id != delivery.game.chat_id:
                 await self._reshow(delivery, bot_username)
 
@@ -188,7 +193,7 @@ class Screens:
 
     async def still_shown(self, game: GameSnapshot, bot_username: str | None) -> bool:
         """Whether the lobby or table still exists (an admin may delete it); else repost."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             game = delivery.game
             if game.status == "lobby":
                 message_id, markup = game.lobby_message_id, lobby_keyboard(game, bot_username)
@@ -204,7 +209,7 @@ class Screens:
 
     async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
         """Send a player this hand's private message again (``/start``)."""
-        async with self.delivering(game.id) as delivery:
+        async with self.delivering(game.id, game.chat_id) as delivery:
             current = delivery.game.player(player.user_id) if player.user_id else None
             if delivery.game.status == "running" and current is not None:
                 if private_hand(current) == hand_number(delivery.game):

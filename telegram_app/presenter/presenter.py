@@ -18,6 +18,7 @@ from telegram_app.transport.outage import OutageLog, is_outage, sqlstate
 
 # Each holds a database connection while it sends: with the intake's 16, below the pool's 40.
 DELIVERIES = 16
+CHAT_DELIVERIES = 4  # of them for one chat: a group out of budget waits, the others go on
 LOCK_TIMEOUT = "55P03"  # PostgreSQL's lock_not_available: the lock wait (LOCK_WAIT) ran out
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,7 @@ class Presenter(Reports):
         self.outage = outage or OutageLog()  # the intake's: one warning per outage
         self.topics = TableTopics(messenger, service)
         self._locks = KeyLocks()
+        self._chats = KeyLocks(CHAT_DELIVERIES)
         self._pending: dict[int, dict[int, Outcome]] = {}  # game -> version -> undelivered
         self._tasks: set[asyncio.Task] = set()
         self._slots = asyncio.Semaphore(DELIVERIES)
@@ -82,7 +84,9 @@ class Presenter(Reports):
     async def deliver(self, game_id: int) -> None:
         """Show what changed since the group was last told (errors: logged; swept again)."""
         try:
-            async with self.delivering(game_id) as delivery:
+            pending = self._pending.get(game_id) or {}
+            chat = next(iter(pending.values())).game.chat_id if pending else None
+            async with self.delivering(game_id, chat) as delivery:
                 runs = _runs(self._pending.pop(game_id, {}))
                 for n, outcome in enumerate(runs):
                     if outcome.started:

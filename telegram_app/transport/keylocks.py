@@ -1,4 +1,5 @@
-"""A lock per key (a lane, a game), kept only while somebody holds or waits for it."""
+"""A lock per key (a lane, a game), or ``limit`` holders at once per key (a chat's
+deliveries), kept only while somebody holds or waits for it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 
 class KeyLocks:
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 1) -> None:
+        self._limit = limit
         self._locks: dict[Hashable, list[Any]] = {}  # key -> [lock, holders and waiters]
 
     def __contains__(self, key: object) -> bool:  # (held or waited for)
@@ -17,7 +19,8 @@ class KeyLocks:
 
     @asynccontextmanager
     async def hold(self, key: Hashable) -> AsyncIterator[None]:
-        entry = self._locks.setdefault(key, [asyncio.Lock(), 0])
+        entry = self._locks.get(key) or self._locks.setdefault(
+            key, [asyncio.Lock() if self._limit == 1 else asyncio.Semaphore(self._limit), 0])
         entry[1] += 1
         try:
             async with entry[0]:  # (first come, first served)
