@@ -264,7 +264,7 @@ class Deliveries:
             try:
                 try:
                     yield delivery
-                except Exception:
+                except BaseException:  # (also cut off at a stop: what was sent is recorded)
                     try:  # (the delivery's own error is the one raised)
                         await _save(delivery, db)
                     except Exception:  # noqa: BLE001

@@ -80,7 +80,8 @@ async def test_a_kill_right_after_a_commit_is_shown_again_after_the_restart(
         pg_db, pg_url: str) -> None:
     """A bid is committed, then the process is killed before any of its messages went out
     (the fake Bot API holds them and never answers): the new process shows the game again
-    at its first sweep, so the next player gets their keyboard and the group its note."""
+    at its first sweep, so the next player gets their keyboard and the group's table the
+    bid (a quiet group: the table is edited, no note is posted)."""
     async with FakeBotAPI() as api:
         api.add_group(GROUP, "Process group", admins=[1])
         players = [api.add_user(i, name) for i, name in enumerate(["Ann", "Bob", "Cat"], 1)]
@@ -118,8 +119,10 @@ async def test_a_kill_right_after_a_commit_is_shown_again_after_the_restart(
             bot = await _spawn(api, pg_url)
             await wait_for(lambda: any(private_turn_message(api, u, pressed) for u in players),
                            timeout=60)
-            await wait_for(lambda: len(api.bot_messages(GROUP)) > notes, timeout=30)
-            assert "bids" in api.bot_messages(GROUP)[-1].text
+            table = api.find_messages(GROUP, "· round 1")[-1]
+            await wait_for(lambda: "bids" in (api.get_message(GROUP, table.message_id).text
+                                              or ""), timeout=30)
+            assert len(api.bot_messages(GROUP)) == notes
         finally:
             if bot.returncode is None:
                 bot.send_signal(signal.SIGKILL)
