@@ -60,11 +60,13 @@ class Database:
         self.url = async_url(url)
         # Sized for handlers and deliveries (which hold one while sending): overflow ones are
         # opened per use, costlier than the statements (pool of 10: 2,000 connects in 15 s).
-        # LIFO: quiet times reuse the same few.
+        # LIFO: quiet times reuse the same few. hide_parameters: an error (or echo) shows
+        # no statement's parameters: the inbox's are users' updates (message texts, presses).
         self.engine: AsyncEngine = create_async_engine(self.url, echo=echo,
                                                        pool_size=pool_size,
                                                        max_overflow=pool_size,
-                                                       pool_use_lifo=True)
+                                                       pool_use_lifo=True,
+                                                       hide_parameters=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         else:

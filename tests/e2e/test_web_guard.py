@@ -1,7 +1,9 @@
 """What the webhook does with bodies Telegram never sends, against the real bot (fake Bot
 API, PostgreSQL): a body that is no update is one warning and a 200, neither stored nor
 handled (Telegram would retry anything else forever); a body over the limit gets 413 and is
-not read past it. A valid update still goes through the inbox as before."""
+not read past it. A valid update still goes through the inbox as before. Polling holds what
+it fetches to the same rules: an item that is no update is one warning, neither stored nor
+handled, and the updates after it are."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from sqlalchemy import func, select
 
 from league.store.models import InboxItem
 from telegram_app.transport.web import WEBHOOK_MAX_BODY, create_web_app
+from tests.bot.test_update_check import NULL_SHAPES, _sample, _with
 from tests.e2e.harness import bot_table, wait_for
 
 GROUP = -100702
@@ -83,6 +86,9 @@ NO_UPDATES: list[bytes] = [
                                                          "first_name": "B"}},
         "new_chat_member": {"status": 5, "user": {"id": 2, "is_bot": False,
                                                   "first_name": "B"}}}}).encode(),
+    # a null where PTB builds an object passes PTB and failed the check itself (a 500)
+    *(json.dumps(_with(_sample(n), path, value) | {"update_id": 800_200 + i}).encode()
+      for i, (n, path, value) in enumerate(NULL_SHAPES)),
 ]
 
 
@@ -149,3 +155,32 @@ async def test_a_body_over_the_limit_is_refused_unread(pg_db, pg_url) -> None:
         assert response.status_code == 200
         await api.settle()
         assert await _inbox_count(pg_db) == stored + 1
+
+
+async def test_a_polled_item_that_is_no_update_is_one_warning_and_ignored(pg_db, pg_url,
+                                                                       caplog) -> None:
+    """Before, PTB read a null where it builds an object and the handlers failed on it (one
+    traceback each); an item PTB cannot read failed the whole ``getUpdates``, fetched again
+    and again: nothing after it was ever handled."""
+    async with bot_table(pg_url, GROUP, "Guarded", ["Ann"]) as (api, players, runner):
+        await api.settle()
+        stored = await _inbox(pg_db)
+        caplog.clear()
+        caplog.set_level(logging.WARNING)
+        items = [{key: value for key, value in _with(_sample(n), path, value).items()
+                  if key != "update_id"} for n, path, value in NULL_SHAPES]
+        items += [{"message": "x"}, {"message": {**_private_text(0, 1, "/help")["message"],
+                                                 "chat": {"id": [1], "type": "private"}}}]
+        ignored = [api.enqueue_update(item)["update_id"] for item in items]
+        replies = len(api.bot_messages(1))
+        await players[0].send(1, "/help")  # fetched with them, after them
+        await wait_for(lambda: len(api.bot_messages(1)) > replies)
+        await api.settle()
+        assert api.unconfirmed() == []  # (confirmed: Telegram sends them no more)
+        assert not set(ignored) & set(await _inbox(pg_db))
+        assert len(await _inbox(pg_db)) == len(stored) + 1  # the /help
+        warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert [(r.name, r.levelname) for r in warnings] == \
+            [("telegram_app.transport.intake.receiving", "WARNING")] * len(items), \
+            [(r.name, r.getMessage()[:200]) for r in warnings]
+        assert all(r.exc_info is None and "no update" in r.getMessage() for r in warnings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +19,7 @@ from telegram_app.i18n import use_language
 from telegram_app.render.common import error_text
 from telegram_app.transport.intake.lanes import lane_of
 from telegram_app.transport.outage import OutageLog, answerable, is_outage
-from telegram_app.transport.update_check import unstorable
+from telegram_app.transport.update_check import NotAnUpdate, polled_update, unstorable, update_id_of
 
 log = logging.getLogger(__name__)
 HOLD_PAUSE = 1.0
@@ -36,6 +36,7 @@ class Received:
         self.outage = outage
         self.fresh: dict[int, bool] = {}
         self.started_at: dict[int, float] = {}  # (for the press latency metric)
+        self.polling: Callable[[], bool] = lambda: True  # (False: PTB's Updater stopped)
 
     async def receive(self, updates: Sequence[Update],
                       raw: Sequence[dict[str, Any]] | None = None) -> int:
@@ -97,14 +98,21 @@ class Received:
 
 class InboxBot(ExtBot):
     """The bot: ``getUpdates`` stores what it fetched in the inbox before returning it, and
-    every Bot API call is counted for the metrics."""
+    every Bot API call is counted for the metrics.
 
-    __slots__ = ("_raw", "_received")
+    A fetched item that is no update (the webhook's rules, :func:`.update_check.polled_update`)
+    is one warning, neither stored nor handled, as a webhook body would be: PTB reads it as its
+    bare ``update_id`` (else one such item fails the whole batch, which is fetched again and
+    again and nothing after it is ever handled), and it is returned to be confirmed by the next
+    offset, not to be handled (the intake drops what it did not store)."""
+
+    __slots__ = ("_ignored", "_raw", "_received")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._received: Received | None = None
         self._raw: list[Any] | None = None  # the last getUpdates's JSON
+        self._ignored: set[int] = set()  # ids of its items that are no update
 
     async def initialize(self) -> None:
         try:
@@ -126,26 +134,53 @@ class InboxBot(ExtBot):
         (``telegram/ext/_updater.py``, ``_start_polling``) puts what this returns in the
         update queue and confirms them with its next call's offset; what this does not
         return stays on Telegram's side. So when storing fails (an outage), only the prefix
-        :meth:`Received.receive` counts is returned, after :data:`HOLD_PAUSE`."""
-        self._raw = None
+        :meth:`Received.receive` counts is returned, after :data:`HOLD_PAUSE`. Once the
+        Updater stops (``Received.polling``), nothing is stored: see below."""
+        self._raw, self._ignored = None, set()
         updates = await super().get_updates(*args, **kwargs)
+        ignored, self._ignored = self._ignored, set()
+        if updates and self._received is not None and not self._received.polling():
+            # The Updater stopped: it drops what this returns (its last call, which confirms
+            # the batch before, or a poll that ended after the stop began) and Telegram keeps
+            # it (not confirmed). Stored as held here, the next process would take it as a
+            # repeat once the hold lapsed, after newer updates; unstored, it comes as new.
+            return updates
         if updates and self._received is not None:
             raw, self._raw = self._raw, None
             same = raw is not None and len(raw) == len(updates) and all(
                 isinstance(r, dict) and r.get("update_id") == u.update_id
                 for r, u in zip(raw, updates, strict=True))
-            confirmed = await self._received.receive(updates, raw if same else None)
-            if confirmed < len(updates):
+            kept = [n for n, u in enumerate(updates) if u.update_id not in ignored]
+            confirmed = await self._received.receive(
+                [updates[n] for n in kept], [raw[n] for n in kept] if raw and same else None)
+            if confirmed < len(kept):
                 await asyncio.sleep(HOLD_PAUSE)
-                return updates[:confirmed]
+                return updates[:kept[confirmed]]
         return updates
+
+    def _screen(self, result: list[Any]) -> list[Any]:
+        """``getUpdates``'s result with each item that is no update logged and replaced by
+        its bare ``update_id`` (its id put in ``_ignored``), or left out if it has none."""
+        screened = []
+        for item in result:
+            try:
+                polled_update(item, self)
+            except NotAnUpdate as exc:
+                log.warning("getUpdates: ignored an item that is no update: %s", exc)
+                update_id = update_id_of(item)
+                if update_id is not None:
+                    self._ignored.add(update_id)
+                    screened.append({"update_id": update_id})
+                continue
+            screened.append(item)
+        return screened
 
     async def _do_post(self, endpoint: str, data: Any, **kwargs: Any) -> Any:
         metrics.API_CALLS.labels(endpoint).inc()
         try:
             result = await super()._do_post(endpoint, data, **kwargs)
             if endpoint == "getUpdates" and isinstance(result, list):
-                self._raw = result  # (see get_updates)
+                result = self._raw = self._screen(result)  # (see get_updates)
             return result
         except TelegramError as exc:
             metrics.API_ERRORS.labels(endpoint, type(exc).__name__).inc()
