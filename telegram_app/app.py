@@ -55,12 +55,23 @@ from telegram_app.transport.intake import InboxBot, Intake, LaneProcessor, repla
 from telegram_app.transport.messenger import Messenger
 from telegram_app.transport.outage import answer_outage, is_outage
 from telegram_app.transport.ratelimit import ChatRateLimiter
-from telegram_app.transport.scheduler import finish_jobs, schedule
+from telegram_app.transport.scheduler import bounded_stop, finish_jobs, schedule
 
 log = logging.getLogger(__name__)
+WEB_STOP_GRACE = 1  # seconds a web request under way gets when the web app stops (_hang_up)
 ALLOWED_UPDATES = Update.ALL_TYPES
 """Every update type, ``chat_member`` included (Telegram sends it only when asked, and only
 to a bot that administers the group): who leaves the group leaves its games."""
+
+
+class BotApplication(Application):
+    """PTB's Application whose stop has a bound (``transport.scheduler.bounded_stop``):
+    ``run_polling``, :func:`serve` and the tests' runner all stop through it."""
+
+    __slots__ = ()
+
+    async def stop(self) -> None:
+        await bounded_stop(self, super().stop)
 
 
 def build_application(settings: Settings, *, migrate: bool = True,
@@ -100,6 +111,7 @@ def build_application(settings: Settings, *, migrate: bool = True,
                    get_updates_request=AiohttpRequest(connection_pool_size=1))
     app = (
         ApplicationBuilder()
+        .application_class(BotApplication)
         .bot(bot)
         .concurrent_updates(processor)
         .post_init(post_init)
@@ -264,7 +276,9 @@ def make_server(app: Application, settings: Settings, extra_routes: Sequence[Any
                 ) -> Any:
     """The uvicorn server of the bot's web app (:mod:`telegram_app.transport.web`): the webhook at
     ``TELEGRAM_WEBHOOK_URL``'s path when set, ``/healthz``, ``/metrics`` and
-    ``extra_routes`` (Starlette routes: the Mini App's)."""
+    ``extra_routes`` (Starlette routes: the Mini App's). A request still under way when it
+    stops is cut after :data:`WEB_STOP_GRACE` seconds (:func:`_hang_up`; uvicorn cancels it
+    two seconds later if it still runs)."""
     import uvicorn
 
     from telegram_app.transport.web import create_web_app
@@ -276,7 +290,25 @@ def make_server(app: Application, settings: Settings, extra_routes: Sequence[Any
                          extra_routes=extra_routes)
     return uvicorn.Server(uvicorn.Config(
         web, host=settings.web_listen_host, port=settings.web_listen_port or 8080,
-        log_level="warning", access_log=False, lifespan="off"))
+        log_level="warning", access_log=False, lifespan="off",
+        timeout_graceful_shutdown=WEB_STOP_GRACE + 2))
+
+
+async def _hang_up(server: Any) -> None:
+    """Once the web app stops (``server.should_exit``), close after :data:`WEB_STOP_GRACE`
+    seconds the connections still open: uvicorn waits for every response to end, and a Mini
+    App page's event stream lasts up to 25 s, past Docker's 10 s before its SIGKILL (a
+    webhook's or a move's request takes milliseconds). The stream ends as when the network
+    drops (Starlette sees the client gone), and the bot's stop begins in time for its bound
+    (``scheduler.FINISH_TIMEOUT``)."""
+    while not server.should_exit:  # noqa: ASYNC110  (uvicorn itself looks every 0.1 s)
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(WEB_STOP_GRACE)
+    state = getattr(server, "server_state", None)
+    for connection in list(getattr(state, "connections", ())):
+        transport = getattr(connection, "transport", None)
+        if transport is not None:
+            transport.close()
 
 
 async def serve(app: Application, settings: Settings, server: Any = None) -> None:
@@ -302,7 +334,11 @@ async def serve(app: Application, settings: Settings, server: Any = None) -> Non
                 await app.bot.delete_webhook()
                 assert app.updater is not None
                 await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-            await server.serve()
+            hang_up = asyncio.get_running_loop().create_task(_hang_up(server))
+            try:
+                await server.serve()
+            finally:
+                hang_up.cancel()
         finally:
             if app.updater is not None and app.updater.running:
                 await app.updater.stop()

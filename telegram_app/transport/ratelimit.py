@@ -1,14 +1,16 @@
 """Telegram's flood limits as sliding windows (a token bucket, as PTB's, let 39 messages into
-one group's minute: 429s); a 429 pauses only its chat, not the whole bot as PTB's does."""
+one group's minute: 429s); a 429 pauses only its chat, not the whole bot as PTB's does. When the
+bot stops, no call waits for its turn any more (:meth:`ChatRateLimiter.give_up`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram.error import RetryAfter
@@ -17,6 +19,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 KEPT_CHATS = 10_000  # group windows kept (least recently used dropped: an idle one is empty)
+GIVEN_UP = "the bot stops: a call waiting for its rate limit is given up"
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
 
@@ -29,12 +32,12 @@ class _Window:
         self.period = period
         self.turn = asyncio.Lock()
 
-    async def room(self) -> None:
-        """Wait until one more call fits (called holding :attr:`turn`)."""
+    async def room(self, sleep: Callable[[float], Awaitable[None]]) -> None:
+        """Wait (``sleep``) until one more call fits (called holding :attr:`turn`)."""
         loop = asyncio.get_running_loop()
         while len(self.starts) == self.starts.maxlen and \
                 (wait := self.starts[0] + self.period - loop.time()) > 0:  # noqa: ASYNC110
-            await asyncio.sleep(wait)
+            await sleep(wait)
 
 
 class ChatRateLimiter(BaseRateLimiter[int]):
@@ -48,6 +51,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._paused: dict[int | str, float] = {}  # chat -> loop time its pause ends
         self._moved: dict[int | str, int] = {}  # group -> the supergroup it became
         self._max_retries = max_retries
+        self._waiting: set[asyncio.Task] = set()  # tasks waiting for a turn right now
+        self._given_up = False
         self.waits = 0.0  # seconds spent waiting for a budget or a pause (metrics)
 
     async def initialize(self) -> None:
@@ -55,6 +60,35 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     async def shutdown(self) -> None:
         """Nothing to release."""
+
+    def give_up(self) -> int:
+        """The bot stops: every call now waiting for its turn (a group's minute, the overall
+        second, a 429's pause) is cancelled (its task: a handler cut off leaves its update
+        undone for the next process), and so is every later call that would have to wait;
+        one with room goes at once. Returns how many were waiting."""
+        self._given_up = True
+        waiting = [task for task in self._waiting if not task.done()]
+        for task in waiting:
+            task.cancel(GIVEN_UP)
+        return len(waiting)
+
+    async def _wait(self, waiting: Awaitable[Any]) -> Any:
+        """Await ``waiting`` (a sleep, a lock another call holds): a wait for a turn, which
+        :meth:`give_up` ends (at once when it was called already)."""
+        if self._given_up:
+            if inspect.iscoroutine(waiting):
+                waiting.close()
+            raise asyncio.CancelledError(GIVEN_UP)
+        task = asyncio.current_task()
+        assert task is not None
+        self._waiting.add(task)
+        try:
+            return await waiting
+        finally:
+            self._waiting.discard(task)
+
+    async def _sleep(self, seconds: float) -> None:
+        await self._wait(asyncio.sleep(seconds))
 
     def migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """Sends to the group go to the supergroup (without a reply); edits are left to fail."""
@@ -81,15 +115,18 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 data.pop("reply_parameters", None)
             # (a loop: another 429 for the chat may extend its pause meanwhile)
             while (until := self._paused.get(chat, 0.0)) > loop.time():  # noqa: ASYNC110
-                await asyncio.sleep(until - loop.time())
+                await self._sleep(until - loop.time())
             self._paused.pop(chat, None)
             group = isinstance(chat, str) or chat < 0  # (or a channel)
             windows = [w for w in (self._group(chat) if group and self._group_rate else None,
                                    self._overall) if w is not None]
             async with contextlib.AsyncExitStack() as turns:
                 for window in windows:
-                    await turns.enter_async_context(window.turn)
-                    await window.room()
+                    # (a held turn: a call ahead waits for room; a free one is taken at once)
+                    acquire = window.turn.acquire()
+                    await (self._wait(acquire) if window.turn.locked() else acquire)
+                    turns.callback(window.turn.release)
+                    await window.room(self._sleep)
                 if not (sends and chat in self._moved):  # (else it moved while it waited)
                     now = loop.time()  # (counted in both only now: the call starts now)
                     for window in windows:
@@ -122,5 +159,5 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     self._paused[chat] = max(self._paused.get(chat, 0.0),
                                              asyncio.get_running_loop().time() + seconds + 0.1)
                 else:
-                    await asyncio.sleep(seconds + 0.1)
+                    await self._sleep(seconds + 0.1)
         raise AssertionError("unreachable")  # the loop returns or raises

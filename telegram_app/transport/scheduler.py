@@ -9,6 +9,13 @@ A job's work runs in a task of its own that stopping the bot does not cancel: PT
 waits for the jobs running when it stops, but APScheduler cancels one that starts during that
 wait, and a sweep cancelled after its commit would lose its reminder or timeout report.
 :func:`finish_jobs` (the Application's ``post_stop``) waits for that work instead.
+
+The whole stop has one bound, :data:`FINISH_TIMEOUT` seconds from the Application's stop
+(:func:`bounded_stop`): the handlers still running, the jobs and the deliveries end by then or
+are cut off, and no Bot API call waits for a rate limit any more (one waiting is given up:
+:meth:`ChatRateLimiter.give_up`). An update whose handling was cut off stays undone in the
+inbox and is released (:meth:`Intake.release`): the next process handles it at once. A delivery
+cut off is shown again by the next sweep (its records are written as it ends).
 """
 
 from __future__ import annotations
@@ -32,11 +39,17 @@ from telegram_app.services import KEY, BotServices, services
 from telegram_app.tournaments import announcements
 from telegram_app.tournaments.memory import memory_of
 from telegram_app.transport.outage import is_outage
+from telegram_app.transport.ratelimit import ChatRateLimiter
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
 IN_FLIGHT = "jobs_in_flight"  # bot_data key: the set of job tasks not yet finished
-FINISH_TIMEOUT = 30.0  # seconds post_stop waits for them; a hung Bot API call must not hang a stop
+# Seconds from the Application's stop to the end of its handlers, jobs and deliveries (the
+# rest of the stop, closing connections, takes well under a second): below Docker's default
+# stop grace of 10 s, after which it kills (compose.yaml gives 30 s for a slow last getUpdates).
+FINISH_TIMEOUT = 6.0
+STOP_DEADLINE = "stop_deadline"  # bot_data key: the loop time by which the stop's work ends
+CUT_GRACE = 1.0  # seconds PTB's stop gets after the bound, its work cut off, to end
 
 Job = Callable[[ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
@@ -63,19 +76,70 @@ def uncancelled(work: Job) -> Job:
     return job
 
 
+def begin_stop(app: Application) -> float:
+    """The stop begins (once): its deadline is :data:`FINISH_TIMEOUT` seconds from now, and
+    the Bot API calls waiting for a rate limit are given up, as is every later one that would
+    have to wait. Returns the deadline (the event loop's time)."""
+    deadline: float | None = app.bot_data.get(STOP_DEADLINE)
+    if deadline is None:
+        deadline = app.bot_data[STOP_DEADLINE] = \
+            asyncio.get_running_loop().time() + FINISH_TIMEOUT
+        limiter = getattr(app.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatRateLimiter) and (waiting := limiter.give_up()):
+            log.info("stopping: %d Bot API calls waiting for a rate limit given up", waiting)
+    return deadline
+
+
+def cut_off(app: Application) -> None:
+    """The stop's deadline passed: cancel the handlers still running (their updates stay
+    undone: :meth:`Intake.release`) and the job work."""
+    intake = app.bot_data.get("intake")
+    updates = intake.cut_off() if intake is not None else 0
+    jobs = [task for task in app.bot_data.get(IN_FLIGHT, ()) if not task.done()]
+    for task in jobs:
+        task.cancel()
+    log.warning("stopping: %d updates and %d jobs were still handled %s s after the stop "
+                "began; cut off (the next start handles the updates again)", updates,
+                len(jobs), FINISH_TIMEOUT)
+
+
+async def bounded_stop(app: Application, stop: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """PTB's ``Application.stop`` (``stop``: it waits for every handler, then the JobQueue)
+    within the stop's bound (:func:`begin_stop`); the work left at the deadline is cut off
+    (:func:`cut_off`). Should PTB's stop still not end (a job outside our wrappers hung), the
+    stop goes on without it after :data:`CUT_GRACE`."""
+    loop = asyncio.get_running_loop()
+    deadline = begin_stop(app)
+    stopping: asyncio.Task[None] = loop.create_task(stop())
+    done, _ = await asyncio.wait({stopping}, timeout=max(0.0, deadline - loop.time()))
+    if not done:
+        cut_off(app)
+        done, _ = await asyncio.wait({stopping}, timeout=CUT_GRACE)
+    if not done:
+        log.warning("stopping: the Application's stop did not end; going on without it")
+        return
+    stopping.result()
+
+
 async def finish_jobs(app: Application) -> None:
-    """Wait (up to :data:`FINISH_TIMEOUT` seconds) for job work a stop interrupted, and for
-    the deliveries under way; meant for ``post_stop``, while the bot and the database are
-    still open."""
+    """Wait, until the stop's deadline (:func:`begin_stop`; :data:`FINISH_TIMEOUT` seconds
+    from now without one), for job work a stop interrupted and for the deliveries under way;
+    then release the updates this process did not handle (:meth:`Intake.release`). Meant for
+    ``post_stop``, while the bot and the database are still open."""
+    loop = asyncio.get_running_loop()
+    deadline = app.bot_data.get(STOP_DEADLINE) or loop.time() + FINISH_TIMEOUT
     running: set[asyncio.Task] = app.bot_data.get(IN_FLIGHT, set())
     if KEY in app.bot_data:
-        await app.bot_data[KEY].presenter.drain(FINISH_TIMEOUT)
+        await app.bot_data[KEY].presenter.drain(max(0.0, deadline - loop.time()))
     if running:
-        _, late = await asyncio.wait(set(running), timeout=FINISH_TIMEOUT)
+        _, late = await asyncio.wait(set(running), timeout=max(0.0, deadline - loop.time()))
         for task in late:
-            log.warning("a job still ran %s s after the bot stopped; cancelling it",
+            log.warning("a job still ran when the stop's %s s were up; cancelling it",
                         FINISH_TIMEOUT)
             task.cancel()
+    intake = app.bot_data.get("intake")
+    if intake is not None and (released := await intake.release()):
+        log.info("stopping: %d updates not handled here left for the next start", released)
 
 
 class _NotAnError(logging.Filter):

@@ -2,7 +2,8 @@
 while one in another group is not held up; two presses of one bid that arrive together
 are applied in order of arrival (the second refused as out of date); a repeated update is
 handled once; a press whose move committed just before a kill is answered after the
-restart."""
+restart; an update fetched as polling stops, or cut off by the stop's bound, is handled by
+the next process at once."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from league.store.models import GameEvent, InboxItem
+from league.store.models import GameEvent, InboxItem, utcnow
 from tests.e2e.harness import (
     BotRunner,
     hold,
@@ -164,6 +165,92 @@ async def test_a_cancelled_update_releases_its_lane(pg_db, pg_url: str) -> None:
             await wait_for(lambda: all(t.done() for t in handling))
             await team[1].send(GROUP_A, "/help")
             await wait_for(lambda: bool(api.bot_messages(GROUP_A)), timeout=30)  # (lane free)
+            await api.settle()
+        finally:
+            await runner.stop()
+
+
+async def test_an_update_fetched_as_polling_stops_is_handled_first_after_the_restart(
+        pg_db, pg_url: str) -> None:
+    """PTB's Updater, when polling stops, calls getUpdates once more (``timeout`` 0) to
+    confirm the batch before, and drops what that call returns; Telegram keeps it. It is not
+    stored: stored as held by the stopping process, it would wait after the restart, a repeat,
+    until that hold lapsed (``INBOX_GRACE``), behind newer updates of its chat. The next
+    process receives it as new: the /rules sent during the stop is answered before a /help
+    sent after the restart."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "A", admins=[1], type="supergroup")
+        ann = api.add_user(1, "Ann")
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        await api.settle()
+        last_call, go_on = asyncio.Event(), asyncio.Event()
+        polled = api._get_updates
+
+        async def held_last_call(params: dict, request):
+            if not params.get("timeout") and not last_call.is_set():  # (the stop's call)
+                last_call.set()
+                await go_on.wait()
+            return await polled(params, request)
+
+        api._get_updates = held_last_call
+        stopping = asyncio.create_task(runner.stop())
+        await asyncio.wait_for(last_call.wait(), 30)
+        await ann.send(GROUP_A, "/rules")  # fetched by that last call
+        go_on.set()
+        await stopping
+        async with pg_db.sessions() as session:
+            assert not await session.scalar(select(func.count()).select_from(InboxItem))
+        assert not api.bot_messages(GROUP_A)
+
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await ann.send(GROUP_A, "/help")
+            await wait_for(lambda: len(api.bot_messages(GROUP_A)) == 2, 30)
+            rules, help_ = api.bot_messages(GROUP_A)
+            assert "/newgame" not in rules.text and "/newgame" in help_.text  # in order
+            await api.settle()
+        finally:
+            await runner.stop()
+
+
+async def test_a_handler_still_running_at_the_stops_bound_is_cut_off(
+        pg_db, pg_url: str, monkeypatch) -> None:
+    """A handler that outlasts the stop's bound (here its admin check never answered) is
+    cancelled at the bound: the stop ends, its update stays undone, its hold released, and
+    the next process handles it at once."""
+    from telegram_app.transport import scheduler
+
+    monkeypatch.setattr(scheduler, "FINISH_TIMEOUT", 0.5)
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP_A, "A", admins=[1])
+        ann = api.add_user(1, "Ann")
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await api.settle()
+            held, release = hold(api, "getChatMember", lambda p: p.get("chat_id") == GROUP_A)
+            await ann.send(GROUP_A, "/settings")
+            await asyncio.wait_for(held.wait(), 30)
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            await runner.stop()
+            assert loop.time() - began < 0.5 + scheduler.CUT_GRACE + 1
+        finally:
+            release.set()
+            await runner.stop()
+        async with pg_db.sessions() as session:
+            undone = list(await session.scalars(select(InboxItem.taken_until)
+                                                .where(InboxItem.done_at.is_(None))))
+        assert len(undone) == 1 and undone[0] <= utcnow(), undone  # its hold released
+        assert not api.bot_messages(GROUP_A)
+
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            await wait_for(lambda: bool(api.find_messages(GROUP_A, "Defaults for new games")),
+                           timeout=30)
             await api.settle()
         finally:
             await runner.stop()

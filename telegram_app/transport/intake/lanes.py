@@ -51,9 +51,13 @@ class Intake:
         self.outage = OutageLog()
         grace = max(grace, 5.0)  # (a shorter hold lapsed under load: handled twice, in CI)
         self.received = Received(inbox, self.outage, timedelta(seconds=grace))
+        # (PTB drops what getUpdates fetches once its Updater stops: not stored, see there)
+        self.received.polling = lambda: app.updater is None or app.updater.running
         self.replay = Replay(self, grace=grace, keep=keep)
         self.handling: set[int] = set()   # ids being handled here
         self.abandoned: set[int] = set()  # answered with the outage note: done once it ends
+        self.cut: set[int] = set()  # ids whose handling was cancelled (a stop): not done
+        self.working: set[asyncio.Task] = set()  # tasks handling updates here, the replay's
         self.born = utcnow()  # items received before this are no one's here (a restart's)
         self._slots = asyncio.Semaphore(concurrency)
         self._lanes = KeyLocks()
@@ -68,6 +72,9 @@ class Intake:
         uid = update.update_id
         work = self.received.fresh.pop(uid, None)
         self.handling.add(uid)
+        task = asyncio.current_task()
+        if task is not None:
+            self.working.add(task)
         try:
             if work is None:
                 metrics.DROPPED.labels("repeat").inc()
@@ -90,6 +97,10 @@ class Intake:
                     self.abandoned.add(uid)
                 elif not item.done:
                     await self.inbox.mark_done([uid])
+        except asyncio.CancelledError:
+            if work is True:
+                self.cut.add(uid)  # (undone, unless its change committed: released at the stop)
+            raise
         except Exception as exc:
             if not is_outage(exc):
                 raise
@@ -100,6 +111,37 @@ class Intake:
                 coroutine.close()  # never awaited: a repeat, or answered with the outage note
             self.handling.discard(uid)
             self.received.started_at.pop(uid, None)
+            if task is not None:
+                self.working.discard(task)
+
+    def cut_off(self) -> int:
+        """The stop's bound is reached: cancel the handling still under way here (and a
+        replay's run); how many tasks. Their updates stay undone (a commit marks its own
+        update done, so one cut off before it is handled again): :meth:`release`."""
+        running = [task for task in self.working if not task.done()]
+        for task in running:
+            task.cancel("the bot stops: its bound is reached")
+        return len(running)
+
+    async def release(self) -> int:
+        """At the end of a stop: give up the hold on the updates stored or taken here and not
+        handled (cut off, dropped by PTB's stop, fetched as it stopped), so the next process
+        takes them at once (:meth:`Inbox.take_undone`) instead of waiting for the hold to
+        lapse; how many. A database that cannot be reached leaves them to lapse."""
+        ids = {uid for uid, work in self.received.fresh.items() if work} | self.cut
+        if not ids:
+            return 0
+        try:
+            await self.inbox.renew(ids, timedelta(0))
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            self.outage.failed(exc)
+            return 0
+        self.cut -= ids
+        for uid in ids:
+            self.received.fresh.pop(uid, None)
+        return len(ids)
 
 
 class LaneProcessor(BaseUpdateProcessor):

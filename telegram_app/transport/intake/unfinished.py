@@ -79,6 +79,9 @@ async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     intake: Intake | None = context.application.bot_data.get(KEY)
     if intake is None:
         return
+    task = asyncio.current_task()
+    if task is not None:
+        intake.working.add(task)  # (a stop's bound cuts it off too: Intake.cut_off)
     try:
         if queued := await intake.replay.run():
             log.info("queued %d received but unhandled updates", queued)
@@ -86,3 +89,6 @@ async def replay_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         if not is_outage(exc):
             raise
         intake.outage.failed(exc)
+    finally:
+        if task is not None:
+            intake.working.discard(task)
