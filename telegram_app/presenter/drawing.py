@@ -148,9 +148,9 @@ class Screens(Lobbies):
         async with self.delivering(game.id, game.chat_id) as delivery:
             current = delivery.game.player(player.user_id) if player.user_id else None
             if delivery.game.status == "running" and current is not None:
-                if private_hand(current) == hand_number(delivery.game):
-                    await self.retire(current)  # (one live keyboard a game in a chat)
                 await self._send_private(delivery, current)
+                if private_hand(current) == hand_number(delivery.game):
+                    await self.retire(delivery, current)  # (one live keyboard a game a chat)
 
     async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
         """Send ``player`` the hand's private message; ``False`` if it failed."""
@@ -271,11 +271,15 @@ class Screens(Lobbies):
                 await self.messenger.delete(game.chat_id, game.reminder_message_id):
             delivery.forget_reminder()
 
-    async def retire(self, player: PlayerInfo) -> None:
-        """Take ``player``'s latest private message of the game out of play before a new one
-        is sent while it may still carry buttons (a chat never holds two live keyboards of a
-        game): deleted, or where Telegram refuses (older than 48 hours) its buttons go."""
+    async def retire(self, delivery: Delivery, player: PlayerInfo) -> None:
+        """Take ``player``'s private message (as read: it may still carry buttons) out of
+        play once this delivery sent them a new one (a chat never holds two live keyboards
+        of a game; unsent, the old one stays, their only one): deleted, or where Telegram
+        refuses (older than 48 hours) its buttons go."""
         if player.user_id is None or not player.private_message_id or not _may_write(player):
+            return
+        now = delivery.game.player(player.user_id)
+        if now is None or now.private_message_id in (None, player.private_message_id):
             return
         if not await self.messenger.delete(player.user_id, player.private_message_id):
             await self.messenger.edit_markup(player.user_id, player.private_message_id, None)

@@ -119,7 +119,7 @@ class Reports(Screens):
                 await self._refresh(delivery, seats)
             return
         over = is_over(fresh)
-        ping = None
+        ping, stood_in = None, None
         removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
         if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
@@ -128,9 +128,11 @@ class Reports(Screens):
                          {p.seat for p in fresh.seated if p.seat is not None}) - removed
             if ping is not None and ping == outcome.turn_before and \
                     private_hand(fresh.at_seat(ping)) == hand_number(fresh):
-                await self.retire(fresh.at_seat(ping))  # (stood in for: their old turn's)
+                stood_in = fresh.at_seat(ping)  # (their missed turn's message: retired below)
         if not over and _told_by_table(game, outcome):
             await self._live_move(delivery, outcome, seats, ping)
+            if stood_in is not None:
+                await self.retire(delivery, stood_in)
             return
         if not over and not _opens_table(fresh, outcome.events):
             (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once; a
@@ -149,6 +151,8 @@ class Reports(Screens):
             await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
         if removed and not over:  # (at the end every message is closed: _close_hand)
             await self._close_removed(delivery, removed)
+        if stood_in is not None:
+            await self.retire(delivery, stood_in)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
 
