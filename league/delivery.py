@@ -216,11 +216,16 @@ class Delivery:
                                                              set_=changed))
         if self.private:
             stmt = insert(PrivateMessage).values([
-                {"game_id": game_id, "user_id": user, "message_id": message, "hand": hand}
+                {"game_id": game_id, "user_id": user, "message_id": message, "hand": hand,
+                 "hand_first_id": message}
                 for user, (message, hand) in self.private.items()])
+            same_hand = PrivateMessage.hand == stmt.excluded.hand  # (NULL: a new hand)
             await session.execute(stmt.on_conflict_do_update(
                 index_elements=["game_id", "user_id"],
-                set_={"message_id": stmt.excluded.message_id, "hand": stmt.excluded.hand}))
+                set_={"message_id": stmt.excluded.message_id, "hand": stmt.excluded.hand,
+                      "hand_first_id": case((same_hand, func.coalesce(
+                          PrivateMessage.hand_first_id, PrivateMessage.message_id)),
+                          else_=stmt.excluded.message_id)}))
         gone = [user for user, note in self.ephemeral_changes.items() if note is None]
         if gone:
             await session.execute(delete(EphemeralMessage).where(

@@ -16,7 +16,7 @@ from league.match.outcome import Listeners, Outcome, Step
 from league.store.clock import arm_turn, pause, resume
 from league.store.context import Context
 from league.store.errors import ServiceError
-from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
+from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer, PrivateMessage
 from league.store.models import Game as GameRow
 from league.store.reads import GameReads
 from league.store.rows import attach_elo, load_game, store_state
@@ -88,7 +88,8 @@ class Moves:
                     raise ServiceError("not_a_player")
                 game = self.ctx.game(row.kind)
                 if typed is not None:
-                    _check_typed(player, game.hand_number(row.state), typed)
+                    _check_typed(player, await session.get(PrivateMessage, (row.id, user_id)),
+                                 game.hand_number(row.state), typed)
                 to_act = game.current_seat(row.state)
                 progress_before = game.progress(row.state)
                 clock = (row.deadline_at, row.remind_at, row.due_at, row.paused_left)
@@ -275,11 +276,15 @@ Planned = tuple[int, Action, dict[str, Any], list[Any]]
 """A move worked out but not stored yet: seat, action, the state after it, its events."""
 
 
-def _check_typed(player: GamePlayer, hand: int, message_id: int) -> None:
+def _check_typed(player: GamePlayer, private: PrivateMessage | None, hand: int,
+                 message_id: int) -> None:
     """Refuse a typed move that was applied already, or that was typed before this hand's
-    private message was sent (message ids in one private chat only grow)."""
+    first private message was sent (message ids in one private chat only grow; a turn's
+    ping, a later message of the same hand, may arrive after the number was typed)."""
     if player.last_typed_id is not None and message_id <= player.last_typed_id:
         raise ServiceError("already_handled")
-    shown = player.private_message_id
-    if player.private_hand == hand and shown and message_id < shown:
+    if private is None or private.hand != hand:
+        return
+    shown = private.hand_first_id or private.message_id
+    if shown and message_id < shown:
         raise ServiceError("typed_too_early")

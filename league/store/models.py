@@ -161,7 +161,9 @@ class GameMessages(Base):
 
 class PrivateMessage(Base):
     """A player's private message of a game: ``message_id`` shows hand ``hand``
-    (``engine.Game.hand_number``). Written only by the game's deliveries, like
+    (``engine.Game.hand_number``); ``hand_first_id`` is the first private message of that
+    hand (a turn's ping is a new message in the same hand): a number typed before it was
+    meant for an earlier hand. Written only by the game's deliveries, like
     :class:`GameMessages`."""
 
     __tablename__ = "private_messages"
@@ -171,6 +173,7 @@ class PrivateMessage(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     hand: Mapped[int | None] = mapped_column(Integer)
+    hand_first_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class EphemeralMessage(Base):

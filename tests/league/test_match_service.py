@@ -173,6 +173,24 @@ async def test_a_typed_bid_is_applied_once_and_only_in_its_round(pg_db: Database
     await service.act(game_id, first, game.version, Action("bid", 20), typed=61)
 
 
+async def test_a_number_typed_before_the_turns_ping_counts(pg_db: Database) -> None:
+    """A player gets a new private message when their turn comes (it notifies): a number
+    they typed just before it arrived, after the round's first message, is still this
+    round's bid (the round's first private message is what it must follow)."""
+    service = MatchService(pg_db)
+    game_id = await _running(service)
+    game = await service.get(game_id)
+    first = _user_at(game, game.state["turn"])
+    async with service.delivering(game_id) as delivery:
+        delivery.set_private(first, 50, game.state["round"])
+    async with service.delivering(game_id) as delivery:  # the turn's ping, the same round
+        delivery.set_private(first, 70, game.state["round"])
+    with pytest.raises(ServiceError, match="typed_too_early"):
+        await service.act(game_id, first, game.version, Action("bid", 3), typed=40)
+    await service.act(game_id, first, game.version, Action("bid", 3), typed=60)
+    assert (await service.get(game_id)).state["bids"][-1][1] == 3
+
+
 async def test_a_running_game_is_cancelled_by_an_admin_not_by_its_host(pg_db: Database) -> None:
     """A cancelled game is not rated, so the host may not wipe a running game others still
     play; an admin may, and so may the host once nobody else is left."""
