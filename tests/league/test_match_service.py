@@ -177,7 +177,18 @@ async def test_a_number_typed_before_the_turns_ping_counts(pg_db: Database) -> N
     """A player gets a new private message when their turn comes (it notifies): a number
     they typed just before it arrived, after the round's first message, is still this
     round's bid (the round's first private message is what it must follow)."""
-    service = MatchService(pg_db)
+    await _typed_before_the_ping(MatchService(pg_db))
+
+
+async def test_a_number_typed_before_the_turns_ping_counts_on_sqlite(sqlite_url: str) -> None:
+    db = Database(sqlite_url)
+    try:
+        await _typed_before_the_ping(MatchService(db))
+    finally:
+        await db.dispose()
+
+
+async def _typed_before_the_ping(service: MatchService) -> None:
     game_id = await _running(service)
     game = await service.get(game_id)
     first = _user_at(game, game.state["turn"])
