@@ -72,3 +72,14 @@ def test_postgres_takes_every_workers_connections() -> None:
     limits = [int(arg.split("=", 1)[1]) for arg in command if arg.startswith("max_connections=")]
     # (the polling bot is another profile: it does not run beside the workers)
     assert limits and limits[0] >= workers * per_process + 10
+
+
+def test_a_polling_bot_needs_no_webhook_setting() -> None:
+    """Compose checks every ``${NAME:?…}`` in the file before it picks a service or a
+    profile: only what every bot needs may be required that way (the webhook workers check
+    their own settings when they start)."""
+    import re
+
+    required = set(re.findall(r"\$\{(\w+):\?", (ROOT / "compose.yaml").read_text()))
+    assert required == {"TELEGRAM_BOT_TOKEN"}
+    assert "TELEGRAM_WEBHOOK_URL" in " ".join(_compose()["services"]["bot"]["command"])
