@@ -10,6 +10,7 @@ from sqlalchemy.orm import aliased
 
 from league.store.db import Database
 from league.store.models import Chat, Game, GamePlayer
+from league.store.rows import MAX_INTEGER
 
 
 async def played_in(db: Database, chat_id: int, user_id: int) -> bool:
@@ -24,6 +25,8 @@ async def played_in(db: Database, chat_id: int, user_id: int) -> bool:
 async def may_see_game(db: Database, game_id: int, user_id: int) -> bool | None:
     """Whether ``user_id`` may see game ``game_id`` (as :func:`played_in` its chat: this
     game's players sat in one of its games), ``None`` if there is no such game. One query."""
+    if not 0 < game_id <= MAX_INTEGER:
+        return None  # (forged: no such game)
     other = aliased(Game)
     member = exists().where(GamePlayer.game_id == other.id, other.chat_id == Game.chat_id,
                             GamePlayer.user_id == user_id)

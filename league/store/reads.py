@@ -8,7 +8,7 @@ from sqlalchemy import select
 from league.store.context import Context
 from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
-from league.store.rows import load_game, open_in
+from league.store.rows import MAX_INTEGER, load_game, open_in
 from league.store.snapshots import GameSnapshot, snapshot
 
 
@@ -85,6 +85,8 @@ class GameReads:
         """The human whose own move raised game ``game_id`` to ``version`` (``None``: a
         computer's move, the deal, or no such step): a press refused as stale whose move the
         presser had just made is a double tap."""
+        if not 0 < game_id <= MAX_INTEGER or not 0 < version <= MAX_INTEGER:
+            return None  # (forged: no such step)
         async with self.ctx.db.sessions() as session:
             return await session.scalar(
                 select(GameEvent.user_id).where(GameEvent.game_id == game_id,

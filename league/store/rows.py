@@ -38,9 +38,9 @@ def is_language_code(code: object) -> bool:
         all(part.isascii() and part.isalnum() for part in code.replace("_", "-").split("-"))
 
 
-MAX_GAME_ID = 2**31 - 1
-"""Game ids are 32-bit integers in the database; a larger number (typed or forged) names no
-game, and must not reach the driver, which would refuse it."""
+MAX_INTEGER = 2**31 - 1
+"""Game ids and versions are 32-bit integers in the database; a larger number (typed or
+forged) names no game or step, and must not reach the driver, which would refuse it."""
 
 
 # Built once: a statement built anew costs CPU for its construction and cache key at every
@@ -59,7 +59,7 @@ async def load_game(session: AsyncSession, game_id: int, *, lock: bool = False) 
     """The game ``game_id`` with its players (``lock``: ``FOR UPDATE``); raises
     ``game_not_found`` for an unknown or out-of-range id."""
     if isinstance(game_id, bool) or not isinstance(game_id, int) or \
-            not 0 < game_id <= MAX_GAME_ID:
+            not 0 < game_id <= MAX_INTEGER:
         raise ServiceError("game_not_found")
     stmt = _LOAD_LOCKED if lock else _LOAD
     row = (await session.scalars(stmt, {"game_id": game_id})).unique().one_or_none()
