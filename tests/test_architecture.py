@@ -123,8 +123,9 @@ reason."""
 
 
 def _code_words(source: str) -> set[str]:
-    """The words of a module's code: identifiers, attribute and keyword names, and the
-    words of its string literals other than docstrings, lower-cased."""
+    """The words of a module's code: identifiers, attribute and keyword names, the parts of
+    the modules it imports, and the words of its string literals other than docstrings,
+    lower-cased."""
     import ast
     import re
 
@@ -153,6 +154,10 @@ def _code_words(source: str) -> set[str]:
             words.add(node.arg)
         elif isinstance(node, ast.keyword) and node.arg:
             words.add(node.arg)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            words |= set(node.module.split("."))
+        elif isinstance(node, ast.Import):
+            words |= {part for alias in node.names for part in alias.name.split(".")}
     return {w.lower() for w in words}
 
 

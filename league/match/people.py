@@ -1,5 +1,5 @@
 """People: users' names, languages, whether private messages reach them, and their own
-preferences (whether 🐺 Coyote! asks them to confirm it)."""
+preferences (whether a move that ends the round asks them to confirm it)."""
 
 from __future__ import annotations
 
@@ -52,19 +52,19 @@ class People:
             row = await upsert_user(session, user)
             row.chosen_language = code
 
-    async def confirms_coyote(self, user_id: int) -> bool:
-        """Whether ``user_id``'s 🐺 Coyote! asks them to confirm it (on unless they turned it
-        off; a user the league does not know yet: on)."""
+    async def confirms_ending(self, user_id: int) -> bool:
+        """Whether a move of ``user_id``'s that ends the round asks them to confirm it (on
+        unless they turned it off; a user the league does not know yet: on)."""
         async with self.ctx.db.sessions() as session:
             return await session.scalar(
-                select(User.confirm_coyote).where(User.id == user_id)) is not False
+                select(User.confirm_ending).where(User.id == user_id)) is not False
 
-    async def set_confirm_coyote(self, user: UserRef, on: bool) -> None:
-        """Record whether ``user``'s 🐺 Coyote! asks them to confirm it (games read it with
-        their players: the next keyboard drawn for them follows it)."""
+    async def set_confirm_ending(self, user: UserRef, on: bool) -> None:
+        """Record whether ``user``'s moves that end the round ask them to confirm them (games
+        read it with their players: the next keyboard drawn for them follows it)."""
         async with self.ctx.db.sessions.begin() as session:
             row = await upsert_user(session, user)
-            row.confirm_coyote = on
+            row.confirm_ending = on
 
     async def set_can_message(self, user_id: int, value: bool) -> None:
         """Record whether private messages reach a user (a 403 from the platform: ``False``)."""

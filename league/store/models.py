@@ -71,9 +71,9 @@ class User(Base):
     # Chosen with /language in the private chat; wins over ``language`` when set.
     chosen_language: Mapped[str | None] = mapped_column(String(16))
     can_message: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Whether 🐺 Coyote! (which ends the round) asks this player to confirm it first (on by
-    # default; /confirm off in the private chat turns it off).
-    confirm_coyote: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Whether a move that ends the round (a game's UI says which: ``GameUI.confirm_text``)
+    # asks this player to confirm it first (on by default; /confirm off turns it off).
+    confirm_ending: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
                                                  onupdate=utcnow)
@@ -349,10 +349,10 @@ class GamePlayer(Base):
     reader_reachable: Mapped[bool | None] = column_property(
         select(User.can_message).where(User.id == user_id)
         .correlate_except(User).scalar_subquery(), expire_on_flush=False)
-    # Whether the player's 🐺 Coyote! asks to be confirmed (``User.confirm_coyote``), read
+    # Whether the player's round-ending moves ask to be confirmed (``User.confirm_ending``), read
     # likewise: their move keyboard is drawn without a query of its own.
     reader_confirms: Mapped[bool | None] = column_property(
-        select(User.confirm_coyote).where(User.id == user_id)
+        select(User.confirm_ending).where(User.id == user_id)
         .correlate_except(User).scalar_subquery(), expire_on_flush=False)
 
     # The player's private message and its hand, as the deliveries recorded them

@@ -103,8 +103,8 @@ async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
     """Put the languages the games' messages are written in onto the loaded ``rows`` (for
     their snapshots): the chat's (``Chat.language``) and each human player's (the one they
     chose, else their client's), with whether private messages reach each human player
-    (``User.can_message``) and whether their 🐺 Coyote! asks to be confirmed
-    (``User.confirm_coyote``). Codes as stored; the bot normalises them. All are read with
+    (``User.can_message``) and whether their round-ending moves ask to be confirmed
+    (``User.confirm_ending``). Codes as stored; the bot normalises them. All are read with
     the rows themselves (``Game.chat_language``, ``GamePlayer.reader_language``,
     ``GamePlayer.reader_reachable``, ``GamePlayer.reader_confirms``): only what a row added
     in this session lacks is read here."""
@@ -118,7 +118,7 @@ async def attach_languages(session: AsyncSession, rows: list[GameRow]) -> None:
     users = {uid: (chosen or client, bool(reachable), confirms is not False)
              for uid, chosen, client, reachable, confirms in (await session.execute(
                  select(User.id, User.chosen_language, User.language, User.can_message,
-                        User.confirm_coyote)
+                        User.confirm_ending)
                  .where(User.id.in_(missing_users)))).all()} if missing_users else {}
 
     def reader(player: Any) -> tuple[str | None, bool, bool]:

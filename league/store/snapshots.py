@@ -75,10 +75,10 @@ class PlayerInfo:
     """Once the game is over, whether this human's result was rated (``league.tables.rated``: a
     human who never made a move of their own is placed but not rated); ``None`` before,
     for a computer, and for games finished before it was recorded."""
-    confirm_coyote: bool = False
-    """Whether this human's 🐺 Coyote! asks them to confirm it first (``User.confirm_coyote``,
-    on unless they turned it off; read with the game). ``False`` for a computer, and in a
-    snapshot not read from the database."""
+    confirms_ending: bool = False
+    """Whether this human's move that ends the round asks them to confirm it first
+    (``User.confirm_ending``, on unless they turned it off; read with the game). ``False``
+    for a computer, and in a snapshot not read from the database."""
     elo_change: EloChange | None = None
     """Once the game is over and rated for this human, their Elo change in it (read with the
     finished game: ``league.store.rows.attach_elo``); ``None`` otherwise: a computer, a
@@ -177,7 +177,7 @@ def snapshot(game: Game) -> GameSnapshot:
                        p.private_message_id, p.private_hand,
                        readers.get(p.user_id, unread)[0], p.ai_level,
                        readers.get(p.user_id, unread)[1], p.rated,
-                       confirm_coyote=readers.get(p.user_id, unread)[2],
+                       confirms_ending=readers.get(p.user_id, unread)[2],
                        elo_change=elo.get(p.user_id) if p.user_id is not None else None)
             for p in game.players),
     )

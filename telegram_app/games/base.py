@@ -177,6 +177,13 @@ class GameUI(Protocol):
         each ``None`` for none: the first game's commands are the help's own text."""
         ...
 
+    def confirm_text(self, on: bool | None) -> str | None:
+        """``/confirm``'s answer for this game's move that ends the round, which asks the
+        player to confirm it unless they turned that off (``PlayerInfo.confirms_ending``):
+        how it is set (``on``), or where to send /confirm (``None``: it was sent in a
+        group). ``None`` if the game has no such move (reader's language)."""
+        ...
+
     def title(self, options: dict[str, Any]) -> str:
         """A finished game as ``/history`` names it, from the options it was opened with
         (Coyote: its edition), else :meth:`game_name` (reader's language)."""

@@ -21,7 +21,7 @@ def _game(confirm: bool, bids: list[list[int]] | None = None) -> GameSnapshot:
     state = CoyoteGame().new_state(3, 7)
     state["bids"] = [[(state["turn"] - 1) % 3, 5]] if bids is None else bids
     players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, True, None, None, None,
-                               confirm_coyote=confirm) for i in range(3))
+                               confirms_ending=confirm) for i in range(3))
     return GameSnapshot(1, -100, 0, "coyote", {"edition": "classic"}, "running", 12, state,
                         1000, 5, 6, players)
 
@@ -66,5 +66,5 @@ def test_a_confirmation_is_refused_as_the_other_keyboards_are() -> None:
 def test_turned_off_since_the_button_was_drawn_it_calls_at_once() -> None:
     game = _game(True)
     seat = game.state["turn"]
-    off = replace(game, players=tuple(replace(p, confirm_coyote=False) for p in game.players))
+    off = replace(game, players=tuple(replace(p, confirms_ending=False) for p in game.players))
     assert UI.press(off, Press("cc", 1, (12,)), seat, True) == Action("call")

@@ -400,7 +400,7 @@ def test_the_mini_apps_coyote_asks_only_those_who_want_it() -> None:
         return buttons["options"][0]
 
     assert "confirm" not in call_option(game)  # (/confirm off)
-    asked = replace(game, players=tuple(replace(p, confirm_coyote=True) for p in game.players))
+    asked = replace(game, players=tuple(replace(p, confirms_ending=True) for p in game.players))
     assert call_option(asked)["confirm"]["label"] == "🐺 Yes, call Coyote!"
 
 

@@ -202,7 +202,7 @@ async def test_commands_for_another_bot_are_left_alone(pg_db, pg_url, caplog) ->
         before = len(api.bot_messages(ann.id))
         await ann.send(ann.id, "/confirm@otherbot off")
         await api.settle()
-        assert await service(runner).confirms_coyote(ann.id)
+        assert await service(runner).confirms_ending(ann.id)
         assert len(api.bot_messages(ann.id)) == before
     assert not failures(caplog)
 
@@ -239,7 +239,7 @@ async def test_commands_in_the_group_are_answered(pg_db, pg_url, caplog, command
         answers = [m for m in api.bot_messages(GROUP) if m.message_id > sent.message_id]
         assert answers and all("went wrong" not in (m.text or "") for m in answers), \
             [m.text for m in answers]
-        assert await service(runner).confirms_coyote(bob.id)
+        assert await service(runner).confirms_ending(bob.id)
     assert not failures(caplog)
 
 

@@ -180,7 +180,7 @@ async def test_turned_off_coyote_calls_at_once_in_this_game_and_the_next(table) 
     assert not answer.get("show_alert"), answer
     await wait_for(lambda: len(api.find_messages(GROUP, "calls Coyote!")) > calls)
     for other in players:  # (each their own: the others kept the default)
-        assert await service(runner).confirms_coyote(other.id) is (other is not caller)
+        assert await service(runner).confirms_ending(other.id) is (other is not caller)
     # /confirm alone says how it is set; /confirm on brings the question back.
     asked = await caller.send(caller.id, "/confirm")
     await wait_for(lambda: api.bot_messages(caller.id)[-1].reply_to == asked.message_id)
@@ -188,15 +188,15 @@ async def test_turned_off_coyote_calls_at_once_in_this_game_and_the_next(table) 
     await caller.send(caller.id, "/confirm on")
     await wait_for(lambda: "asks you to confirm" in (api.bot_messages(caller.id)[-1].text
                                                      or ""))
-    assert await service(runner).confirms_coyote(caller.id)
-    assert await service(runner).confirms_coyote(999)  # (someone unknown: the default)
+    assert await service(runner).confirms_ending(caller.id)
+    assert await service(runner).confirms_ending(999)  # (someone unknown: the default)
 
 
 async def test_confirm_in_a_group_is_a_hint(table) -> None:
     api, players, runner = table
     await players[1].send(GROUP, "/confirm off")
     await wait_for(lambda: bool(api.find_messages(GROUP, "in a private chat")))
-    assert await service(runner).confirms_coyote(players[1].id)  # unchanged
+    assert await service(runner).confirms_ending(players[1].id)  # unchanged
 
 
 # --- from the group: an ephemeral message -------------------------------------------------

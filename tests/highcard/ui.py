@@ -33,6 +33,9 @@ class HighCardUI:
     def help_lines(self) -> tuple[str | None, str | None]:
         return None, None
 
+    def confirm_text(self, on: bool | None) -> str | None:
+        return None
+
     def title(self, options: dict[str, Any]) -> str:
         return "High card"
 

@@ -21,7 +21,7 @@ The callback verbs (``<verb>:<game id>:<version>[:<n>…]``, see
 
 🐺 Coyote! ends the round, so it asks once for confirmation (``cc``: "Yes, call Coyote!", the
 ``c`` of that version, and Back) unless the player turned that off (``/confirm off``;
-``PlayerInfo.confirm_coyote``, read with the game).
+``PlayerInfo.confirms_ending``, read with the game).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def move_rows(game: GameSnapshot, first: int | None = None,
         return rows
     alone, with_bid, can_call = _legal(game, seat)
     if can_call:
-        asks = game.at_seat(seat).confirm_coyote
+        asks = game.at_seat(seat).confirms_ending
         rows.append([Button(_("🐺 Coyote!"), callback_data=_cb("cc" if asks else "c", game, v))])
     icon = specials_icon(game)
     specials = [Button(f"{icon} {special_name(n)}", callback_data=_cb(

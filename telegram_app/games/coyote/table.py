@@ -240,6 +240,6 @@ def replay_cards(game: GameSnapshot, events: list[dict[str, Any]]) -> dict[str, 
 def _confirms(game: GameSnapshot, seat: int) -> bool:
     """Whether the player in ``seat`` asked 🐺 Coyote! to be confirmed (``/confirm``)."""
     try:
-        return game.at_seat(seat).confirm_coyote
+        return game.at_seat(seat).confirms_ending
     except KeyError:
         return True

@@ -184,7 +184,7 @@ class CoyoteUI:
                 raise ServiceError("not_a_player")
             if (game.state or {}).get("turn") != seat:
                 raise ServiceError("not_your_turn")
-            if press.verb == "cc" and not game.at_seat(seat).confirm_coyote:
+            if press.verb == "cc" and not game.at_seat(seat).confirms_ending:
                 return Action("call")  # (turned off since this button was drawn)
             return _more_rows(press, game)
         if seat is None:  # before reading the button's move
@@ -213,21 +213,22 @@ class CoyoteUI:
     def error_text(self, code: str, detail: dict[str, Any]) -> str | None:
         return error_text(code, detail)
 
+    def confirm_text(self, on: bool | None) -> str | None:
+        return confirm_text(on)
 
 
-def confirm_setting_text(on: bool) -> str:
-    """``/confirm``'s answer (the private chat; ``handlers/preferences.py``): whether the
-    player's 🐺 Coyote! asks them to confirm it (``on``), and how to change that."""
+
+def confirm_text(on: bool | None) -> str:
+    """``/confirm``'s answer (``handlers/preferences.py``): whether the player's 🐺 Coyote!
+    asks them to confirm it (``on``), and how to change that; sent in a group (``None``):
+    where to send it."""
+    if on is None:
+        return _("Send /confirm on or /confirm off to me in a private chat: whether 🐺 "
+                 "Coyote! asks you first.")
     if on:
         return _("🐺 Coyote! asks you to confirm before it ends the round. Send /confirm off "
                  "to call at once.")
     return _("🐺 Coyote! calls at once, without asking. Send /confirm on to be asked first.")
-
-
-def confirm_hint() -> str:
-    """``/confirm`` sent in a group: where to send it."""
-    return _("Send /confirm on or /confirm off to me in a private chat: whether 🐺 Coyote! "
-             "asks you first.")
 
 
 def _action(press: Press, game: GameSnapshot | None) -> Action:

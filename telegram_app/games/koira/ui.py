@@ -204,6 +204,9 @@ class KoiraUI:
                 _("🐕 <b>Koira</b>: /newgame koira opens its lobby, /rules koira explains it, "
                   "/standings koira and /top koira show its own league."))
 
+    def confirm_text(self, on: bool | None) -> str | None:
+        return None  # (no move ends a phase on its own: none asks to be confirmed)
+
     def title(self, options: dict[str, Any]) -> str:
         """The game's name (its options are not part of a game's title)."""
         return option_texts.game_name()
