@@ -258,6 +258,12 @@ class GameUI(Protocol):
         of it): false once eliminated, out or removed."""
         ...
 
+    def out_text(self, game: GameSnapshot, seat: int) -> str | None:
+        """The answer to 🎴 from ``seat``, no longer :meth:`in_hand`, where the game says
+        more than "you are out of this game" (Koira: out of cards, safe, and the place);
+        ``None``: that (reader's language)."""
+        ...
+
     def private_text(self, game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
         """``seat``'s private message (their language, headed by the group's name via
         ``telegram_app.render.place.with_place``): what they may see and what they may do.

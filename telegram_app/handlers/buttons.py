@@ -187,7 +187,11 @@ async def _peek(query: CallbackQuery, data: Callback, game: GameSnapshot, bot: B
     if player is None or player.seat is None:
         raise ServiceError("not_a_player")
     if not ui_for(game).in_hand(game, player.seat):  # (left, removed, knocked out: the alert
-        raise ServiceError("out_of_game")            # would show them the cards in play)
+        said = ui_for(game).out_text(game, player.seat)  # would show them the cards in play)
+        if said is None:
+            raise ServiceError("out_of_game")
+        _answer(bot, query, said, alert=True)
+        return
     alert = ui_for(game).peek_alert(game, player.seat)  # (in the presser's language: here)
     bot.presenter.later(_show_cards(bot, query, game.id, alert))
 

@@ -81,6 +81,9 @@ class HighCardUI:
         shown = state["round"] - (0 if state["over"] else 1)
         return f"🃏 High card #{game.id} · round {shown} is over."
 
+    def out_text(self, game: GameSnapshot, seat: int) -> str | None:
+        return None
+
     def peek_alert(self, game: GameSnapshot, seat: int) -> str | None:
         return None
 

@@ -108,6 +108,9 @@ class CoyoteUI:
         return []
 
     # --- a player's private message ------------------------------------------------------
+    def out_text(self, game: GameSnapshot, seat: int) -> str | None:
+        return None  # (knocked out or left: out of this game, as the common answer says)
+
     def in_hand(self, game: GameSnapshot, seat: int) -> bool:
         if not game.state:
             return False

@@ -272,6 +272,13 @@ class KoiraUI:
         """Still in the game (neither out of cards nor removed)."""
         return bool(game.state) and seat in _engine().still_playing(game.state)
 
+    def out_text(self, game: GameSnapshot, seat: int) -> str | None:
+        """Out of cards: safe, and in which place (not "out of this game", which reads as
+        having left or been removed)."""
+        out = (game.state or {}).get("out") or []
+        return _("You are out of cards: you are safe ({place}).").format(
+            place=screens.ordinal(out.index(seat) + 1)) if seat in out else None
+
     def private_text(self, game: GameSnapshot, seat: int, *, in_group: bool = False) -> str:
         """See :func:`screens.private_text`."""
         return screens.private_text(game, seat, in_group=in_group)
