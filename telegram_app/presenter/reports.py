@@ -119,7 +119,7 @@ class Reports(Screens):
                 await self._refresh(delivery, seats)
             return
         over = is_over(fresh)
-        ping, stood_in = None, None
+        ping, back = None, None
         removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
         if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
@@ -128,11 +128,11 @@ class Reports(Screens):
                          {p.seat for p in fresh.seated if p.seat is not None}) - removed
             if ping is not None and ping == outcome.turn_before and \
                     private_hand(fresh.at_seat(ping)) == hand_number(fresh):
-                stood_in = fresh.at_seat(ping)  # (their missed turn's message: retired below)
+                back = fresh.at_seat(ping)  # (their last turn's message: retired below)
         if not over and _told_by_table(game, outcome):
             await self._live_move(delivery, outcome, seats, ping)
-            if stood_in is not None:
-                await self.retire(delivery, stood_in)
+            if back is not None:
+                await self.retire(delivery, back)
             return
         if not over and not _opens_table(fresh, outcome.events):
             (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once; a
@@ -151,8 +151,8 @@ class Reports(Screens):
             await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
         if removed and not over:  # (at the end every message is closed: _close_hand)
             await self._close_removed(delivery, removed)
-        if stood_in is not None:
-            await self.retire(delivery, stood_in)
+        if back is not None:
+            await self.retire(delivery, back)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
 
@@ -256,12 +256,14 @@ def _opens_table(game: GameSnapshot, events: list[dict[str, Any]]) -> bool:
 def _turn_passed(game: GameSnapshot, outcome: Outcome, seats: set[int] | None
                  ) -> tuple[set[int] | None, int | None]:
     """The seats to redraw, the mover's among them (their buttons go), and the seat whose
-    turn began with this change (``None``: the mover acts again, or nobody does). A player
-    the computer stood in for (a timeout) is pinged even when the turn comes back to them:
-    they were away."""
+    turn began with this change (``None``: the mover acts again, or nobody does). A turn
+    that comes back to the mover is a new one when others moved in between (computer
+    players' replies, or moves told together) or the computer stood in for them (a
+    timeout: they were away): they are pinged again."""
     turn = current_seat(game)
     mover = outcome.turn_before
     if seats is not None and mover is not None:
         seats = seats | {mover}
-    stood_in = any(e.get("type") == TIMED_OUT for e in outcome.events)
-    return seats, (turn if turn is not None and (turn != mover or stood_in) else None)
+    again = any(e.get("type") == TIMED_OUT for e in outcome.events) or any(
+        step.seat is not None and step.seat != mover for step in outcome.steps)
+    return seats, (turn if turn is not None and (turn != mover or again) else None)

@@ -171,9 +171,10 @@ def status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
 def table_text(game: GameSnapshot, *, mention: bool = False,
                moves: list[str] | None = None, opening: list[str] | None = None) -> str:
     """The group's table message of the current round: seats, lives, face-up cards and the
-    specials in force; with ``mention``, who opens the round (as a mention: the new message of
-    a round notifies them). ``moves`` (the round's moves as lines) makes it the live table of
-    a quiet group, edited in place as the round's moves happen (README, "Message economy"):
+    specials in force; with ``mention``, the player to act (as a mention: the new message of
+    a round notifies them), who opens the round unless a computer opened it already.
+    ``moves`` (the round's moves as lines) makes it the live table of a quiet group, edited
+    in place as the round's moves happen (README, "Message economy"):
     it then shows them, whose turn it is and the clock, and ``opening`` under its heading (the
     showdown that ended the round before). Without, moves are told by notes and the table is
     edited only when what it shows changes."""
@@ -196,8 +197,9 @@ def table_text(game: GameSnapshot, *, mention: bool = False,
         player = game.at_seat(view["turn"])
         if mention and not state.get("bids"):
             lines += ["", _("{name} opens the round.").format(name=mention_html(player))]
-        else:
-            lines += ["", _("Waiting for {name}.").format(name=name_html(player))]
+        else:  # (a new table whose round a computer opened names its player to act too)
+            lines += ["", _("Waiting for {name}.").format(
+                name=(mention_html if mention else name_html)(player))]
         clock = clock_line(game) if live else ""
         if clock:
             lines.append(clock)
