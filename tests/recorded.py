@@ -202,7 +202,7 @@ def league_messages(edition: str) -> Iterator[tuple[str, str]]:
     period (empty and with rows), the weekly and season posts, a rating card, the
     leaderboard, the history and the profile's caption."""
     start = datetime(2026, 3, 2, tzinfo=UTC)
-    rows = [StandingRow(1000 + i, 3.5 - i, 4, 2 - i // 2, 1510.0 - 7 * i, 4.5 - 3 * i, i + 1)
+    rows = [StandingRow(1000 + i, 3.5 - i, 4, 2 - i // 2, 1510.0 - 7 * i, 5 - 3 * i, i + 1)
             for i in range(4)]
     names = {1000 + i: NAMES[i] for i in range(4)}
     for period in ("week", "last", "season", "last_season"):

@@ -133,7 +133,10 @@ class LeagueQueries:
                 select(Rating).where(Rating.user_id.in_(users), Rating.kind == kind))}
             names = await _names(session, users)
         results = _results(events)
-        rows = table(results, {u: r.rating for u, r in ratings.items()})
+        # (a period still running shows each player's Elo now; one that ended, the Elo it
+        # ended with: their last game's in it)
+        running = period in ("week", "season")
+        rows = table(results, {u: r.rating for u, r in ratings.items()} if running else None)
         return Standings(period, start, end, rows, names,
                          {u: r.games for u, r in ratings.items()}, tz, kind)
 

@@ -27,7 +27,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
-from league.tables.ratings import PROVISIONAL_GAMES, RatingChange
+from league.tables.ratings import PROVISIONAL_GAMES, RatingChange, shown_change
 
 __all__ = [
     "DEFAULT_TZ", "EPOCH", "SEASON_WEEKS", "GameResult", "LeaderRow", "StandingRow",
@@ -141,14 +141,16 @@ class GameResult(Generic[P]):
 class StandingRow(Generic[P]):
     """A line of ``/standings``: ``points`` (Σ S, halves possible), ``games`` and ``wins``
     (first places) in the period, ``rating`` (Elo points, unrounded), ``rating_change``
-    (Σ of the period's deltas) and the shared ``rank`` (1 = top)."""
+    (the sum of the period's changes as each game showed them, ``shown_change``: a player
+    who adds up the +10 and −3 their games showed reads +7) and the shared ``rank``
+    (1 = top)."""
 
     player: P
     points: float
     games: int
     wins: int
     rating: float
-    rating_change: float
+    rating_change: int
     rank: int
 
 
@@ -168,9 +170,10 @@ def table(results: Iterable[GameResult[P]], ratings: Mapping[P, float] | None = 
 
     Only games with ``start <= finished_at < end`` count (either bound may be ``None``);
     pass :func:`week_bounds` or :func:`season_bounds`. ``rating`` is the player's entry in
-    ``ratings`` (their current Elo) or, if absent, the ``after`` of their last game in the
-    period. Players without a game in the period are not listed. Raises :class:`ValueError`
-    when a result's ``changes`` and ``places`` name different players.
+    ``ratings`` (their current Elo, for a period still running) or, if absent, the ``after``
+    of their last game in the period (a period that ended: the rating it ended with).
+    Players without a game in the period are not listed. Raises :class:`ValueError` when a
+    result's ``changes`` and ``places`` name different players.
     """
     kept = [r for r in results
             if (start is None or r.finished_at >= start) and (end is None or r.finished_at < end)]
@@ -178,7 +181,7 @@ def table(results: Iterable[GameResult[P]], ratings: Mapping[P, float] | None = 
     points: dict[P, float] = {}
     games: dict[P, int] = {}
     wins: dict[P, int] = {}
-    change: dict[P, float] = {}
+    change: dict[P, int] = {}
     last: dict[P, float] = {}
     for result in kept:
         if set(result.changes) != set(result.places):
@@ -188,7 +191,7 @@ def table(results: Iterable[GameResult[P]], ratings: Mapping[P, float] | None = 
             points[p] = points.get(p, 0.0) + row.score
             games[p] = games.get(p, 0) + 1
             wins[p] = wins.get(p, 0) + (result.places[p] == 1)
-            change[p] = change.get(p, 0.0) + row.delta
+            change[p] = change.get(p, 0) + shown_change(row.before, row.after)
             last[p] = row.after
     current = {p: (ratings or {}).get(p, last[p]) for p in points}
     ranked = _ranked(list(points), key=lambda p: (points[p], wins[p], current[p]))

@@ -121,7 +121,7 @@ async def standings(request: Request, bot: BotServices, user: WebAppUser) -> Res
              "points": format_number(row.points, "#,##0.##"), "games": row.games,
              "wins": row.wins,
              "elo": format_rating(row.rating, table.games_played.get(row.player, 0)),
-             "change": render.rating_change(row.rating, row.rating_change),
+             "change": render.rating_change(row.rating_change),
              "you": row.player == user.id, "user_id": row.player} for row in table.rows]
     return JSONResponse({
         "period": period, "title": lines[0], "rows": rows, "range": lines[1],

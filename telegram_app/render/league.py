@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from league.store.snapshots import GameSnapshot
 from league.tables.queries import HistoryEntry, RatingCard, Standings
-from league.tables.ratings import format_rating, shown_change
+from league.tables.ratings import format_rating
 from league.tournaments.records import TournamentSnapshot
 from telegram_app.games.base import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
@@ -31,10 +31,10 @@ def _points(value: float) -> str:
     return format_number(value, "#,##0.##")
 
 
-def rating_change(rating: float, change: float) -> str:
+def rating_change(change: int) -> str:
     """A period's Elo change as the end of a game shows one (``+7``, ``−8``, ``±0``): the
-    difference of the ratings as shown, the rating now and before the period."""
-    return signed(shown_change(rating - change, rating))
+    sum of the changes its games showed (``StandingRow.rating_change``)."""
+    return signed(change)
 
 
 def standings_text(standings: Standings, *, final: bool = False) -> str:
@@ -64,7 +64,7 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
         elo = format_rating(row.rating, standings.games_played.get(row.player, 0))
         lines.append(f"{row.rank}. {_name(standings.names.get(row.player, '?'))} · "
                      f"<b>{_points(row.points)}</b> · {row.games} · {row.wins} · {elo} "
-                     f"({rating_change(row.rating, row.rating_change)})")
+                     f"({rating_change(row.rating_change)})")
     return fit_lines(lines, keep="first")
 
 

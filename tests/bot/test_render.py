@@ -419,8 +419,8 @@ def test_an_elo_change_reads_the_same_at_the_end_in_standings_and_history() -> N
     from telegram_app.render.results import elo_text
 
     start = datetime(2026, 11, 30, tzinfo=UTC)
-    rows = [StandingRow(1, 1.0, 1, 1, 1507.2, 1507.2 - 1500.6, 1),
-            StandingRow(2, 0.0, 1, 0, 1493.4, 1493.4 - 1500.4, 2)]
+    rows = [StandingRow(1, 1.0, 1, 1, 1507.2, shown_change(1500.6, 1507.2), 1),
+            StandingRow(2, 0.0, 1, 0, 1493.4, shown_change(1500.4, 1493.4), 2)]
     table = Standings("week", start, start + timedelta(days=7), rows, {1: "Ann", 2: "Bob"},
                       {1: 3, 2: 3}, "UTC")
     game = HistoryEntry(3, start, "coyote", {"edition": "classic"},
