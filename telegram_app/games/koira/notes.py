@@ -166,13 +166,20 @@ def game_over_text(game: GameSnapshot) -> str:
     the rating."""
     view = GAMES[game.kind].view(game.state or {}, None)
     koira_seat = view["koira"]
+    # Those who left share last place (the league's places): each of them is the koira.
+    koiras = list(view["removed"]) if koira_seat in view["removed"] else \
+        [] if koira_seat is None else [koira_seat]
     lines = [_("🏁 Koira #{id} is over!").format(id=game.id), "",
-             *results.final_lines(game, {koira_seat: "🐕"} if koira_seat is not None else {})]
+             *results.final_lines(game, dict.fromkeys(koiras, "🐕"))]
     try:
         koira = game.at_seat(koira_seat) if koira_seat is not None else None
     except KeyError:
         koira = None
-    if koira is not None and koira_seat in view["removed"]:  # (one who left is placed last)
+    if len(koiras) > 1:
+        lines += ["", _("🐕 {names} share last place, the koira's: who leaves the game comes "
+                        "last.").format(names=", ".join(mention_html(game.at_seat(s))
+                                                        for s in sorted(koiras)))]
+    elif koira is not None and koira_seat in view["removed"]:  # (one who left comes last)
         lines += ["", _("🐕 {name} is the koira: who leaves the game comes last.").format(
             name=mention_html(koira))]
     elif koira is not None:
