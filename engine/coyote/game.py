@@ -120,8 +120,14 @@ class CoyoteGame:
         return state, events
 
     def player_limits(self, options: JSON | None = None) -> tuple[int, int]:
-        """(min, max) players of the edition named in ``options`` (default classic)."""
+        """(min, max) players of the edition named in ``options`` (default classic), with
+        its lives: more lives than the edition's own only for fewer players (feathers: 4 or 5
+        coins with 3–4 players), as :meth:`new_game` checks."""
         edition = get_edition((options or {}).get("edition", "classic"))
+        lives = (options or {}).get("lives", edition.lives)
+        most = edition.more_lives_max_players
+        if most is not None and isinstance(lives, int) and lives > edition.lives:
+            return edition.min_players, min(most, edition.max_players)
         return edition.min_players, edition.max_players
 
     def option_choices(self, options: JSON | None = None) -> dict[str, list[Any]]:

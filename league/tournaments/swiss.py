@@ -11,7 +11,11 @@ Seating (:func:`seat`)
     possible. Byes go to the lowest-ranked of those who sat out least so far, so nobody sits
     out twice before everyone has sat out once. After the cut, swaps between neighbouring
     tables (nearest in rank first) lower the number of pairs who already met, keeping the
-    sizes; the passes are bounded so a 500-player round stays well under a second.
+    sizes; the passes are bounded so a 500-player round stays well under a second. Where
+    pairs still meet again, a search for a seating of the same sizes in which nobody does
+    (players taken in rank order, so it stays as near the cut as it can) replaces it when it
+    finds one within :data:`SEARCH_STEPS` steps: the same opponents again only where that
+    cannot be helped (or, past that bound, found).
 
 Scoring (:func:`table_points`)
     At a table of n players a player scores (opponents placed below them + ½ × opponents
@@ -40,6 +44,8 @@ __all__ = [
 BYE = Fraction(1, 2)
 """The points of a round sat out: a table's average, so a bye neither helps nor hurts."""
 SWAP_PASSES = 4
+SEARCH_STEPS = 20_000
+"""The bound of the search for a seating without repeated pairs (about 20 ms here)."""
 """At most this many passes of swaps over the neighbouring tables after the cut; each pass
 stops early when it swaps nobody. Bounds the time a large round takes."""
 
@@ -193,6 +199,43 @@ def _improve(tables: list[list[int]], order: Mapping[int, int],
             return
 
 
+def _fresh(playing: list[int], sizes: list[int], adj: Met) -> list[list[int]] | None:
+    """Tables of ``sizes`` in which nobody sits with anyone they met (``adj``), found by a
+    depth-first search over ``playing`` (ranked best first) that gives each table, in order,
+    the best-ranked player left, then fills it in rank order: the first found is the one
+    nearest the plain cut. ``None`` if there is none, or none within :data:`SEARCH_STEPS`."""
+    tables: list[list[int]] = [[] for _ in sizes]
+    left = list(playing)
+    steps = 0
+
+    def fill(t: int, start: int) -> bool:
+        nonlocal steps
+        if t == len(sizes):
+            return True
+        if len(tables[t]) == sizes[t]:
+            return fill(t + 1, 0)
+        if not tables[t]:  # (the best-ranked player left opens the table: no mirror images)
+            candidates = [0] if left else []
+        else:
+            candidates = range(start, len(left))
+        for i in candidates:
+            steps += 1
+            if steps > SEARCH_STEPS:
+                return False
+            player = left[i]
+            if any(other in adj.get(player, {}) for other in tables[t]):
+                continue
+            tables[t].append(player)
+            left.pop(i)
+            if fill(t, i):
+                return True
+            left.insert(i, player)
+            tables[t].pop()
+        return False
+
+    return tables if fill(0, 0) else None
+
+
 def repeated_pairs(tables: Iterable[Sequence[int]], met: Mapping[frozenset[int], int]) -> int:
     """How many pairs seated together in ``tables`` had already met (``met`` > 0)."""
     return sum(1 for table in tables for i, a in enumerate(table) for b in table[i + 1:]
@@ -223,7 +266,10 @@ def seat(entrants: Sequence[Entrant], size: int, low: int, high: int,
         tables.append(playing[start:start + n])
         start += n
     if met and len(tables) > 1:
-        _improve(tables, order, _neighbours(playing, met))
+        adj = _neighbours(playing, met)
+        _improve(tables, order, adj)
+        if repeated_pairs(tables, met):
+            tables = _fresh(playing, sizes, adj) or tables
         tables = [sorted(table, key=order.__getitem__) for table in tables]
     return Seating(tables=tables, byes=[e.id for e in ranked if e.id in out])
 
