@@ -214,10 +214,8 @@ def _fresh(playing: list[int], sizes: list[int], adj: Met) -> list[list[int]] | 
             return True
         if len(tables[t]) == sizes[t]:
             return fill(t + 1, 0)
-        if not tables[t]:  # (the best-ranked player left opens the table: no mirror images)
-            candidates = [0] if left else []
-        else:
-            candidates = range(start, len(left))
+        # (the best-ranked player left opens the table: no mirror images)
+        candidates = range(min(1, len(left))) if not tables[t] else range(start, len(left))
         for i in candidates:
             steps += 1
             if steps > SEARCH_STEPS:

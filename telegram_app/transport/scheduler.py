@@ -259,9 +259,12 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         with for_chat(game):
             text = reminder_text(game, player, removal=result.removed)
         async with bot.presenter.delivering(game.id) as delivery:
+            ping = delivery.game.reminder_message_id  # (the turn's group ping, if any)
             sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
             if sent is not None:
                 delivery.set_messages(reminder=sent)
+                if ping is not None and ping != sent:  # the reminder names them now: one
+                    await bot.messenger.delete(game.chat_id, ping)  # message to delete later
         # Not to a player Telegram refused before (blocked the bot, deleted, never started
         # it: User.can_message, read with the game): every turn's attempt would be refused
         # again. /start makes them reachable again.
