@@ -29,6 +29,7 @@ from telegram_app.miniapp.text import clean_name, id_of, plain
 from telegram_app.render import league as render
 from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.services import BotServices
+from telegram_app.tournaments.words import podium
 
 ID_LIMIT = 2**31
 """Tournament ids are 32-bit (``league.tournaments.records.read_tournament``)."""
@@ -172,7 +173,8 @@ async def chat_list(request: Request, bot: BotServices, user: WebAppUser) -> Res
         raise ServiceError("league_members_only")
     items = []
     for cup in await chat_tournaments(bot.db, chat_id):
-        winners = [clean_name(r.entry.name) for r in cup.standings if r.place == 1] \
+        # (as the group's final message: no medal for one withdrawn, or for 0 points)
+        winners = [clean_name(r.entry.name) for r in podium(cup) if r.place == 1] \
             if cup.status == "finished" else []
         count = len(cup.active) if cup.status == "signup" else len(cup.entries)
         items.append({"id": cup.id, "game": game_name(cup.kind),

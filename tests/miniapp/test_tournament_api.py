@@ -74,6 +74,19 @@ async def test_a_finished_tournaments_page(mini) -> None:
     winners = ", ".join(s.entry.name for s in cup.standings if s.place == 1)
     assert item == {"id": cup.id, "game": "Coyote", "label": item["label"], "stage": "Finished",
                     "players": "6 players", "winner": f"Winner: {winners}", "you": True}
+    # A winner withdrawn (their entry no longer active) gets no medal in the group's final
+    # message, nor "Winner" here.
+    from sqlalchemy import update
+
+    from league.store.tournament_models import TournamentEntry
+    from telegram_app.services import KEY
+
+    first = [s.entry.id for s in cup.standings if s.place == 1]
+    async with runner.app.bot_data[KEY].db.sessions.begin() as session:
+        await session.execute(update(TournamentEntry).where(TournamentEntry.id.in_(first))
+                              .values(active=False))
+    [item] = (await client.get(f"chat/{GROUP}/tournaments", 2)).json()["tournaments"]
+    assert item["winner"] is None, item
     # Ann's own profile names the group; Bob's, seen by Ann from the group, does not.
     ann = next(s for s in cup.standings if s.entry.user_id == 1)
     own = (await client.get("profile/1", 1)).json()["tournaments"]
