@@ -66,7 +66,10 @@ class Reports(Screens):
         if is_over(fresh):
             await self._close_hand(fresh, hand_number(fresh))
         else:
+            pinged = fresh.at_seat(ping) if ping is not None else None
             drawn = await self._refresh_and_ping(delivery, None, ping, mention=quiet(fresh))
+            if pinged is not None:  # (their message before may still carry the buttons of
+                await self.retire(delivery, pinged)  # a turn that came back to them)
             if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
                 drawn = await self._edit_table_result(delivery) != "failed" and drawn
         if arrived:

@@ -259,6 +259,8 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
         with for_chat(game):
             text = reminder_text(game, player, removal=result.removed)
         async with bot.presenter.delivering(game.id) as delivery:
+            if delivery.game.version != game.version:
+                return  # (a move came in since the sweep: its turn, and reminder, are over)
             ping = delivery.game.reminder_message_id  # (the turn's group ping, if any)
             sent = await bot.messenger.send(game.chat_id, text, thread_id=game.thread_id)
             if sent is not None:

@@ -1,7 +1,8 @@
 """Who is named in the group, and when that goes: a player the bot cannot message privately
 is named once a turn (a quiet group's short ping, or a note per move's "your turn", not
-both), and the ping goes with its turn, the round or the game (a /cancel too); a table edit
-that failed is caught up by the sweep's edit, not a note naming the turn; /start mid-game
+both), and the ping goes with its turn, the round or the game (a /cancel too); a reminder
+the sweep found before a move is not sent; a table edit that failed is caught up by the
+sweep's edit, not a note naming the turn, and leaves one live keyboard; /start mid-game
 leaves one live keyboard in the private chat."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import asyncio
 
 import pytest
 
+from engine.core import Action
 from tests.e2e.harness import (
     bot_table,
     choose,
@@ -170,3 +172,73 @@ async def test_a_player_who_left_sees_no_cards_by_the_tables_button(sqlite_url, 
         table = api.get_message(GROUP, game.table_message_id)
         answer = await api.wait_answer(await leaver.press(table, "🎴 My cards"))
         assert "You are out of this game" in answer.get("text", ""), answer
+
+
+async def test_a_reminder_the_sweep_found_before_a_move_is_not_sent(sqlite_url) -> None:
+    """The sweep finds Dan's reminder due, and before it is drawn a move passes the turn on
+    (his 🎴 bid, here through the service): the reminder is not posted (it would name a
+    player whose turn is over) and does not take the next turn's group ping with it."""
+    from league.match.sweeper import SweepResult
+    from telegram_app.services import KEY
+    from telegram_app.transport.scheduler import show
+
+    for seed in range(1, 9):
+        async with bot_table(sqlite_url, GROUP, "Pings", ["Ann", "Bob", "Dan"],
+                             strangers=1) as (api, players, runner):
+            service = service_of(runner)
+            service.new_seed = lambda seed=seed: seed
+            await start_game(api, players, GROUP)
+            await api.settle(quiet=0.3)
+            if await _until_dans_turn(api, players, runner) is None:
+                continue
+            dan = players[2]
+            stale = (await service.open_games_in(GROUP))[0]
+            seat = stale.player(dan.id).seat
+            bid = stale.state["bids"][-1][1] + 1
+            await service.act(stale.id, dan.id, stale.version, Action("bid", bid))
+            await api.settle(quiet=0.3)
+            before = len(api.bot_messages(GROUP))
+            deleted = len(api.calls("deleteMessage"))
+            assert runner.app is not None
+            await show(runner.app.bot_data[KEY], SweepResult("reminder", stale, seat),
+                       runner.app.bot.username)
+            await api.settle(quiet=0.2)
+            assert len(api.bot_messages(GROUP)) == before, \
+                [m.text for m in api.bot_messages(GROUP)[before:]]
+            assert len(api.calls("deleteMessage")) == deleted
+            return
+    pytest.fail("Dan was never passed the turn by a bid: choose other seeds")
+
+
+async def test_a_turn_caught_up_by_the_sweep_leaves_one_live_keyboard(sqlite_url) -> None:
+    """Ann plays two computer players; her bid's table edit fails (the retry too), so the
+    sweep catches the turn up and pings her again (twice beats none): the message of the
+    ping before, which carries the same turn's buttons, goes, and one keyboard is left."""
+    async with bot_table(sqlite_url, GROUP, "Catch up", ["Ann"],
+                         sweep_interval=0.2) as (api, (ann,), runner):
+        service = service_of(runner)
+        service.new_seed = lambda: 3
+        await start_game(api, [ann], GROUP, "/newgame", "🤖 Add AI", "🤖 Add AI")
+        await api.settle(quiet=0.3)
+        for _ in range(20):
+            game = (await service.open_games_in(GROUP))[0]
+            if game.at_seat(game.state["turn"]).user_id == ann.id:
+                break
+            await asyncio.sleep(0.1)
+        await wait_for(lambda: private_turn_message(api, ann) is not None)
+        message = private_turn_message(api, ann)
+        assert message is not None
+        bids = [d for _, d in api.buttons(message) if d and d.startswith("b:")]
+        assert bids, [t for t, _ in api.buttons(message)]
+        api.fail_next("editMessageText", 502, "Bad Gateway", count=2, chat_id=GROUP)
+        await press_move(api, ann, message, bids[0])
+        game = await service.get(game.id)
+        for _ in range(100):  # (told once the sweep caught it up)
+            now = await service.get(game.id)
+            if now.told_version is not None and now.told_version >= now.version:
+                break
+            await asyncio.sleep(0.1)
+        await api.settle(quiet=0.5)
+        live = [m for m in api.bot_messages(ann.id) if not m.deleted
+                and move_version(api, m) is not None]
+        assert len(live) <= 1, [m.text for m in live]
