@@ -45,7 +45,7 @@ def replay_part(game: GameSnapshot, event: Event) -> str | None:
     if kind == "picked_up":
         return _("{name} picks up {cards}").format(name=who, cards=cards_label(event["cards"]))
     if kind == "player_out":
-        return _("{name} is out ({place})").format(name=who, place=event["place"])
+        return _("{name} is out of cards (place {place})").format(name=who, place=event["place"])
     if kind == "player_removed":
         return _("{name} leaves").format(name=who)
     return None
