@@ -211,6 +211,17 @@ def live_ephemeral(api: FakeBotAPI, chat: int, user: FakeUser) -> StoredMessage 
     assert len(found) <= 1, [m.text for m in found]
     return found[0] if found else None
 
+async def dans_view(api: FakeBotAPI, runner, players: list[FakeUser]):
+    """Start a game in ``GROUP``, play until Dan (the third player) is to act, and open his
+    🎴 view: the game's id, the game then and its table message."""
+    game_id = await start(api, players, GROUP)
+    await until_turn_of(api, runner, players, game_id, players[2])
+    game = await game_of(runner, game_id)
+    tbl = api.get_message(GROUP, game.table_message_id)
+    await players[2].press_and_settle(tbl, CARDS, quiet=0.05)
+    return game_id, game, tbl
+
+
 
 async def dan_moves_from_the_table(api, runner, dan: FakeUser, chat: int, game_id: int) -> None:
     """Dan presses 🎴 on the game's table (unless his ephemeral view carries the turn's
@@ -319,11 +330,7 @@ async def test_pause_and_resume_while_a_group_only_player_is_to_act(pg_db, pg_ur
     caplog.set_level(logging.INFO)
     async with table(pg_url) as (api, players, runner, clock):
         ann, bob, dan = players
-        game_id = await start(api, players, GROUP)
-        await until_turn_of(api, runner, players, game_id, dan)
-        game = await game_of(runner, game_id)
-        tbl = api.get_message(GROUP, game.table_message_id)
-        await dan.press_and_settle(tbl, CARDS, quiet=0.05)
+        game_id, game, tbl = await dans_view(api, runner, players)
         view = live_ephemeral(api, GROUP, dan)
         assert view is not None and "Turn ends" in view.text, view.text
         clock.advance(1800)
@@ -599,11 +606,7 @@ async def test_a_double_tap_on_a_move_in_the_view(pg_db, pg_url, caplog) -> None
     caplog.set_level(logging.INFO)
     async with table(pg_url) as (api, players, runner, clock):
         ann, bob, dan = players
-        game_id = await start(api, players, GROUP)
-        await until_turn_of(api, runner, players, game_id, dan)
-        game = await game_of(runner, game_id)
-        tbl = api.get_message(GROUP, game.table_message_id)
-        await dan.press_and_settle(tbl, CARDS, quiet=0.05)
+        game_id, game, tbl = await dans_view(api, runner, players)
         view = live_ephemeral(api, GROUP, dan)
         data = lowest_bid(api, view)
         first = await dan.press_raw_on(view, data)
