@@ -9,9 +9,13 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
+from sqlalchemy import update
+
 from league.store.snapshots import UserRef
+from league.store.tournament_models import TournamentEntry
 from league.tournaments.records import points_of
 from telegram_app.render.common import error_text
+from telegram_app.services import KEY
 from tests.miniapp.koira import service_of
 from tests.miniapp.server import init_data
 from tests.miniapp.tournaments import ROUNDS, finished_tournament, signed_up
@@ -74,19 +78,6 @@ async def test_a_finished_tournaments_page(mini) -> None:
     winners = ", ".join(s.entry.name for s in cup.standings if s.place == 1)
     assert item == {"id": cup.id, "game": "Coyote", "label": item["label"], "stage": "Finished",
                     "players": "6 players", "winner": f"Winner: {winners}", "you": True}
-    # A winner withdrawn (their entry no longer active) gets no medal in the group's final
-    # message, nor "Winner" here.
-    from sqlalchemy import update
-
-    from league.store.tournament_models import TournamentEntry
-    from telegram_app.services import KEY
-
-    first = [s.entry.id for s in cup.standings if s.place == 1]
-    async with runner.app.bot_data[KEY].db.sessions.begin() as session:
-        await session.execute(update(TournamentEntry).where(TournamentEntry.id.in_(first))
-                              .values(active=False))
-    [item] = (await client.get(f"chat/{GROUP}/tournaments", 2)).json()["tournaments"]
-    assert item["winner"] is None, item
     # Ann's own profile names the group; Bob's, seen by Ann from the group, does not.
     ann = next(s for s in cup.standings if s.entry.user_id == 1)
     own = (await client.get("profile/1", 1)).json()["tournaments"]
@@ -95,6 +86,14 @@ async def test_a_finished_tournaments_page(mini) -> None:
         own[0]["line"].endswith(f": place {ann.place} of 6"), own
     bob = (await client.get(f"profile/2?chat={GROUP}", 1)).json()["tournaments"]
     assert [t["id"] for t in bob] == [cup.id] and "Mini league" not in bob[0]["line"]
+    # A winner withdrawn (their entry no longer active) gets no medal in the group's final
+    # message, nor "Winner" here.
+    first = [s.entry.id for s in cup.standings if s.place == 1]
+    async with runner.app.bot_data[KEY].db.sessions.begin() as session:
+        await session.execute(update(TournamentEntry).where(TournamentEntry.id.in_(first))
+                              .values(active=False))
+    [item] = (await client.get(f"chat/{GROUP}/tournaments", 2)).json()["tournaments"]
+    assert item["winner"] is None, item
 
 
 async def test_sign_up_and_refusals(mini) -> None:
