@@ -161,13 +161,20 @@ def confirms(data: str) -> bool:
     return data.startswith("cc:")
 
 
+def current_of(api: FakeBotAPI, message: StoredMessage) -> StoredMessage | None:
+    """``message`` as the fake server holds it now (an ephemeral message by its own id: its
+    ``message_id`` is 0)."""
+    if message.is_ephemeral:
+        return api.get_ephemeral(message.chat_id, message.ephemeral_id or 0)
+    return api.get_message(message.chat_id, message.message_id)
+
+
 async def confirm_call(api: FakeBotAPI, user: FakeUser, message: StoredMessage, *,
                        quiet: float = 0.02) -> dict:
     """After a press on 🐺 Coyote! that asked for a confirmation: wait for "🐺 Yes, call
     Coyote!" on ``message`` and press it; returns the answer to that press."""
     def yes() -> str | None:
-        current = api.get_ephemeral(message.chat_id, message.ephemeral_id or 0) \
-            if message.is_ephemeral else api.get_message(message.chat_id, message.message_id)
+        current = current_of(api, message)
         buttons = api.buttons(current) if current is not None else []
         return next((d for _, d in buttons if d and d.startswith("c:")), None)
 

@@ -13,7 +13,7 @@ from league.service import MatchService
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.keyboards import mask_of, parse
 from telegram_app.services import KEY
-from tests.e2e.harness import wait_for
+from tests.e2e.harness import current_of, wait_for
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
 KOIRA = GAMES["koira"]
@@ -82,8 +82,8 @@ async def carry_out(api: FakeBotAPI, user: FakeUser, message: StoredMessage,
                     game: GameSnapshot, action: Action) -> tuple[dict, str]:
     """Make ``action`` by pressing ``user``'s buttons on ``message`` (drawn for ``game``):
     a card or a sequence one tap away, else tapped card by card (each tap redraws the
-    keyboard with its ticks) and played; the stock; the pick-up. Returns the last press's
-    answer and data."""
+    keyboard with its ticks) and played; the stock; the pick-up (``message`` may be an
+    ephemeral one, 🎴's). Returns the last press's answer and data."""
     seat = game.player(user.id).seat
     hand = list(KOIRA.view(game.state, seat)["hand"])
     if action.kind == "stock":
@@ -101,7 +101,9 @@ async def carry_out(api: FakeBotAPI, user: FakeUser, message: StoredMessage,
                 assert step is not None, (card, moves(api, message))
                 answer = await user.press_and_settle(message, step, quiet=0.02)
                 assert not answer.get("show_alert"), answer
-                message = api.get_message(message.chat_id, message.message_id)
+                current = current_of(api, message)
+                assert current is not None
+                message = current
             data = _button(api, message, "ky", full)
     assert data is not None, (action, moves(api, message))
     return await user.press_and_settle(message, data, quiet=0.02), data

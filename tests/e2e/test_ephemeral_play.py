@@ -15,7 +15,6 @@ import pytest
 
 from engine import GAMES
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.koira.keyboards import mask_of
 from tests.e2e.harness import (
     BotRunner,
     choose,
@@ -24,7 +23,13 @@ from tests.e2e.harness import (
     private_turn_message,
     wait_for,
 )
-from tests.e2e.koira_play import KOIRA, computer_choice, koira_turn, koira_version, moves
+from tests.e2e.koira_play import (
+    KOIRA,
+    carry_out,
+    computer_choice,
+    koira_turn,
+    koira_version,
+)
 from tests.e2e.koira_play import service_of as service
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage, render_transcript
 
@@ -221,50 +226,11 @@ async def test_a_coyote_game_from_the_group(table) -> None:
     no_message_id_zero(api)
 
 
-def refetch(api: FakeBotAPI, message: StoredMessage) -> StoredMessage:
-    if message.is_ephemeral:
-        current = api.get_ephemeral(message.chat_id, message.ephemeral_id or 0)
-        assert current is not None
-        return current
-    current = api.get_message(message.chat_id, message.message_id)
-    assert current is not None
-    return current
-
-
 async def koira_move(api: FakeBotAPI, user: FakeUser, message: StoredMessage,
                      game: GameSnapshot) -> None:
-    """The computer player's choice for ``user``, made with the buttons of ``message``
-    (``koira_play.carry_out``, reading an ephemeral message back by its own id)."""
-    seat = game.player(user.id).seat
-    action = computer_choice(game, seat)
-    hand = list(KOIRA.view(game.state, seat)["hand"])
-
-    def button(verb: str, mask: int | None = None) -> str | None:
-        for _, data in moves(api, message):
-            parts = data.split(":")
-            if parts[0] == verb and (mask is None or int(parts[3]) == mask):
-                return data
-        return None
-
-    if action.kind == "stock":
-        data = button("kw")
-    elif action.kind == "pickup":
-        data = button("kh")
-    else:
-        full = mask_of(hand, action.cards)
-        data = button("ky", full)
-        if data is None:  # a sequence: tap its cards (each tap redraws the keyboard)
-            chosen = 0
-            for card in action.cards:
-                chosen |= 1 << hand.index(card)
-                step = button("kt", chosen)
-                assert step is not None, (card, moves(api, message))
-                answer = await user.press_and_settle(message, step, quiet=0.02)
-                assert not answer.get("show_alert"), answer
-                message = refetch(api, message)
-            data = button("ky", full)
-    assert data is not None, (action, moves(api, message))
-    answer = await user.press_and_settle(message, data, quiet=0.02)
+    """The computer player's choice for ``user``, made with the buttons of ``message``."""
+    answer, _ = await carry_out(api, user, message, game,
+                                computer_choice(game, game.player(user.id).seat))
     assert not answer.get("show_alert"), answer
 
 

@@ -36,11 +36,13 @@ async def _final(api: FakeBotAPI) -> str:
     return plain(api.find_messages(GROUP, "is over!")[-1].text)
 
 
-def _places(final: str) -> dict[str, tuple[int, str | None, int | None, bool]]:
-    """``{name: (place, change, rating after, provisional)}`` from the final message."""
+def _places(final: str, line_re: re.Pattern[str] = LINE
+            ) -> dict[str, tuple[int, str | None, int | None, bool]]:
+    """``{name: (place, change, rating after, provisional)}`` from the final message (its
+    lines read by ``line_re``)."""
     found = {}
     for line in final.splitlines():
-        if (m := LINE.match(line)) is None:
+        if (m := line_re.match(line)) is None:
             continue
         mark, name, change, rating, mark_q = m.groups()
         place = {"🥇": 1, "🥈": 2, "🥉": 3}.get(mark) or int(mark.rstrip("."))

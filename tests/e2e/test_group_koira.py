@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from telegram_app.games.koira.keyboards import mask_of, parse
 from telegram_app.i18n import _, use_language
-from tests.e2e.harness import BotRunner, wait_for
+from tests.e2e.harness import BotRunner, current_of, wait_for
 from tests.e2e.koira_play import (
     KOIRA,
+    carry_out,
     computer_choice,
     koira_turn,
     koira_version,
@@ -49,10 +49,7 @@ def live(api: FakeBotAPI, user: FakeUser) -> StoredMessage | None:
 
 
 def refetch(api: FakeBotAPI, message: StoredMessage) -> StoredMessage:
-    if message.is_ephemeral:
-        current = api.get_ephemeral(message.chat_id, message.ephemeral_id or 0)
-    else:
-        current = api.get_message(message.chat_id, message.message_id)
+    current = current_of(api, message)
     assert current is not None
     return current
 
@@ -139,37 +136,8 @@ async def group_turn(t: Table, user: FakeUser, version: int) -> StoredMessage:
 
 async def make_move(t: Table, user: FakeUser, message: StoredMessage, game, action=None
                     ) -> dict:
-    api = t.api
-    seat = game.player(user.id).seat
-    action = action or computer_choice(game, seat)
-    hand = list(KOIRA.view(game.state, seat)["hand"])
-
-    def button(verb: str, mask: int | None = None) -> str | None:
-        for _label, data in moves(api, message):
-            cb = parse(data)
-            if cb is not None and "k" + cb.verb == verb and (mask is None or cb.mask == mask):
-                return data
-        return None
-
-    if action.kind == "stock":
-        data = button("kw")
-    elif action.kind == "pickup":
-        data = button("kh")
-    else:
-        full = mask_of(hand, action.cards)
-        data = button("ky", full)
-        if data is None:
-            chosen = 0
-            for card in action.cards:
-                chosen |= 1 << hand.index(card)
-                step = button("kt", chosen)
-                assert step is not None, (card, moves(api, message))
-                answer = await user.press_and_settle(message, step, quiet=0.02)
-                assert not answer.get("show_alert"), answer
-                message = refetch(api, message)
-            data = button("ky", full)
-    assert data is not None, (action, moves(api, message))
-    return await user.press_and_settle(message, data, quiet=0.02)
+    action = action or computer_choice(game, game.player(user.id).seat)
+    return (await carry_out(t.api, user, message, game, action))[0]
 
 
 async def current(t: Table):

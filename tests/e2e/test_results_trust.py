@@ -30,6 +30,7 @@ from tests.e2e.harness import (
     private_turn_message,
     wait_for,
 )
+from tests.e2e.test_game_end import _places
 from tests.fakebot import FakeBotAPI, FakeUser, parse_html
 from tests.miniapp.server import init_data, miniapp_server
 
@@ -48,15 +49,9 @@ def signed(value: int) -> str:
 
 
 def places_of(final: str) -> dict[str, tuple[int, str | None, int | None, bool]]:
-    """``{name: (place, change, rating after, provisional)}`` from a final message."""
-    found = {}
-    for line in final.splitlines():
-        if (m := LINE.match(line)) is None:
-            continue
-        mark, name, change, rating, mark_q = m.groups()
-        place = {"🥇": 1, "🥈": 2, "🥉": 3}.get(mark) or int(mark.rstrip("."))
-        found[name] = (place, change, int(rating) if rating else None, mark_q == "?")
-    return found
+    """``{name: (place, change, rating after, provisional)}`` from a final message (names
+    with markup or right-to-left text too: ``LINE`` reads any name without a space)."""
+    return _places(final, LINE)
 
 
 async def ask(api: FakeBotAPI, user: FakeUser, command: str, expect: str,

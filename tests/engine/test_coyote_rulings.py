@@ -17,6 +17,7 @@ import pytest
 
 from engine.core import Action, RuleError
 from engine.coyote import CoyoteGame, get_edition
+from tests.engine.test_coyote_game import play
 
 GAME = CoyoteGame()
 CALL = Action("call")
@@ -49,14 +50,6 @@ def make(edition: str, hands: list[str | None], *, top: tuple[str, ...] = (), tu
     state["starter"] = turn
     state["bids"] = []
     return state
-
-
-def play(state: dict, *moves: tuple[int, Action]) -> tuple[dict, list]:
-    events: list = []
-    for seat, action in moves:
-        state, evs = GAME.apply(state, seat, action)
-        events.extend(evs)
-    return state, events
 
 
 def bid(n, special: str | None = None, target: int | None = None) -> Action:
