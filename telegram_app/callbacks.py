@@ -4,7 +4,7 @@ Format ``<verb>:<game id>[:<n>…]`` with whole numbers only; a verb is 1–3 AS
 Every button that changes the game carries the game's version, so a press on an old message
 (or a second tap) is refused by the match service instead of being applied twice.
 
-The bot's own verbs (``telegram_app.games.base.LEAGUE_VERBS``):
+The bot's own verbs (``telegram_app.games.registry.LEAGUE_VERBS``):
 
 | verb | meaning | numbers after the game id |
 | --- | --- | --- |
@@ -33,8 +33,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from telegram_app.games import base
-from telegram_app.games.base import Press
+from telegram_app.games import registry
+from telegram_app.games.registry import Press
 
 PACE_ORDER = ("quick", "standard", "relaxed")
 _NUMBER = re.compile(r"[0-9]{1,12}")
@@ -45,13 +45,13 @@ class _Arity(Mapping[str, tuple[int, ...]]):
     numbers after the game id."""
 
     def _all(self) -> dict[str, tuple[int, ...]]:
-        verbs = dict(base.LEAGUE_VERBS)
-        for kind in base.kinds():
-            verbs.update(base.ui_for(kind).verbs)
+        verbs = dict(registry.LEAGUE_VERBS)
+        for kind in registry.kinds():
+            verbs.update(registry.ui_for(kind).verbs)
         return verbs
 
     def __getitem__(self, verb: str) -> tuple[int, ...]:
-        found = base.arity(verb)
+        found = registry.arity(verb)
         if found is None:
             raise KeyError(verb)
         return found
@@ -72,15 +72,15 @@ Callback = Press
 
 def is_move(verb: str) -> bool:
     """Whether ``verb`` is a game's (pressable in the player's private chat too)."""
-    return base.kind_of_verb(verb) is not None
+    return registry.kind_of_verb(verb) is not None
 
 
 def parse(data: str | None) -> Callback | None:
     """Parse callback data; ``None`` for anything malformed or forged (never raises)."""
     parts = (data or "").split(":")
-    if len(parts) < 2 or not base.VERB.fullmatch(parts[0]):
+    if len(parts) < 2 or not registry.VERB.fullmatch(parts[0]):
         return None
-    allowed = base.arity(parts[0])
+    allowed = registry.arity(parts[0])
     if allowed is None or not all(_NUMBER.fullmatch(p) for p in parts[1:]):
         return None
     numbers = tuple(int(p) for p in parts[2:])

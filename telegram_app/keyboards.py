@@ -13,7 +13,8 @@ from engine import GAMES
 from engine.core import OptionSpec
 from league.store.snapshots import GameSnapshot
 from telegram_app.callbacks import PACE_ORDER, Callback
-from telegram_app.games.base import Rows, is_over, ui_for
+from telegram_app.games.base import Rows, is_over
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _
 from telegram_app.miniapp import links
 from telegram_app.render.common import level_name, plain_name

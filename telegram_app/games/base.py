@@ -1,11 +1,11 @@
-"""The bot's side of a game: the :class:`GameUI` protocol and its registry by kind.
+"""The bot's side of a game: the :class:`GameUI` protocol.
 
-``engine.GAMES`` maps a game's kind to its rules (:class:`engine.core.Game`); :data:`UIS` maps
-the same kind to its Telegram face, a :class:`GameUI`: its texts, keyboards, callback verbs,
-typed input and group reports. The handlers, the presenter and the scheduler hold no game's
-words: they ask the game's UI (``ui_for(game)``) what to draw and, after a move, what the
-group is told, whether a new table message is posted or the current one edited, and whose
-private messages are drawn again.
+``engine.GAMES`` maps a game's kind to its rules (:class:`engine.core.Game`);
+``telegram_app.games.registry.UIS`` maps the same kind to its Telegram face, a
+:class:`GameUI`: its texts, keyboards, callback verbs, typed input and group reports. The
+handlers, the presenter and the scheduler hold no game's words: they ask the game's UI
+(``ui_for(game)``) what to draw and, after a move, what the group is told, whether a new
+table message is posted, and whose private messages are drawn again.
 
 Terms used below:
 
@@ -15,8 +15,9 @@ Terms used below:
   hand number means every player still in gets a new private message and the old one is
   closed with :meth:`GameUI.private_closed_text`.
 - The **table** is the game's one live message in the group. :meth:`GameUI.report` says
-  after each move whether a new one is posted (``Report.new_table``: Coyote's new round,
-  Koira's new trick) or the current one is edited in place (``Report.edit_table``).
+  after each move what the group is told and whether a new table is posted
+  (``Report.new_table``: Coyote's new round, Koira's new trick); a quiet group edits its
+  table in place between hands (:class:`Report`).
 - **Rows** are inline keyboard rows (``list[list[InlineKeyboardButton]]``).
 
 Texts are Telegram HTML; every name goes through ``telegram_app.render.common.name_html``.
@@ -25,19 +26,13 @@ player's private chat in that player's (the implementation decorates it with
 ``telegram_app.render.language.in_chat_language`` / ``in_seat_language`` /
 ``in_reader_language`` as the Coyote package shows).
 
-Callback data (``telegram_app.callbacks``): ``<verb>:<game id>[:<n>…]``, whole numbers only,
-at most 64 bytes. The league's verbs (:data:`LEAGUE_VERBS`) are the lobby's, 🎴 My cards
-(``p``), the settings/language ones and the tournaments'; every other verb belongs to
-exactly one game (:attr:`GameUI.verbs`; :func:`register` refuses a clash) and its presses
-are handed to that game's UI. A verb is 1–3 ASCII letters. A press whose verb's game is not
-the pressed game's kind (a button drawn before the game changed) gets the ``game_changed``
-alert.
+Callback verbs and the registry by kind (``register``, ``ui_for``) are in
+:mod:`telegram_app.games.registry`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
@@ -49,52 +44,12 @@ from engine import Action
 if TYPE_CHECKING:
     from engine.core import OptionSpec
     from league.store.snapshots import GameSnapshot, PlayerInfo
+    from telegram_app.games.registry import Press
 
 Rows = list[list[InlineKeyboardButton]]
 """Inline keyboard rows."""
 Events = list[dict[str, Any]]
 """One move's events as the league logs them (``Event.to_json()``: ``{"type", ...}``)."""
-
-LEAGUE_VERBS: dict[str, tuple[int, ...]] = {
-    "j": (0,), "l": (0,), "s": (0,), "a": (0, 1), "r": (0, 1), "o": (2,), "p": (0,),
-    "z": (2,), "u": (1,), "v": (3,), "n": (0,), "rm": (0,),
-    "tj": (0,), "tl": (0,), "ts": (1,), "tx": (1,), "ta": (1,), "tr": (1,), "to": (3,),
-    "tn": (1,),
-}
-"""Verbs the bot itself handles, with the allowed counts of numbers after the game id: join,
-leave, start, add/remove a computer player (version), a lobby option (``o:<game>:<option
-index>:<value index>``: indexes, so no game's words), peek, a chat setting, a language, a
-computer player's level (``v``), the next-game alerts (``n``) and 🔁 Rematch (``rm``); and a
-tournament's (``t…``: the tournament's id in the game id's place; join, leave, start,
-cancel, add/remove a computer player, a setting, open one; see
-``telegram_app.tournaments.keyboards``)."""
-
-VERB = re.compile(r"[A-Za-z]{1,3}")
-MAX_NUMBERS = 3
-"""The most numbers a button carries after the game id (the version included)."""
-
-
-@dataclass(frozen=True)
-class Press:
-    """A parsed button press: ``verb``, ``game_id`` and the verb's numbers ``args``. For a
-    game's verb ``args[0]`` is the game version the button was drawn for (a press on an older
-    version is refused as ``stale`` before the game's UI sees it)."""
-
-    verb: str
-    game_id: int
-    args: tuple[int, ...] = ()
-
-    @property
-    def version(self) -> int | None:
-        """The game version a game's button was drawn for (``None`` for the bot's own)."""
-        return self.args[0] if self.args and self.verb in _VERBS else None
-
-    def encode(self) -> str:
-        """The string to put in ``callback_data``: ``verb:game_id[:n…]`` (at most 64 bytes:
-        a verb of ≤ 3 letters, the id and at most :data:`MAX_NUMBERS` numbers of ≤ 12
-        digits each: 3 + 4 × 13 = 55)."""
-        return ":".join([self.verb, str(self.game_id), *map(str, self.args)])
-
 
 @dataclass(frozen=True)
 class Report:
@@ -104,19 +59,14 @@ class Report:
     whose private messages end with this change (``None``: the hand goes on).
     ``new_table``: the game goes on under a new table message, which ``lines`` head (Coyote:
     a round was dealt; Koira: a trick began) — the presenter posts it and the players' new
-    private messages if the hand changed too. ``edit_table``: the current table message is
-    edited in place to :meth:`GameUI.table_text` (neither Coyote nor Koira asks for it: their
-    notes tell the moves, one group message a move; README, Playing)."""
+    private messages if the hand changed too. In a quiet group (the default) the presenter
+    posts a new table only when a hand is dealt and edits the table in place after the other
+    moves, sending ``lines`` as a note only for what the whole group should notice
+    (``telegram_app.presenter.reports``); with "a note per move" every report is a note."""
 
     lines: list[str]
     closed: int | None
     new_table: bool
-    edit_table: bool = False
-
-    @property
-    def new_round(self) -> bool:
-        """The older name of :attr:`new_table` (Coyote's wording; kept for its tests)."""
-        return self.new_table
 
 
 class PageTable(NamedTuple):
@@ -380,63 +330,6 @@ class GameUI(Protocol):
         """The alert (≤ 200 characters) for one of this game's ``RuleError`` codes, or
         ``None`` for a code it does not own."""
         ...
-
-
-UIS: dict[str, GameUI] = {}
-"""Every game's UI by kind, as ``engine.GAMES`` is for rules; the first registered is the
-default of ``/newgame`` without a kind."""
-_VERBS: dict[str, str] = {}  # verb -> the kind that owns it
-
-
-def register(ui: GameUI) -> GameUI:
-    """Add ``ui`` to :data:`UIS` under ``ui.kind`` (again: replaced). Raises ``ValueError`` if
-    one of its verbs is malformed, carries more than :data:`MAX_NUMBERS` numbers, is the
-    league's, or another kind's. Returns ``ui``."""
-    for verb in ui.verbs:
-        owner = _VERBS.get(verb)
-        if not VERB.fullmatch(verb) or verb in LEAGUE_VERBS or owner not in (None, ui.kind) \
-                or not ui.verbs[verb] or max(ui.verbs[verb]) > MAX_NUMBERS:
-            raise ValueError(f"verb {verb!r} of {ui.kind!r} is taken or malformed")
-    for verb in [v for v, kind in _VERBS.items() if kind == ui.kind]:
-        del _VERBS[verb]
-    _VERBS.update(dict.fromkeys(ui.verbs, ui.kind))
-    UIS[ui.kind] = ui
-    return ui
-
-
-def unregister(kind: str) -> None:
-    """Remove ``kind``'s UI and its verbs (a test's toy game)."""
-    UIS.pop(kind, None)
-    for verb in [v for v, owner in _VERBS.items() if owner == kind]:
-        del _VERBS[verb]
-
-
-def ui_for(game: GameSnapshot | str) -> GameUI:
-    """The UI of a game (or of a kind); raises ``KeyError`` for a kind with none."""
-    return UIS[game if isinstance(game, str) else game.kind]
-
-
-def kind_of_verb(verb: str) -> str | None:
-    """The kind whose UI owns ``verb``, or ``None`` (a league verb, or nobody's)."""
-    return _VERBS.get(verb)
-
-
-def arity(verb: str) -> tuple[int, ...] | None:
-    """The allowed counts of numbers after the game id for ``verb`` (``None``: unknown)."""
-    if verb in LEAGUE_VERBS:
-        return LEAGUE_VERBS[verb]
-    kind = _VERBS.get(verb)
-    return None if kind is None else UIS[kind].verbs[verb]
-
-
-def default_kind() -> str:
-    """The kind ``/newgame`` opens without a kind argument (the first registered)."""
-    return next(iter(UIS))
-
-
-def kinds() -> Iterable[str]:
-    """Every registered kind, in registration order."""
-    return tuple(UIS)
 
 
 # --- the engine's game-neutral queries, as the bot reads them ------------------------------

@@ -13,7 +13,7 @@ from engine import GAMES, Action
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot
 from telegram_app.callbacks import Callback, is_move, parse
-from telegram_app.games.base import kind_of_verb, ui_for
+from telegram_app.games.registry import kind_of_verb, ui_for
 from telegram_app.handlers import admin, language, notify
 from telegram_app.handlers.common import answer_later as _answer
 from telegram_app.handlers.common import joined_answer, send_answer, user_ref

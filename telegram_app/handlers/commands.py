@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engine import Action
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.base import kinds, ui_for
+from telegram_app.games.registry import kinds, ui_for
 from telegram_app.handlers import notify
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _

@@ -13,7 +13,7 @@ from league.store.errors import ServiceError
 from league.tables.charts import rating_chart_png
 from league.tables.queries import RatingCard
 from league.tournaments.pages import played_tournaments
-from telegram_app.games.base import default_kind
+from telegram_app.games.registry import default_kind
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
 from telegram_app.render import league as render
@@ -27,7 +27,7 @@ CARD_TOURNAMENTS = 5
 
 def _kind_of(args: list[str]) -> tuple[str, list[str]]:
     """The game kind named first in ``args`` and the rest; without one, the default game
-    (``games.base.default_kind``: ``/standings`` is its table, ``/standings koira``
+    (``games.registry.default_kind``: ``/standings`` is its table, ``/standings koira``
     Koira's)."""
     if args and args[0].lower() in GAMES:
         return args[0].lower(), args[1:]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from telegram_app.games.base import UIS
+from telegram_app.games.registry import UIS
 from telegram_app.handlers.common import reply, user_ref
 from telegram_app.services import services
 

@@ -52,7 +52,7 @@ SECURITY_HEADERS = {
 def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
     """The Mini App's routes for the bot ``app`` (its token checks ``initData``; its
     ``bot_data`` holds the services), under ``prefix``."""
-    from telegram_app.games.base import UIS
+    from telegram_app.games.registry import UIS
     from telegram_app.miniapp import game_api, league_api, tournament_api
     from telegram_app.miniapp.auth import authed
     from telegram_app.miniapp.strings import me, strings

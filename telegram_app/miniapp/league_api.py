@@ -25,7 +25,7 @@ from league.store.errors import ServiceError
 from league.tables.queries import RatingCard
 from league.tables.ratings import START, format_rating
 from league.tournaments.pages import played_tournaments
-from telegram_app.games.base import UIS, default_kind
+from telegram_app.games.registry import UIS, default_kind
 from telegram_app.i18n import _, format_day, format_number
 from telegram_app.miniapp import table, tournament_api
 from telegram_app.miniapp.initdata import WebAppUser
@@ -76,7 +76,7 @@ async def _kind(request: Request, bot: BotServices, *, chat_id: int | None = Non
     """``?game=``: a kind of :func:`kinds`; raises ``bad_option`` for another. Without it,
     the game the player (``user_id``) or else the chat played last, so that the page opens
     on a league that has figures (a chat that played only Koira would otherwise see an
-    empty Coyote league); ``games.base.default_kind()`` before any game."""
+    empty Coyote league); ``games.registry.default_kind()`` before any game."""
     kind = request.query_params.get("game")
     if not kind and user_id is not None:
         kind = await _player_last(bot, user_id)

@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.base import UIS, PageTable
+from telegram_app.games.base import PageTable
+from telegram_app.games.registry import UIS
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
 from telegram_app.render.tournament_table import table_heading

@@ -22,7 +22,7 @@ from league.store import access
 from league.store.errors import ServiceError
 from league.tournaments.pages import chat_tournaments
 from league.tournaments.records import ROUND_PACES, TournamentSnapshot
-from telegram_app.games.base import UIS
+from telegram_app.games.registry import UIS
 from telegram_app.i18n import _, format_number, n_
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import clean_name, id_of, plain

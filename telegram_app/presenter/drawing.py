@@ -7,7 +7,8 @@ from typing import Any
 
 from league.delivery import Delivery
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import current_seat, hand_number, is_over, private_hand, ui_for
+from telegram_app.games.base import current_seat, hand_number, is_over, private_hand
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from league.delivery import Delivery, EphemeralNote
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import current_seat, hand_number, is_over, ui_for
+from telegram_app.games.base import current_seat, hand_number, is_over
+from telegram_app.games.registry import ui_for
 from telegram_app.keyboards import private_keyboard
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager, nullcontext
 from league.delivery import Delivery
 from league.service import MatchService
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.keyboards import lobby_keyboard
 from telegram_app.presenter.table_topics import TableTopics
 from telegram_app.transport.keylocks import KeyLocks

@@ -17,8 +17,8 @@ from telegram_app.games.base import (
     is_over,
     private_hand,
     turn_marker,
-    ui_for,
 )
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
@@ -150,7 +150,7 @@ class Reports(Screens):
                                                 version=game.version)
             elif not over:
                 await self._refresh(delivery, seats, ping=ping)
-        if (shown.edit_table or quiet(fresh)) and not over and not shown.new_table:
+        if quiet(fresh) and not over and not shown.new_table:
             await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
         if removed and not over:  # (at the end every message is closed: _close_hand)
             await self._close_removed(delivery, removed)

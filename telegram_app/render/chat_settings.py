@@ -17,7 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import GAMES, OptionSpec
 from league.match.chats import CHAT_SETTINGS
 from telegram_app.callbacks import Callback
-from telegram_app.games.base import UIS
+from telegram_app.games.registry import UIS
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _
 from telegram_app.keyboards import pace_label
 from telegram_app.render.common import level_name

@@ -119,10 +119,10 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
 
 
 def _game_error(code: str, detail: dict[str, Any], kind: str | None) -> str | None:
-    from telegram_app.games import base  # (the games' packages import this module)
+    from telegram_app.games import registry  # (the games' packages import this module)
 
-    uis = [base.UIS[kind]] if kind in base.UIS else []
-    for ui in [*uis, *base.UIS.values()]:
+    uis = [registry.UIS[kind]] if kind in registry.UIS else []
+    for ui in [*uis, *registry.UIS.values()]:
         if (text := ui.error_text(code, detail)) is not None:
             return text
     return None

@@ -12,7 +12,7 @@ from league.store.snapshots import GameSnapshot
 from league.tables.queries import HistoryEntry, RatingCard, Standings
 from league.tables.ratings import format_rating
 from league.tournaments.records import TournamentSnapshot
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _, format_day, format_number, n_
 from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.render.common import fit_lines, plain_name, seat_label

@@ -6,7 +6,7 @@ from html import escape as _escape
 
 from babel.lists import format_list
 
-from telegram_app.games.base import UIS
+from telegram_app.games.registry import UIS
 from telegram_app.i18n import _, locale
 from telegram_app.render.common import plain_name
 

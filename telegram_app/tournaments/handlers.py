@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 from league.store.errors import ServiceError
 from league.tournaments.records import TournamentSnapshot
 from telegram_app.callbacks import Callback
-from telegram_app.games.base import kinds, ui_for
+from telegram_app.games.registry import kinds, ui_for
 from telegram_app.handlers.common import answer_later as _answer
 from telegram_app.handlers.common import (
     in_group,

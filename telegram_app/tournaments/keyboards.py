@@ -27,7 +27,7 @@ from engine import GAMES
 from league.store.errors import ServiceError
 from league.tournaments.records import ROUND_PACES, ROUNDS, TournamentSnapshot
 from telegram_app.callbacks import Callback
-from telegram_app.games.base import LEAGUE_VERBS, kinds, ui_for
+from telegram_app.games.registry import LEAGUE_VERBS, kinds, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import following_value
 from telegram_app.tournaments.words import option_label, option_specs, round_length
@@ -36,7 +36,7 @@ Button = InlineKeyboardButton
 VERBS: dict[str, tuple[int, ...]] = {
     verb: LEAGUE_VERBS[verb] for verb in ("tj", "tl", "ts", "tx", "ta", "tr", "to", "tn")}
 """The tournament verbs and their counts of numbers (the league's verbs:
-``games.base.LEAGUE_VERBS``)."""
+``games.registry.LEAGUE_VERBS``)."""
 ADMIN_VERBS = ("ts", "tx", "ta", "tr", "to")
 LENGTHS = tuple(sorted(ROUND_PACES))
 """A round's lengths in seconds, shortest first (the ``to`` button's index)."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from telegram_app.games.base import kinds
+from telegram_app.games.registry import kinds
 from telegram_app.i18n import _
 
 

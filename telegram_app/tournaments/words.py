@@ -12,7 +12,7 @@ from engine import GAMES
 from engine.core import OptionSpec
 from league.store.snapshots import GameSnapshot
 from league.tournaments.records import EntryInfo, StandingRow, TournamentSnapshot
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _, current_language, format_number
 from telegram_app.render.common import error_text, plain_name
 

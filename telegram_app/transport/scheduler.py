@@ -29,7 +29,7 @@ from telegram.ext import Application, ContextTypes
 
 from league.match.sweeper import SweepResult
 from telegram_app import metrics
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import use_language
 from telegram_app.render import league as league_text
 from telegram_app.render.language import for_chat, for_player

@@ -12,9 +12,9 @@ from engine.coyote import CoyoteGame
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.callbacks import parse
-from telegram_app.games.base import Press
 from telegram_app.games.coyote.keyboards import confirm_rows, move_rows
 from telegram_app.games.coyote.ui import UI
+from telegram_app.games.registry import Press
 
 
 def _game(confirm: bool, bids: list[list[int]] | None = None) -> GameSnapshot:

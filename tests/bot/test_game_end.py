@@ -12,7 +12,7 @@ import pytest
 from engine import GAMES
 from engine.coyote import CoyoteGame
 from league.store.snapshots import EloChange, GameSnapshot, PlayerInfo
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.i18n import use_language
 from telegram_app.render import results
 from tests.fakebot import parse_html

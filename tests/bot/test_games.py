@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from telegram_app.callbacks import ARITY, parse
-from telegram_app.games.base import (
+from telegram_app.games.registry import (
     LEAGUE_VERBS,
     UIS,
     Press,

@@ -56,7 +56,7 @@ def test_a_computer_round_ended_by_a_wrong_guess_is_told() -> None:
     shown = report(snap(state), steps)
     text = plain(shown.lines)
     name = PLAYERS[guesser].name
-    assert shown.closed == 1 and shown.new_round
+    assert shown.closed == 1 and shown.new_table
     assert "Ann calls Coyote!" in text and "Total:" in text  # in full
     assert f"{name} guesses {wrong}, but it is" in text
     before, after = text.split("🔹 Round 3")

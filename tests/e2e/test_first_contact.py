@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 import pytest
 from telegram.ext import Job
 
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.handlers import members
 from telegram_app.i18n import use_language
 from telegram_app.render import texts

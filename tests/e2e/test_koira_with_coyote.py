@@ -6,7 +6,7 @@ while it is Ann's turn in both; both played to the end, each counts in its own l
 from __future__ import annotations
 
 from engine import GAMES
-from telegram_app.games.base import kind_of_verb
+from telegram_app.games.registry import kind_of_verb
 from tests.e2e.harness import bot_table, choose, wait_for
 from tests.e2e.koira_play import carry_out, computer_choice, service_of
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage

@@ -18,7 +18,7 @@ import pytest
 
 from league.store.snapshots import UserRef
 from league.tournaments.records import TournamentSnapshot
-from telegram_app.games.base import ui_for
+from telegram_app.games.registry import ui_for
 from telegram_app.services import KEY
 from tests.e2e.harness import BotRunner, play_turn, wait_for
 from tests.fakebot import FakeBotAPI, FakeChat, FakeUser, StoredMessage

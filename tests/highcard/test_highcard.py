@@ -1,6 +1,6 @@
 """A second game plugs in through the two registries only (the proof that nothing else
 names a game): the toy game high card, registered here in ``engine.GAMES`` and
-``telegram_app.games.base.UIS``, played to the end through the real Application and the fake
+``telegram_app.games.registry.UIS``, played to the end through the real Application and the fake
 Bot API — lobby, private keyboards, moves, a timeout the computer plays, the result and the
 rating — with no other file changed."""
 
@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engine import GAMES
-from telegram_app.games.base import register, unregister
+from telegram_app.games.registry import register, unregister
 from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, wait_for

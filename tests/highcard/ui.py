@@ -12,7 +12,8 @@ from engine import Action
 from engine.core import PLAYER_REMOVED, ROUND_OVER, OptionSpec
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import Events, Press, Report, Rows
+from telegram_app.games.base import Events, Report, Rows
+from telegram_app.games.registry import Press
 from telegram_app.render.common import mention_html, name_html
 from tests.highcard.game import DEALT, PLAYED
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import GAMES
 from league.store.snapshots import GameSnapshot, UserRef
-from telegram_app.games import base
+from telegram_app.games import registry
 from tests.e2e.harness import start_game
 from tests.miniapp.koira import NAMES, service_of
 
@@ -84,14 +84,14 @@ class KoiraUI:
     wired; the replay's lines are its own), and unregistered after if it was not before."""
 
     def __enter__(self) -> None:
-        self.had = "koira" in base.UIS
+        self.had = "koira" in registry.UIS
         from telegram_app.games.koira.ui import KOIRA  # (a first import registers it)
 
-        base.register(KOIRA)
+        registry.register(KOIRA)
 
     def __exit__(self, *exc: object) -> None:
         if not self.had:
-            base.unregister("koira")
+            registry.unregister("koira")
 
 
 async def both_games(mini, group: int) -> tuple[int, int]:

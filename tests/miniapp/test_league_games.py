@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from telegram_app.games.base import UIS
 from telegram_app.games.coyote.words import card_label
+from telegram_app.games.registry import UIS
 from telegram_app.miniapp.league_api import replay_marks, replay_steps
 from telegram_app.miniapp.text import plain
 from tests.e2e.harness import wait_for

@@ -34,8 +34,9 @@ from engine import GAMES
 from engine.coyote import CoyoteGame, get_edition
 from engine.coyote.editions import MAX_BID
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.base import Press, Rows
+from telegram_app.games.base import Rows
 from telegram_app.games.coyote.words import card_label, special_name
+from telegram_app.games.registry import Press
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
 

@@ -12,7 +12,7 @@ from engine.coyote import EDITIONS, CoyoteGame
 from engine.coyote.editions import BID_SPECIALS, MAX_BID
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import Events, PageTable, Press, Report, Rows
+from telegram_app.games.base import Events, PageTable, Report, Rows
 from telegram_app.games.coyote import notes, screens
 from telegram_app.games.coyote import options as option_texts
 from telegram_app.games.coyote import table as page_table
@@ -29,6 +29,7 @@ from telegram_app.games.coyote.keyboards import (
 )
 from telegram_app.games.coyote.replay import replay_lines
 from telegram_app.games.coyote.rules import rules_text
+from telegram_app.games.registry import Press
 from telegram_app.i18n import _
 from telegram_app.render.texts import escape
 

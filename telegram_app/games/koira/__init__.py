@@ -9,8 +9,8 @@ callback data), :mod:`.notes` (per-move group notes, the end, /replay), :mod:`.r
 (/rules koira, refusals, lobby options).
 """
 
-from telegram_app.games.base import register
 from telegram_app.games.koira.ui import KOIRA
+from telegram_app.games.registry import register
 
 register(KOIRA)
 

@@ -1,15 +1,16 @@
 """Koira's :class:`telegram_app.games.base.GameUI`: the bot asks it what to draw and how to
-read a press or a typed card. Register it with ``games.base.register(KOIRA)``.
+read a press or a typed card. Register it with ``games.registry.register(KOIRA)``.
 
 Registered by importing :mod:`telegram_app.games.koira` (its ``__init__``).
 
 A hand (``Game.hand_number``) is a phase: phase 1's private messages close when phase 2
-deals the won cards out (R9). Message budget (README, Playing): the group gets one message
-per move. A move inside a trick is one short note (what happened, the trick so far, a
-mention of the player to act); a move that begins a trick posts the new table instead, headed
-by that note. The table is never edited (a report never sets ``Report.edit_table``): the
-notes carry the trick. A move redraws the private messages of the players whose hand it
-changed (the mover, the drawers) and of the player to act; nobody else's.
+deals the won cards out (R9). The reports below are the notes of a group set to "a note per
+move" (README, Playing, Message economy): a move inside a trick is one short note (what
+happened, the trick so far, a mention of the player to act); a move that begins a trick posts
+the new table instead, headed by that note. A quiet group (the default) edits its one table
+a phase in place instead (``telegram_app.presenter.reports``). A move redraws the private
+messages of the players whose hand it changed (the mover, the drawers) and of the player to
+act; nobody else's.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from engine.core import Action, RuleError
 from engine.koira.cards import is_card, sort_key
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import Events, PageTable, Press, Report, Rows
+from telegram_app.games.base import Events, PageTable, Report, Rows
 from telegram_app.games.koira import errors, keyboards, notes, replay, rules, screens
 from telegram_app.games.koira import options as option_texts
 from telegram_app.games.koira import table as page_table
 from telegram_app.games.koira.words import cards_label, hand_label
+from telegram_app.games.registry import Press
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
@@ -312,8 +314,7 @@ class KoiraUI:
         """Each move's note (:func:`notes.report_lines`), the end, then within a trick the
         trick so far and the mention of the player to act (but when a new table follows: it
         mentions them, :meth:`table_text` with ``mention``). ``closed``: 1 when phase 2
-        begins, the phase the game ended in; ``new_table``: a trick began. Never
-        ``edit_table``: one group message per move (README, Playing)."""
+        begins, the phase the game ended in; ``new_table``: a trick began."""
         return report(game, steps, held, mention)
 
     def untold_lines(self, game: GameSnapshot, logged: list[Events]) -> list[str]:

@@ -10,10 +10,11 @@ import pytest
 from engine.core import Action
 from engine.koira.cards import DECK
 from league.store.errors import ServiceError
-from telegram_app.games import base
-from telegram_app.games.base import GameUI, Press
+from telegram_app.games import base, registry
+from telegram_app.games.base import GameUI
 from telegram_app.games.koira import keyboards
 from telegram_app.games.koira.ui import KOIRA
+from telegram_app.games.registry import Press
 from tests.bot.koira.helpers import GAME, apply, dealt, play_random, snapshot
 from tests.engine.koira_helpers import phase2
 
@@ -28,11 +29,11 @@ HANDS = [["9C", "2S", "2H"], ["KD", "3C", "2D"], ["4S", "5S", "6S"], ["KH", "7D"
 @pytest.fixture
 def registered():
     """Koira's UI in the registry for the test (as it is once the bot registers it)."""
-    had = base.UIS.get("koira")
-    base.register(KOIRA)
+    had = registry.UIS.get("koira")
+    registry.register(KOIRA)
     yield
     if had is None:
-        base.unregister("koira")
+        registry.unregister("koira")
 
 
 def step(state: dict, events: list[dict], seat: int = 0) -> Step:
@@ -41,14 +42,14 @@ def step(state: dict, events: list[dict], seat: int = 0) -> Step:
 
 def test_it_is_a_game_ui_and_registers() -> None:
     assert isinstance(KOIRA, GameUI)
-    had = base.UIS.get("koira")
-    base.register(KOIRA)
+    had = registry.UIS.get("koira")
+    registry.register(KOIRA)
     try:
-        assert base.ui_for("koira") is KOIRA
-        assert base.kind_of_verb("ky") == "koira" and base.arity("ky") == (2, 3)
+        assert registry.ui_for("koira") is KOIRA
+        assert registry.kind_of_verb("ky") == "koira" and registry.arity("ky") == (2, 3)
     finally:
         if had is None:
-            base.unregister("koira")
+            registry.unregister("koira")
 
 
 def test_press_selects_then_plays_a_sequence() -> None:
@@ -100,7 +101,7 @@ def test_buttons_are_presses_the_bot_parses(registered) -> None:
             verb, game_id, *numbers = button.callback_data.split(":")
             press = Press(verb, int(game_id), tuple(int(n) for n in numbers))
             assert press.encode() == button.callback_data and press.version == game.version
-            assert len(numbers) in base.arity(verb)
+            assert len(numbers) in registry.arity(verb)
             assert all(len(n) <= 12 for n in numbers)
 
 
@@ -113,14 +114,14 @@ def test_reports_and_their_table_flags() -> None:
     assert mid.lines[-1] == '➡️ <a href="tg://user?id=1001">⁨Sato⁩</a>, your turn.'
     # one group message a move: the note carries the trick, the table is never edited
     assert "On the table: ⁨Kim⁩ <b>9♣️</b>" in mid.lines
-    assert not mid.edit_table and not mid.new_table and mid.closed is None
+    assert not mid.new_table and mid.closed is None
     assert KOIRA.redraw_seats(game, events) == {0}
     steps = []
     for seat, card in ((1, "KD"), (2, "4S"), (3, "KH"), (1, "3C"), (3, "7D")):
         state, events = apply(state, seat, Action("play", cards=(card,)))
         steps.append(step(state, events, seat))
     end = KOIRA.report(snapshot(state), steps[-1:])
-    assert end.new_table and not end.edit_table
+    assert end.new_table
     assert KOIRA.opens_table(steps[-1].events)
     assert "🔹 Trick 2: ⁨Park⁩ leads." in end.lines
     assert "your turn" not in end.lines[-1]  # the new table mentions Park
@@ -143,7 +144,7 @@ def test_the_phase_change_closes_hand_1_and_the_end_closes_the_last(registered) 
         pytest.fail("no phase change")
     state, events = history[-1]
     rep = KOIRA.report(snapshot(state), [step(state, events)])
-    assert rep.closed == 2 and not rep.new_table and not rep.edit_table
+    assert rep.closed == 2 and not rep.new_table
     assert "🏁 Koira #41 is over!" in "\n".join(rep.lines)
     assert "your turn" not in "\n".join(rep.lines)
     assert base.is_over(snapshot(state))
@@ -197,14 +198,13 @@ def test_private_closed_text_names_the_phase() -> None:
 
 
 @pytest.mark.parametrize("seed", [3, 11])
-def test_no_report_edits_the_table(registered, seed: int) -> None:
-    """The message budget (README, Playing): one group message a move. A move inside a trick
-    is a note carrying the trick so far and the mention; one that begins a trick heads the
-    new table; the table is never edited."""
+def test_a_note_per_move_carries_the_trick(registered, seed: int) -> None:
+    """With "a note per move" (README, Message economy) a move inside a trick is a note
+    carrying the trick so far and the mention; one that begins a trick heads the new
+    table."""
     history = play_random(seed, 4)
     for state, events in history[1:]:
         rep = KOIRA.report(snapshot(state), [step(state, events)])
-        assert not rep.edit_table
         if not rep.new_table and not base.is_over(snapshot(state)):
             assert any(line.startswith(("On the table:", "The trick is empty."))
                        for line in rep.lines), rep.lines
