@@ -18,7 +18,8 @@ from sqlalchemy import insert
 from bench.pg import throwaway_database
 from league.service import MatchService
 from league.store.db import Database
-from league.store.models import Chat, Game, GamePlayer, Rating, RatingEvent, User
+from league.store.models import Chat, Game, GamePlayer, User
+from league.store.rating_models import Rating, RatingEvent
 
 NOW = datetime(2026, 6, 3, 12, 0, tzinfo=UTC)
 CHAT = -42

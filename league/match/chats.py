@@ -13,8 +13,9 @@ from engine import Game, OptionSpec, RuleError
 from league.store.clock import PACES, POLICIES
 from league.store.context import Context
 from league.store.errors import ServiceError
-from league.store.models import Chat, LeaguePost, RatingEvent
+from league.store.models import Chat
 from league.store.models import Game as GameRow
+from league.store.rating_models import LeaguePost, RatingEvent
 from league.store.rows import column_default, insert_missing, is_language_code
 from league.store.tournament_models import Tournament
 from league.tables.standings import MAX_SEASON_WEEKS

@@ -388,61 +388,6 @@ class GameEvent(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Rating(Base):
-    """A player's current Elo in one game family (``kind``: every variant of a game shares
-    its kind). Derived data: it equals the replay of :class:`RatingEvent` rows."""
-
-    __tablename__ = "ratings"
-
-    user_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
-    rating: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class RatingEvent(Base):
-    """Append-only: one row per rated game and player (Elo ``before``/``after``, ``k``, the
-    pair score ``score`` = S and the expectation ``expected`` = E, the ``place``)."""
-
-    __tablename__ = "rating_events"
-    __table_args__ = (
-        UniqueConstraint("game_id", "user_id", name="uq_rating_events_game_user"),
-        Index("ix_rating_events_chat_finished", "chat_id", "finished_at"),
-        Index("ix_rating_events_user_finished", "user_id", "finished_at"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
-    user_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("users.id"))
-    chat_id: Mapped[int] = mapped_column(BigInteger)
-    kind: Mapped[str] = mapped_column(String(32))
-    before: Mapped[float] = mapped_column(Float)
-    after: Mapped[float] = mapped_column(Float)
-    k: Mapped[int] = mapped_column(Integer)
-    score: Mapped[float] = mapped_column(Float)
-    expected: Mapped[float] = mapped_column(Float)
-    place: Mapped[int] = mapped_column(Integer)
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class LeaguePost(Base):
-    """A weekly or season table of one game kind posted (or being posted) to a chat: the
-    primary key makes the claim unique, so two bot processes or a restart never post it
-    twice. ``kind`` is the post's (``"week"`` or ``"season"``), ``game_kind`` the game's
-    (``engine.GAMES``): each game has its own league, so its own posts."""
-
-    __tablename__ = "league_posts"
-
-    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    game_kind: Mapped[str] = mapped_column(String(32), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
-    period_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
-    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    posted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-
-
 class InboxItem(Base):
     """A request received from the platform (for the bot: one Telegram update), stored before
     the platform is told it arrived, so a crash loses nothing. ``id`` is the platform's own
@@ -489,4 +434,5 @@ def table_of(model: type[Base]) -> Table:
     return cast(Table, model.__table__)
 
 
-from league.store import tournament_models  # noqa: E402,F401  (their tables, in Base.metadata)
+# (their tables, in Base.metadata)
+from league.store import rating_models, tournament_models  # noqa: E402,F401

@@ -15,8 +15,9 @@ from sqlalchemy.orm import aliased, joinedload, selectinload
 
 from engine import Game
 from league.store.errors import ServiceError
-from league.store.models import OPEN_STATUSES, Chat, RatingEvent, User
+from league.store.models import OPEN_STATUSES, Chat, User
 from league.store.models import Game as GameRow
+from league.store.rating_models import RatingEvent
 from league.store.snapshots import EloChange, UserRef
 
 

@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from league.store.clock import aware
 from league.store.context import Context
 from league.store.errors import ServiceError
-from league.store.models import Chat, GameEvent, GamePlayer, LeaguePost, Rating, RatingEvent, User
+from league.store.models import Chat, GameEvent, GamePlayer, User
 from league.store.models import Game as GameRow
+from league.store.rating_models import LeaguePost, Rating, RatingEvent
 from league.store.rows import load_game, rowcount
 from league.store.snapshots import GameSnapshot, snapshot
 from league.tables.ratings import START, RatingChange, shown_change

@@ -22,8 +22,9 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import PLAYER_REMOVED, Action
-from league.store.models import Chat, GameEvent, Rating, RatingEvent
+from league.store.models import Chat, GameEvent
 from league.store.models import Game as GameRow
+from league.store.rating_models import Rating, RatingEvent
 from league.tables.places import final_places
 from league.tables.ratings import START, RatingChange, is_rated, rate_game
 

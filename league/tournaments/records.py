@@ -15,8 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from league.store.clock import aware
 from league.store.errors import ServiceError
-from league.store.models import Chat, GamePlayer, Rating
+from league.store.models import Chat, GamePlayer
 from league.store.models import Game as GameRow
+from league.store.rating_models import Rating
 from league.store.tournament_models import Tournament, TournamentEntry, TournamentResult
 from league.tables.ratings import START
 from league.tournaments.swiss import standings

@@ -33,8 +33,9 @@ from engine import Game, step_of
 from league.match.moves import Moves, level_of
 from league.match.outcome import Listeners, Outcome, Step
 from league.store.context import Context
-from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer, Rating
+from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
+from league.store.rating_models import Rating
 from league.store.rows import load_game
 from league.store.snapshots import snapshot
 from league.store.tournament_models import Tournament, TournamentEntry, TournamentResult

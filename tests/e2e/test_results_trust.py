@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import select
 
 from engine import GAMES
-from league.store.models import GamePlayer, RatingEvent
+from league.store.models import GamePlayer
+from league.store.rating_models import RatingEvent
 from league.tables.ratings import shown_change
 from telegram_app.services import KEY
 from tests.clock import Clock

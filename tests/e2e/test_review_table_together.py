@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import func, select
 
 from league.store.clock import DEFAULT_LOBBY_TTL
-from league.store.models import RatingEvent
+from league.store.rating_models import RatingEvent
 from telegram_app.i18n import _, use_language
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, labels, play_turn, wait_for

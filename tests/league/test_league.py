@@ -11,7 +11,7 @@ from sqlalchemy import select
 from engine import Action
 from league.service import MatchService
 from league.store.db import Database
-from league.store.models import RatingEvent
+from league.store.rating_models import RatingEvent
 from league.store.snapshots import UserRef
 from league.tables.ratings import RatingChange, replay
 from tests.clock import Clock
@@ -252,7 +252,7 @@ async def test_migration_into_a_supergroup_that_has_a_row_already(pg_db: Databas
 
 
 async def test_migration_when_both_ids_claimed_the_same_post(pg_db: Database) -> None:
-    from league.store.models import LeaguePost
+    from league.store.rating_models import LeaguePost
 
     clock = Clock(datetime(2026, 3, 9, 0, 0, 1, tzinfo=UTC))
     service = MatchService(pg_db, clock=clock)
@@ -318,7 +318,8 @@ async def test_a_post_that_was_not_sent_is_retried_once(pg_db: Database) -> None
 
 
 async def test_overall_rank_counts_only_established_players(pg_db: Database) -> None:
-    from league.store.models import Rating, User
+    from league.store.models import User
+    from league.store.rating_models import Rating
 
     service = MatchService(pg_db)
     async with pg_db.sessions.begin() as session:
