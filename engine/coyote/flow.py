@@ -1,5 +1,7 @@
 """Round mechanics shared by every Coyote edition: turn order, dealing, showdowns, lives and
-the end of a round or of the game (all functions mutate the state they are given).
+the end of a round or of the game, and a player's removal (:func:`resign`). The functions
+mutate the state they are given, but :func:`copy_state` and :func:`resign`, which return a
+new one.
 
 Source: ``shared/rules/coyote.md``, "Turn structure (all editions)" 1–6, each edition's
 "Next round" rule, and for the extra cards of special actions "Mask actions" (Draw 1) and
@@ -11,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import JSON, Event
+from engine.core import JSON, Event, RuleError
 from engine.coyote.editions import COINS, MAX_BID, Edition, get_edition
 from engine.coyote.scoring import DRAWING_CARDS, score
 
@@ -243,3 +245,62 @@ def _next_starter(state: JSON, edition: Edition, loser: int | None, winner: int 
     else:
         starter = winner
     return starter if state["lives"][starter] > 0 else _after(state, starter)
+
+
+def copy_state(state: JSON) -> JSON:
+    """A copy of ``state`` that a move may change (the input is never modified)."""
+    # Faster than copy.deepcopy: the state is flat apart from known lists of lists.
+    new = dict(state)
+    for key in ("lives", "hands", "draw", "discard", "out", "revealed", "safe", "masks",
+                "coins"):
+        new[key] = list(state[key])
+    for key in ("bids", "extra", "face_up", "void"):
+        new[key] = [list(x) for x in state[key]]
+    new["options"] = dict(state["options"])
+    if state["change"] is not None:
+        new["change"] = dict(state["change"])
+    return new
+
+
+def resign(state: JSON, seat: int) -> tuple[JSON, list[Event]]:
+    """Remove ``seat`` from the game at any time (a leave, or too many timeouts): they
+    are eliminated at once, so they are placed last among those still playing; their
+    cards of the round go to the discard pile. In poker-deck (``first_out_ends``) the
+    removal ends the game with the removed player as its only loser, as if they had taken
+    the last penalty card. (The league's Elo counts every removed player as last.) A
+    pending Change ends with the removal of either player in it; the turn goes back to
+    the one who used Change, as after an answer."""
+    if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \
+            state["lives"][seat] == 0:
+        raise RuleError("not_a_player")
+    new = copy_state(state)
+    new["step"] += 1
+    events = [Event("player_removed", {"seat": seat})]
+    for key in ("extra", "face_up", "void"):
+        new["discard"].extend(new[key][seat])
+        new[key][seat] = []
+    if new["hands"][seat] is not None:
+        new["discard"].append(new["hands"][seat])
+        new["hands"][seat] = None
+    new["lives"][seat] = 0
+    new["masks"][seat] = False
+    new["out"].append(seat)
+    events.append(Event("player_eliminated", {"seat": seat}))
+    edition = get_edition(new["edition"])
+    if len(alive(new)) <= 1 or edition.first_out_ends:
+        new["over"] = True
+        new["turn"] = None
+        events.append(Event("game_over", {"placements": placements(new)}))
+        return new, events
+    change = new["change"]
+    if change is not None and seat in (change["by"], change["target"]):
+        new["change"] = None
+        if new["turn"] == change["target"]:  # the answer is off: "then the turn returns
+            # to the player who used Change" (or, if they left, to whoever follows them)
+            pass_turn(new, change["by"] if seat == change["target"]
+                           else next_active(new, change["by"]))
+    if new["double"] == seat:
+        new["double"] = None
+    if new["turn"] == seat:
+        pass_turn(new, next_active(new, seat))
+    return new, events

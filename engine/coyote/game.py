@@ -46,20 +46,6 @@ SPECIAL_BID_WINDOW = 3
 """How many bids :meth:`CoyoteGame.legal_actions` lists with each bid mask and target."""
 
 
-def _copy(state: JSON) -> JSON:
-    # Faster than copy.deepcopy: the state is flat apart from known lists of lists.
-    new = dict(state)
-    for key in ("lives", "hands", "draw", "discard", "out", "revealed", "safe", "masks",
-                "coins"):
-        new[key] = list(state[key])
-    for key in ("bids", "extra", "face_up", "void"):
-        new[key] = [list(x) for x in state[key]]
-    new["options"] = dict(state["options"])
-    if state["change"] is not None:
-        new["change"] = dict(state["change"])
-    return new
-
-
 class CoyoteGame:
     """Coyote for every edition, as the :class:`engine.core.Game` interface."""
 
@@ -315,13 +301,15 @@ class CoyoteGame:
         if state["over"]:
             raise RuleError("game_over")
         if action.kind == "resign":
-            return self._resign(state, seat, action)
+            if action != Action("resign"):
+                raise RuleError("bad_action")
+            return flow.resign(state, seat)
         if seat != state["turn"]:
             raise RuleError("not_your_turn")
         if state["lives"][seat] == 0:  # a removed or eliminated seat never acts
             raise RuleError("not_a_player")
         edition = get_edition(state["edition"])
-        new = _copy(state)
+        new = flow.copy_state(state)
         new["step"] += 1
         rng: Any = LazyRandom(new["seed"], new["step"])  # a random.Random to its callers
         events: list[Event] = []
@@ -334,51 +322,6 @@ class CoyoteGame:
             specials.use(new, seat, edition, action, rng, events)
         else:
             raise RuleError("bad_action")
-        return new, events
-
-    def _resign(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
-        """Remove ``seat`` from the game at any time (a leave, or too many timeouts): they
-        are eliminated at once, so they are placed last among those still playing; their
-        cards of the round go to the discard pile. In poker-deck (``first_out_ends``) the
-        removal ends the game with the removed player as its only loser, as if they had taken
-        the last penalty card. (The league's Elo counts every removed player as last.) A
-        pending Change ends with the removal of either player in it; the turn goes back to
-        the one who used Change, as after an answer."""
-        if action != Action("resign"):
-            raise RuleError("bad_action")
-        if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \
-                state["lives"][seat] == 0:
-            raise RuleError("not_a_player")
-        new = _copy(state)
-        new["step"] += 1
-        events = [Event("player_removed", {"seat": seat})]
-        for key in ("extra", "face_up", "void"):
-            new["discard"].extend(new[key][seat])
-            new[key][seat] = []
-        if new["hands"][seat] is not None:
-            new["discard"].append(new["hands"][seat])
-            new["hands"][seat] = None
-        new["lives"][seat] = 0
-        new["masks"][seat] = False
-        new["out"].append(seat)
-        events.append(Event("player_eliminated", {"seat": seat}))
-        edition = get_edition(new["edition"])
-        if len(flow.alive(new)) <= 1 or edition.first_out_ends:
-            new["over"] = True
-            new["turn"] = None
-            events.append(Event("game_over", {"placements": flow.placements(new)}))
-            return new, events
-        change = new["change"]
-        if change is not None and seat in (change["by"], change["target"]):
-            new["change"] = None
-            if new["turn"] == change["target"]:  # the answer is off: "then the turn returns
-                # to the player who used Change" (or, if they left, to whoever follows them)
-                flow.pass_turn(new, change["by"] if seat == change["target"]
-                               else flow.next_active(new, change["by"]))
-        if new["double"] == seat:
-            new["double"] = None
-        if new["turn"] == seat:
-            flow.pass_turn(new, flow.next_active(new, seat))
         return new, events
 
     def _bid(self, state: JSON, seat: int, action: Action, rng: Any,
