@@ -203,8 +203,8 @@ def _settable_zones() -> dict[str, str]:
 
 def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> dict[str, Any]:
     """A new lobby's options: what the command gave, else the chat's defaults for ``kind``
-    (a default the game does not allow with the given ones falls back to the game's), and
-    the chat's pace, timeout policy and stand-in level. Raises the game's refusal of a
+    (a default the game does not allow with the given ones falls back to the game's), the
+    chat's pace and :func:`chat_policies`. Raises the game's refusal of a
     given option (its ``RuleError`` code)."""
     stored = (chat.game_options or {}).get(kind) or {}
     try:
@@ -213,10 +213,15 @@ def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> d
     except RuleError as exc:
         raise ServiceError(exc.code, **exc.detail) from None
     options["pace"] = chat.pace if chat.pace in PACES else "standard"
-    options["timeout_policy"] = chat.timeout_policy if chat.timeout_policy in POLICIES else "ai"
-    # The computer level that stands in for a timed-out human (``Moves.plan_replies``; a
-    # level the game lacks plays ``normal``).
-    options["stand_in_level"] = chat.stand_in_level or "normal"
-    # What the group is told of each move (the presenter reads it with the game).
-    options["group_notes"] = chat.group_notes or "quiet"
-    return options
+    return {**options, **chat_policies(chat)}
+
+
+def chat_policies(chat: Chat) -> dict[str, Any]:
+    """The options a game takes from its chat's ``/settings`` when its lobby opens (a
+    rematch's too: only admins set them, and the lobby shows none): the timeout policy,
+    the computer level that stands in for a timed-out human (``Moves.plan_replies``; a
+    level the game lacks plays ``normal``) and what the group is told of each move (the
+    presenter reads it with the game)."""
+    return {"timeout_policy": chat.timeout_policy if chat.timeout_policy in POLICIES else "ai",
+            "stand_in_level": chat.stand_in_level or "normal",
+            "group_notes": chat.group_notes or "quiet"}

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Game, OptionSpec, RuleError
-from league.match.chats import allowed, lobby_options
+from league.match.chats import allowed, chat_policies, lobby_options
 from league.store.clock import DEFAULT_LOBBY_TTL, PACES
 from league.store.context import Context
 from league.store.errors import ServiceError
@@ -52,7 +52,8 @@ class LobbyService:
                     creator: UserRef, kind: str, options: dict[str, Any], *,
                     rematch_of: GameRow | None = None) -> GameSnapshot:
         """Open a lobby (see :meth:`open_lobby`); for a rematch, with ``rematch_of``'s
-        options as they were and its computer seats (names and levels)."""
+        options as they were (but the chat's policies as they are now) and its computer seats
+        (names and levels)."""
         game = self.ctx.game(kind)
         now = self.ctx.clock()
         try:
@@ -63,8 +64,8 @@ class LobbyService:
                 chat = await session.get(Chat, chat_id)
                 if chat is None:
                     chat = await insert_missing(session, Chat, id=chat_id, title=chat_title)
-                if rematch_of is None:
-                    options = lobby_options(game, chat, kind, options)
+                options = lobby_options(game, chat, kind, options) if rematch_of is None \
+                    else {**options, **chat_policies(chat)}
                 if chat.language is None:  # the chat's first lobby: its opener's language
                     chat.language = creator.language if is_language_code(creator.language) \
                         else "en"

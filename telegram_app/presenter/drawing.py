@@ -153,14 +153,27 @@ class Screens(Lobbies):
                 if private_hand(current) == hand_number(delivery.game):
                     await self.retire(delivery, current)  # (one live keyboard a game a chat)
 
-    async def _send_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
-        """Send ``player`` the hand's private message; ``False`` if it failed."""
+    async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
+        """The clock's reminder to the player to act, in their private chat: a new private
+        message (it notifies) with ``heading`` over their view and moves, the one before it
+        retired; the turn's end redraws it without the heading, so no reminder outlives
+        its turn."""
+        if player.user_id is not None and _may_write(player) and _in_hand(delivery.game, player) \
+                and await self._send_private(delivery, player, heading=heading):
+            await self.retire(delivery, player)
+
+    async def _send_private(self, delivery: Delivery, player: PlayerInfo, *,
+                            heading: str | None = None) -> bool:
+        """Send ``player`` the hand's private message (under ``heading``, if any); ``False``
+        if it failed."""
         game = delivery.game
         if player.user_id is None or player.seat is None or not _in_hand(game, player):
             return True
+        text = ui_for(game).private_text(game, player.seat)
+        if heading is not None:
+            text = fit_lines([heading, "", *text.split("\n")], keep="first")
         message_id = await self.messenger.send(
-            player.user_id, ui_for(game).private_text(game, player.seat),
-            markup=private_keyboard(game, player.seat))
+            player.user_id, text, markup=private_keyboard(game, player.seat))
         if message_id is not None:
             delivery.set_private(player.user_id, message_id, hand_number(game))
         return message_id is not None

@@ -33,7 +33,6 @@ from telegram_app.games.registry import ui_for
 from telegram_app.i18n import use_language
 from telegram_app.render import league as league_text
 from telegram_app.render.language import for_chat, for_player
-from telegram_app.render.place import with_place
 from telegram_app.render.turns import reminder_text
 from telegram_app.services import KEY, BotServices, services
 from telegram_app.tournaments import announcements
@@ -267,10 +266,12 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
                 delivery.set_messages(reminder=sent)
                 if ping is not None and ping != sent:  # the reminder names them now: one
                     await bot.messenger.delete(game.chat_id, ping)  # message to delete later
-        # Not to a player Telegram refused before (blocked the bot, deleted, never started
-        # it: User.can_message, read with the game): every turn's attempt would be refused
-        # again. /start makes them reachable again.
-        if player.user_id is not None and player.reachable is not False:
-            with for_player(player):
-                text = reminder_text(game, player, removal=result.removed)
-            await bot.messenger.send(player.user_id, with_place(game, text))
+            # Privately: their turn's message again, headed by the reminder (a new message
+            # notifies). Not to a player Telegram refused before (blocked the bot, deleted,
+            # never started it: User.can_message, read with the game): every turn's attempt
+            # would be refused again. /start makes them reachable again.
+            if player.user_id is not None and \
+                    (current := delivery.game.player(player.user_id)) is not None:
+                with for_player(current):
+                    text = reminder_text(game, current, removal=result.removed)
+                await bot.presenter.remind(delivery, current, text)
