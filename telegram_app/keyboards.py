@@ -11,6 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import GAMES
 from engine.core import OptionSpec
+from league.match.lobby import fits
 from league.store.snapshots import GameSnapshot
 from telegram_app.callbacks import PACE_ORDER, Callback
 from telegram_app.games.base import Rows, is_over
@@ -47,11 +48,16 @@ def option_specs(game: GameSnapshot) -> list[OptionSpec]:
     return list(GAMES[game.kind].option_specs(game.options))
 
 
-def following_value(spec: OptionSpec, current: Any) -> Any:
-    """The value a press on ``spec``'s button sets: the next one, numbers in rising order."""
+def following_value(spec: OptionSpec, current: Any, game: GameSnapshot | None = None) -> Any:
+    """The value a press on ``spec``'s button sets: the next one, numbers in rising order,
+    passing over those the lobby's players could not play with (``game``'s; Coyote
+    Feathers' 4 lives with six seated)."""
     values = list(spec.values)
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         values.sort()
+    if game is not None:
+        values = [v for v in values if v == current or fits(
+            GAMES[game.kind], game.options, len(game.players), spec.name, v)]
     if current not in values:
         return values[0]
     return values[(values.index(current) + 1) % len(values)]
@@ -74,7 +80,7 @@ def lobby_keyboard(game: GameSnapshot, bot_username: str | None) -> InlineKeyboa
         current = game.options.get(spec.name, spec.default)
         label = ui.option_label(game, spec, current)
         button = Button(label, callback_data=_cb(
-            "o", game, index, list(spec.values).index(following_value(spec, current))))
+            "o", game, index, list(spec.values).index(following_value(spec, current, game))))
         if not all(isinstance(v, int) for v in spec.values):  # (a word: a long label)
             long_rows.append([button])
         else:

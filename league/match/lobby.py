@@ -171,12 +171,15 @@ class LobbyService:
     async def set_option(self, game_id: int, user_id: int, name: str,
                          value: Any) -> GameSnapshot:
         """Set a lobby option to one of its allowed values: one of the game's
-        ``Game.option_specs`` for the lobby's options, or the league's ``pace``. Only the
-        creator may. Raises ``not_in_lobby``, ``not_creator``, ``bad_option``."""
+        ``Game.option_specs`` for the lobby's options, or the league's ``pace``, that
+        :func:`fits` the players seated. Only the creator may. Raises ``not_in_lobby``,
+        ``not_creator``, ``bad_option``."""
         async with self.ctx.db.sessions.begin() as session:
             row = await lobby_row(session, game_id, host=user_id)
+            game = self.ctx.game(row.kind)
             if not any(s.name == name and allowed(s, value) for s in option_specs(
-                    self.ctx.game(row.kind), row.options)):
+                    game, row.options)) or not fits(game, row.options, len(row.players),
+                                                    name, value):
                 raise ServiceError("bad_option")
             row.options = {**row.options, name: value}  # a new dict: JSON changes are seen
             touch(row)  # (a lobby change like any: its redraw after a kill is found by it)
@@ -257,6 +260,15 @@ async def lobby_row(session: AsyncSession, game_id: int, *, host: int | None = N
 
 PACE = OptionSpec("pace", tuple(PACES), "standard", "option_pace")
 """The league's own lobby option, whatever the game: how long a turn may take."""
+
+
+def fits(game: Game, options: dict[str, Any], seated: int, name: str, value: Any) -> bool:
+    """Whether the lobby's ``seated`` players may play with option ``name`` set to
+    ``value`` (Coyote Feathers: 4 or 5 lives only for tables of up to 4)."""
+    try:
+        return seated <= game.player_limits({**options, name: value})[1]
+    except RuleError:
+        return False
 
 
 def option_specs(game: Game, options: dict[str, Any] | None) -> list[OptionSpec]:

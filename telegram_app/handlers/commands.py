@@ -89,8 +89,8 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/leave``: quit this topic's running game for good (placed last among those still
-    playing; for Elo, last). In a lobby the 🚪 Leave button does it."""
+    """``/leave``: quit this topic's running game for good (placed last, below everyone who
+    stays: ``league.tables.places``). In a lobby the 🚪 Leave button does it."""
     chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     if not in_group(chat) or user is None or chat is None:
         await reply(update, context, _("Send /leave in the group where you are playing."))
@@ -133,17 +133,17 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """``/rules [kind] [args]``: a game's rules (default: the open game's, told with its
-    options; else the default game's), the arguments read by its UI (Coyote: an edition);
-    ``/rules tournament``: how a tournament runs."""
+    """``/rules [kind] [args]``: a game's rules, the arguments read by its UI (Coyote: an
+    edition, so ``/rules feathers`` is Coyote's whatever game is open); with no argument,
+    the open game's, told with its options, else the default game's; ``/rules
+    tournament``: how a tournament runs."""
     if context.args and context.args[0].lower() == "tournament":
         await reply(update, context, tournament_rules())
         return
     kind, args = _kind_and_args(context.args)
     options = None
     chat = update.effective_chat
-    if not (context.args and context.args[0].lower() in kinds()) and in_group(chat) \
-            and chat is not None:
+    if not context.args and in_group(chat) and chat is not None:
         game = await services(context).service.open_game(
             chat.id, thread_of(update.effective_message))
         if game is not None:
@@ -198,7 +198,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         running = await bot.service.running_games_of(user.id)
         for current in running:
             bot.presenter.later(bot.presenter.send_private(current, current.player(user.id)))  # type: ignore[arg-type]
-        if not running:
+        if game is not None and payload.startswith("j") and game.status != "lobby" and \
+                await bot.service.subscribed(game.chat_id, user.id):  # (an alert's, late)
+            await reply(update, context, with_place(game, _(
+                "Game #{id} has started, or closed, without you: I will tell you when the "
+                "group's next game opens.").format(id=game.id)))
+        elif not running:
             await reply(update, context, texts.welcome_text())
         return
     if game.status == "lobby":

@@ -154,11 +154,11 @@ async def _topic(bot: BotServices, memory: SeenNames, chat: Chat, message: Messa
 async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A ``my_chat_member`` update in which the bot joins a group (its status goes from
     ``left`` or ``kicked`` to ``member`` or ``administrator``): one welcome, in the General
-    topic of a forum, in the language of who added it (their client's, English for one we do
-    not ship). A promotion or restriction of the bot already there, and anything in a private
-    chat (a user blocking or restarting the bot), say nothing. A repeated update is dropped
-    by the intake (its ``update_id``); a failed send (the bot was removed again at once) is
-    the messenger's to log.
+    topic of a forum, in the group's language, or while it has none in the language of who
+    added it (their client's, English for one we do not ship). A promotion or restriction
+    of the bot already there, and anything in a private chat (a user blocking or restarting
+    the bot), say nothing. A repeated update is dropped by the intake (its ``update_id``); a
+    failed send (the bot was removed again at once) is the messenger's to log.
 
     A supergroup may be a group that just became one, which Telegram also shows as the bot
     joining it: no welcome if the move is recorded already, else the welcome waits
@@ -214,8 +214,9 @@ async def _welcome_later(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _welcome(context: ContextTypes.DEFAULT_TYPE, chat_id: int, language: str | None,
                    name: str | None) -> None:
-    """The welcome, in ``language``, thanking ``name`` (``None``: nobody by name)."""
-    with use_language(language):
+    """The welcome, in the group's language, or ``language`` (the adder's) while it has
+    none, thanking ``name`` (``None``: nobody by name)."""
+    with use_language(await services(context).service.chat_language(chat_id) or language):
         text = group_welcome_text(name)
     await services(context).messenger.send(chat_id, text)
 

@@ -38,6 +38,15 @@ def level_name(level: str) -> str:
     return names.get(level, level)
 
 
+def pace_text(pace: str) -> str:
+    """A game's pace as its lobby and start tell it, with a turn's time ("⏱ standard (1 h a
+    turn)"); empty for an unknown one."""
+    names = {"quick": lambda: _("⏱ quick (1 min a turn)"),
+             "standard": lambda: _("⏱ standard (1 h a turn)"),
+             "relaxed": lambda: _("⏱ relaxed (24 h a turn)")}
+    return names[pace]() if pace in names else ""
+
+
 def seat_label(player: PlayerInfo) -> str:
     """A seat's escaped name as lobbies and tables list it: a computer player's with 🤖 and
     its level ("🤖 Wile (hard)")."""

@@ -90,15 +90,15 @@ def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
             lines.append(_special_line(game, event))
         elif kind == "turn_timed_out" and event["removed"]:
             lines.append(_("⏰ {name} ran out of time and is removed from the game (placed "
-                           "last among those still playing).").format(
+                           "last).").format(
                 name=name_html(game.at_seat(event["seat"]))))
         elif kind == "turn_timed_out":
             lines.append(_("⏰ {name} ran out of time: the computer plays this turn for them.")
                          .format(name=name_html(game.at_seat(event["seat"]))))
         elif kind == "player_removed" and not any(
                 e["type"] == "turn_timed_out" for e in events):
-            lines.append(_("🚪 {name} leaves the game (placed last among those still "
-                           "playing).").format(name=name_html(game.at_seat(event["seat"]))))
+            lines.append(_("🚪 {name} leaves the game (placed last).").format(
+                name=name_html(game.at_seat(event["seat"]))))
     return lines
 
 

@@ -23,7 +23,14 @@ from telegram_app.games.coyote.words import (
 )
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render import results
-from telegram_app.render.common import mention_html, name_html, plain_name, seat_label, time_html
+from telegram_app.render.common import (
+    mention_html,
+    name_html,
+    pace_text,
+    plain_name,
+    seat_label,
+    time_html,
+)
 from telegram_app.render.language import (
     for_chat,
     for_player,
@@ -54,7 +61,7 @@ def options_line(game: GameSnapshot) -> str:
         specials = _("special actions on")
     else:
         specials = _("special actions off")
-    pace = PACE_NAMES.get(game.options.get("pace", "standard"), lambda: "")()
+    pace = pace_text(game.options.get("pace", "standard"))
     if edition == "poker-deck":  # its rules count penalty cards
         lives_text = _("the {n}th penalty card loses").format(n=lives)
     else:
@@ -64,13 +71,6 @@ def options_line(game: GameSnapshot) -> str:
     if game.options.get("after_elimination") == "next":
         line += " · " + _("the next player starts after a knock-out")
     return line
-
-
-PACE_NAMES = {
-    "quick": lambda: _("⏱ quick (1 min a turn)"),
-    "standard": lambda: _("⏱ standard (1 h a turn)"),
-    "relaxed": lambda: _("⏱ relaxed (24 h a turn)"),
-}
 
 
 @in_chat_language

@@ -31,6 +31,7 @@ from telegram_app.games.coyote.replay import replay_lines
 from telegram_app.games.coyote.rules import rules_text
 from telegram_app.games.registry import Press
 from telegram_app.i18n import _
+from telegram_app.render.common import plain_name
 from telegram_app.render.texts import escape
 
 _RULES = CoyoteGame()
@@ -88,6 +89,10 @@ class CoyoteUI:
         if edition not in EDITIONS:
             return _("Unknown edition “{edition}”. Choose one of: {list}.").format(
                 edition=escape(edition[:32]), list=", ".join(EDITIONS))
+        if len(args) > 1:  # (no word is dropped unsaid: the lobby's buttons set the rest)
+            return _("I do not know “{word}” after the edition: the lobby's buttons set the "
+                     "lives and the special actions.").format(
+                word=escape(plain_name(args[1], 24)))
         return {"edition": edition}
 
     # --- the group's table ---------------------------------------------------------------

@@ -117,13 +117,13 @@ def event_line(game: GameSnapshot, event: Event, events: list[Event]) -> str | N
         return _("✅ {name} has no cards left: safe, in place {place}.").format(
             name=_who(game, seat), place=event["place"])
     if kind == "turn_timed_out" and event.get("removed"):
-        return _("⏰ {name} ran out of time and is removed from the game (placed last among "
-                 "those still playing).").format(name=_who(game, seat))
+        return _("⏰ {name} ran out of time and is removed from the game (placed "
+                 "last).").format(name=_who(game, seat))
     if kind == "turn_timed_out":
         return _("⏰ {name} ran out of time: the computer plays this turn for them.").format(
             name=_who(game, seat))
     if kind == "player_removed" and not any(e["type"] == "turn_timed_out" for e in events):
-        return _("🚪 {name} leaves the game (placed last among those still playing).").format(
+        return _("🚪 {name} leaves the game (placed last).").format(
             name=_who(game, seat))
     return None
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core import OptionSpec
 from telegram_app.i18n import _
+from telegram_app.render.common import pace_text
 
 
 def game_name() -> str:
@@ -45,7 +46,7 @@ def option_label(name: str, value: Any) -> str:
 
 
 def options_line(options: dict[str, Any]) -> str:
-    """The rule options of a game in one line (lobby, closed lobby)."""
+    """The rule options of a game and its pace in one line (lobby, closed lobby)."""
     parts = [
         _("ties shared") if options.get("tie_split") else _("ties replayed"),
         _("sequences of {n}+").format(n=options.get("min_sequence", 2)),
@@ -54,4 +55,6 @@ def options_line(options: dict[str, Any]) -> str:
         parts.append(_("a trump ends the trick"))
     if options.get("pickup_single"):
         parts.append(_("pick up one card"))
+    if pace := pace_text(options.get("pace", "standard")):
+        parts.append(pace)
     return " · ".join(parts)
