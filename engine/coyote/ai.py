@@ -70,8 +70,10 @@ def estimate(view: View, more: int = 0) -> Distribution:
     Counted and visible: every card in ``view["cards"]`` (others' cards, and the viewer's own
     once a right Guess revealed it), the visible Draw 1 cards (``extra``) and the face-up ones;
     counted and hidden: the viewer's own card and their own Draw 1 cards (``None`` in the view).
-    Seen but not counted: the discard pile and the others' swapped cards (``void``). Everything
-    else is unseen and equally likely to be anywhere hidden. Cached per visible multiset.
+    Seen but not counted: the discard pile (but its cards the viewer never saw, ``None``: its
+    own swapped-away feather after a wrong Guess) and the others' swapped cards (``void``).
+    Everything else is unseen and equally likely to be anywhere hidden. Cached per visible
+    multiset.
     """
     edition = view["edition"]
     me = view["seat"]
@@ -88,7 +90,7 @@ def estimate(view: View, more: int = 0) -> Distribution:
                         voids.append(card)
                     else:
                         counted.append(card)
-    discard = view["discard"]
+    discard = [c for c in view["discard"] if c is not None]
     hidden += more
     draw = min(max(0, view["draw_count"] - more), 4)
     key = (edition, tuple(counted), tuple(discard), tuple(voids), hidden, draw)

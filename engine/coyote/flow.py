@@ -68,12 +68,20 @@ def shuffled(cards: list[str], rng: random.Random) -> list[str]:
     return cards
 
 
+def take_discard(state: JSON) -> list[str]:
+    """Empty the discard pile (to shuffle it into the draw pile) and return its cards; the
+    record of the ones a seat never saw (``discard_unseen``) goes with them."""
+    cards = state["discard"]
+    state["discard"] = []
+    state["discard_unseen"] = []
+    return cards
+
+
 def take_from_draw(state: JSON, rng: random.Random, events: list[Event]) -> str | None:
     """The top card of the draw pile, reshuffling the discard pile first if the draw pile is
     empty; ``None`` when both are empty."""
     if not state["draw"] and state["discard"]:
-        state["draw"] = shuffled(state["discard"], rng)
-        state["discard"] = []
+        state["draw"] = shuffled(take_discard(state), rng)
         events.append(Event("reshuffled", {"reason": "empty_draw_pile"}))
     return state["draw"].pop(0) if state["draw"] else None
 
@@ -114,12 +122,10 @@ def deal(state: JSON, edition: Edition, rng: random.Random, events: list[Event])
     """Start the next round: every living seat gets the top card of the draw pile."""
     living = alive(state)
     if edition.reshuffle_every_round and state["round"] > 0:
-        state["draw"] = shuffled(state["draw"] + state["discard"], rng)
-        state["discard"] = []
+        state["draw"] = shuffled(state["draw"] + take_discard(state), rng)
         events.append(Event("reshuffled", {"reason": "every_round"}))
     elif len(state["draw"]) < len(living):
-        state["draw"] = shuffled(state["draw"] + state["discard"], rng)
-        state["discard"] = []
+        state["draw"] = shuffled(state["draw"] + take_discard(state), rng)
         events.append(Event("reshuffled", {"reason": "short_draw_pile"}))
     reset_round(state, edition)
     for s in living:
@@ -132,14 +138,21 @@ def deal(state: JSON, edition: Edition, rng: random.Random, events: list[Event])
 
 def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: int | None,
               winner: int | None, caller: int, lives_lost: int, extra_discards: list[str],
-              full_reshuffle: bool) -> None:
+              full_reshuffle: bool, void_shown: bool = True) -> None:
     """Discard the round's cards, take the loser's lives, then deal again or end the game.
 
     ``winner``/``caller`` decide the next starting seat with the edition's rule; a round that
-    ends without a showdown (a wrong Guess) passes ``winner=None`` and the loser as caller.
+    ends without a showdown (a wrong Guess) passes ``winner=None`` and the loser as caller,
+    and ``void_shown=False``: the swapped-away cards were not shown, so each stays unseen by
+    its holder in the discard pile (``discard_unseen``).
     """
     edition = get_edition(state["edition"])
     cards, _, _ = round_cards(state)
+    if not void_shown:  # by position in the discard pile, after the round's cards
+        at = len(state["discard"]) + len(cards)
+        owners = [seat for seat, void in enumerate(state["void"]) for _ in void]
+        state.setdefault("discard_unseen", []).extend(
+            [seat, at + i] for i, seat in enumerate(owners))
     used = cards + [c for void in state["void"] for c in void] + extra_discards
     state["discard"].extend(used)
     state["hands"] = [None] * state["seats"]
@@ -147,8 +160,7 @@ def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: in
         state[key] = [[] for _ in range(state["seats"])]
     state["bids"] = []
     if full_reshuffle or edition.full_reshuffle_cards.intersection(used):
-        state["draw"] = shuffled(state["draw"] + state["discard"], rng)
-        state["discard"] = []
+        state["draw"] = shuffled(state["draw"] + take_discard(state), rng)
         events.append(Event("reshuffled", {"reason": "night"}))
     if loser is not None and state["lives"][loser] > 0:  # a removed bidder has none to lose
         state["lives"][loser] = max(0, state["lives"][loser] - lives_lost)
@@ -175,8 +187,7 @@ def showdown(state: JSON, caller: int, bidder: int, bid: int, lives_lost: int,
     edition = get_edition(state["edition"])
     cards, owners, sources = round_cards(state)
     if DRAWING_CARDS[edition.name] in cards and not state["draw"] and state["discard"]:
-        state["draw"] = shuffled(state["discard"], rng)
-        state["discard"] = []
+        state["draw"] = shuffled(take_discard(state), rng)
         events.append(Event("reshuffled", {"reason": "draw_for_special"}))
     result = score(edition.name, cards, state["draw"])
     del state["draw"][: len(result.drawn)]
@@ -256,6 +267,7 @@ def copy_state(state: JSON) -> JSON:
         new[key] = list(state[key])
     for key in ("bids", "extra", "face_up", "void"):
         new[key] = [list(x) for x in state[key]]
+    new["discard_unseen"] = [list(x) for x in state.get("discard_unseen", ())]  # absent: old
     new["options"] = dict(state["options"])
     if state["change"] is not None:
         new["change"] = dict(state["change"])

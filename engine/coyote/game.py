@@ -10,6 +10,9 @@ State (a JSON object)::
      "options": {"lives": int, "specials": bool, "after_elimination": "winner" | "next"},
      "seed": int, "step": int, "seats": int, "lives": [int], "hands": [card or None],
      "draw": [cards, top first], "discard": [cards], "round": int, "starter": seat,
+     "discard_unseen": [[seat, index]] (the cards of "discard", by index, that seat never
+         saw: its feather swapped away in a round a wrong Guess ended; emptied with the
+         discard pile; absent in older states: []),
      "turn": seat or None, "direction": 1 or -1, "bids": [[seat, amount], ...],
      "out": [seats in elimination order], "over": bool,
      # this round's specials:
@@ -97,7 +100,8 @@ class CoyoteGame:
             "options": {"lives": lives, "specials": use_specials,
                         "after_elimination": after}, "seed": seed, "step": 0,
             "seats": seats, "lives": [lives] * seats, "hands": [None] * seats,
-            "draw": flow.shuffled(list(edition.deck), rng), "discard": [], "round": 0,
+            "draw": flow.shuffled(list(edition.deck), rng), "discard": [],
+            "discard_unseen": [], "round": 0,
             "starter": rng.randrange(seats), "turn": None, "out": [], "over": False,
         }
         flow.reset_round(state, edition)
@@ -251,6 +255,8 @@ class CoyoteGame:
         unless a right Guess turned it face up; publicly, all but those). ``extra``: Draw 1
         cards, ``None`` where hidden (the viewer's own); ``face_up``: seen by all; ``void``:
         swapped-away cards, ``None`` for the viewer's own. The draw pile is only a count.
+        ``discard``: the discard pile, ``None`` for a card the viewer never saw (its own
+        feather swapped away in a round a wrong Guess ended; publicly, every such card).
         Raises ``RuleError("bad_seat")``.
         """
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < state["seats"]):
@@ -261,6 +267,7 @@ class CoyoteGame:
 
         edition = get_edition(state["edition"])
         turn = self.current_seat(state)
+        unseen = {i for s, i in state.get("discard_unseen", ()) if not seen(s)}
         return {
             "game": self.name, "edition": state["edition"], "seat": seat,
             "seats": state["seats"], "round": state["round"], "turn": turn,
@@ -275,7 +282,8 @@ class CoyoteGame:
             "void": [[c if seen(s) else None for c in cards]
                      for s, cards in enumerate(state["void"])],
             "safe": list(state["safe"]), "draw_count": len(state["draw"]),
-            "discard": list(state["discard"]), "min_bid": self.min_bid(state),
+            "discard": [None if i in unseen else c for i, c in enumerate(state["discard"])],
+            "min_bid": self.min_bid(state),
             "can_call": seat is not None and turn == seat and self.can_call(state, seat),
             "specials": specials.specials_mode(state, edition), "masks": list(state["masks"]),
             "coins": list(state["coins"]), "coins_usable": specials.coins_usable(state),

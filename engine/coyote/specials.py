@@ -20,7 +20,8 @@ Source: ``shared/rules/coyote.md``, "Mask actions (optional "special game")" and
   guess puts the feather face up and skips the player for the round (unless a removal leaves
   a single player to act: then the safe players play again, see ``flow.next_active``); a
   wrong one costs a life at once, ends the round without a showdown, and the guesser starts
-  the next round.
+  the next round. Its ``round_ended`` event shows the hands, not a feather swapped away
+  that round: that one stays unseen by its holder in the discard pile (``discard_unseen``).
 """
 
 from __future__ import annotations
@@ -198,4 +199,4 @@ def _guess(state: JSON, seat: int, guess: str, rng: random.Random, events: list[
     events.append(Event("round_ended", {"reason": "wrong_guess", "seat": seat,
                                         "cards": state["hands"][:]}))
     end_round(state, rng, events, loser=seat, winner=None, caller=seat, lives_lost=1,
-              extra_discards=[], full_reshuffle=False)
+              extra_discards=[], full_reshuffle=False, void_shown=False)

@@ -1,9 +1,10 @@
 """Koira's computer player: decides from one seat's view only.
 
-It sees what that seat's player sees (``engine.koira.views.view``): its hand and won pile,
-the trick, the trump once known, every count, the cards publicly known to lie with each
-player, and the cards that left the game. Deterministic for a given ``rng`` (the generator
-only breaks exact ties). Source of the rules: ``shared/rules/koira.md``.
+It sees what that seat's player sees (``engine.koira.views.view``): its hand and won pile
+(but an R3 shuffled share's cards), the trick, the trump once known, every count, the cards
+publicly known to lie with each player, and the cards that left the game (but a removed
+player's cards nobody saw). Deterministic for a given ``rng`` (the generator only breaks
+exact ties). Source of the rules: ``shared/rules/koira.md``.
 
 Phase 1: win tricks that carry high cards and trumps with the cheapest card that wins,
 dump the lowest card on a trick it cannot win (or turn up the stock rather than give a good
@@ -33,7 +34,8 @@ TAKEN = 0.3
 STALL = 3
 """Phase 2: after this many pick-ups per player in the game with no card leaving the game,
 the play is going round in circles (nothing in the rules ends it): a computer player then
-plays a random legal move more and more often, and never picks up when it can beat."""
+plays a random legal move more and more often, and never picks up when it can beat (but it
+always goes out when it can, :func:`going_out`)."""
 
 
 def worth(card: str, trump: str | None) -> float:
@@ -78,12 +80,27 @@ def choose_action(view: JSON, rng: random.Random, level: str = "normal") -> Acti
     return rng.choice([a for score, a in scored if score >= best - 1e-9])
 
 
+def going_out(view: JSON, legal: list[Action]) -> Action | None:
+    """Phase 2: the play of ``legal`` that empties the hand, if any (R14: out and safe at
+    once; going out is never worse, as the koira is the last holding cards)."""
+    if view["phase"] != 2:
+        return None
+    size = len(view["hand"] or [])
+    return next((a for a in legal if a.kind == "play" and len(a.cards or ()) == size), None)
+
+
 def _unstick(view: JSON, legal: list[Action], rng: random.Random) -> Action | None:
     """A random move (a play rather than a pick-up) once phase 2 goes round in circles
-    (:data:`STALL`), with a chance growing with the pick-ups; else ``None``."""
+    (:data:`STALL`), with a chance growing with the pick-ups; else ``None``. A play that
+    goes out (:func:`going_out`) is always chosen then."""
     players = max(1, sum(view["in_game"]))
     excess = view["quiet"] - STALL * players
-    if view["phase"] != 2 or excess < 0 or rng.random() > min(0.9, 0.3 + excess / 20):
+    if view["phase"] != 2 or excess < 0:
+        return None
+    out = going_out(view, legal)
+    if out is not None:
+        return out
+    if rng.random() > min(0.9, 0.3 + excess / 20):
         return None
     plays = [a for a in legal if a.kind == "play"]
     return rng.choice(plays or legal)
@@ -92,8 +109,10 @@ def _unstick(view: JSON, legal: list[Action], rng: random.Random) -> Action | No
 # --- phase 1 -------------------------------------------------------------------------------
 def _unseen(view: JSON) -> list[str]:
     """Cards this seat has not seen: not in its hand or pile, the trick, known elsewhere, or
-    out of the game."""
+    out of the game. An R3 shuffled share's cards on its pile and a removed player's cards
+    nobody saw (``None`` in the view) count as unseen."""
     seen = set(view["hand"] or []) | set(view["pile"] or []) | set(view["discarded"])
+    seen.discard(None)
     seen |= {c for p in view["trick"] for c in p["cards"]}
     seen |= {c for known in view["known"] for c in known}
     return [c for c in DECK if c not in seen]

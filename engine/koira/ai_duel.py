@@ -1,9 +1,11 @@
 """The hard Koira player's endgame: with two players left in phase 2 nothing is hidden.
 
 Every card is then in the viewer's hand, the trick, the other player's hand or out of the
-game (``discarded``, public): the phase-1 piles have become hands (``shared/rules/koira.md``,
+game (``discarded``): the phase-1 piles have become hands (``shared/rules/koira.md``,
 "Phase 2"), the stock is empty and a removed player's cards left the game. So the other
-hand is the deck less the rest, and the duel is a game of perfect information: a
+hand is the deck less the rest, and the duel is a game of perfect information (unless some
+of a removed player's cards left the game unseen, ``None`` in ``discarded``: then the other
+hand is not known and the duel is out of scope): a
 depth- and node-limited minimax (alpha-beta) finds the moves that go out first (the other is
 then the koira, R16).
 
@@ -12,7 +14,8 @@ once it holds ``need`` cards, its last player leads next (R9, so with two player
 a sequence completes it at once); a pick-up takes the bottom play (R11) and if it empties
 the trick the other player leads (R12), and a player with no cards cannot lead (R13); a
 player whose hand empties is out at once and wins the duel (R14). Out of scope (the caller
-plays its heuristics): ``pickup_single``, ``trump_ends_trick``, anything but two players.
+plays its heuristics): ``pickup_single``, ``trump_ends_trick``, anything but two players,
+cards that left the game unseen.
 
 A function of the view only and deterministic (no chance at all).
 """
@@ -44,7 +47,8 @@ def duel_values(view: JSON, legal: list[Action], nodes: int = NODES) -> list[flo
     searched cheapest first; once one wins, or past the budget, the ones not proven won or
     lost count 0."""
     options = view["options"]
-    if view["phase"] != 2 or options["pickup_single"] or options["trump_ends_trick"]:
+    if view["phase"] != 2 or options["pickup_single"] or options["trump_ends_trick"] \
+            or None in view["discarded"]:  # a removed player's unseen cards: hand not known
         return None
     me = view["seat"]
     players = [s for s, inside in enumerate(view["in_game"]) if inside]

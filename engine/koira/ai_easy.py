@@ -10,8 +10,9 @@ Decides from one seat's view only (``engine.koira.views.view``), deterministic f
   notices a sequence), picks up only when nothing single beats, and leads its lowest card;
 - and now and then (:attr:`EasyAI.slip`) plays any legal move.
 
-It breaks the circles phase 2 can go round in as the normal player does
-(:func:`engine.koira.ai._unstick`).
+It never declines to go out (:func:`engine.koira.ai.going_out`: that much a beginner sees,
+and it is never worse, R14), and breaks the circles phase 2 can go round in as the normal
+player does (:func:`engine.koira.ai._unstick`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import random
 from dataclasses import dataclass
 
 from engine.core import JSON, Action
-from engine.koira.ai import _unstick, legal_plays
+from engine.koira.ai import _unstick, going_out, legal_plays
 from engine.koira.cards import play_beats, rank, suit
 
 
@@ -42,6 +43,9 @@ class EasyAI:
             raise ValueError("no legal action: not this seat's turn")
         if len(legal) == 1:
             return legal[0]
+        out = going_out(view, legal)
+        if out is not None:
+            return out
         unstuck = _unstick(view, legal, rng)
         if unstuck is not None:
             return unstuck

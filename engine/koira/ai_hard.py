@@ -14,7 +14,8 @@ What it adds (:class:`HardAI`; measured with ``bench/koira_ai_levels_bench.py``)
   (:mod:`engine.koira.ai_rollout`); the move least often leaving it the koira is played (the
   scores break ties). Phase 2 hides little (the cards of a trick won whole are public), and
   against normal players this took its koira share from 15.8 % to 2.0 %;
-- with two players left in phase 2 nothing is hidden: it searches the duel
+- with two players left in phase 2 nothing is hidden (unless a removed player's unseen
+  cards left the game: then it does not search): it searches the duel
   (:mod:`engine.koira.ai_duel`) and plays a won line out (this alone took it from the
   normal player's 25 % koira share to about 18 % against three normal players);
 - phase 2, a lead that completes the trick at once (R9: as many cards as players in the
@@ -40,7 +41,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core import JSON, Action
-from engine.koira.ai import _rank_counts, _unseen, _unstick, _win_chance, legal_plays, worth
+from engine.koira.ai import (
+    _rank_counts,
+    _unseen,
+    _unstick,
+    _win_chance,
+    going_out,
+    legal_plays,
+    worth,
+)
 from engine.koira.ai_duel import duel_values
 from engine.koira.ai_rollout import rollout_values
 from engine.koira.cards import DECK, rank, suit
@@ -86,6 +95,9 @@ class HardAI:
             raise ValueError("no legal action: not this seat's turn")
         if len(legal) == 1:
             return legal[0]
+        out = going_out(view, legal)
+        if out is not None:
+            return out  # R14: out and safe, never worse
         values = duel_values(view, legal, self.duel_nodes) if self.endgame else None
         if values is None or max(values) < 1.0:
             # a won duel is played out; anything else may be going round in circles
@@ -109,8 +121,10 @@ class HardAI:
         (:mod:`engine.koira.ai_rollout`): how often each leaves me not the koira first,
         the heuristic score breaks ties; the others stay below them."""
         ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:self.candidates]
-        # two players: the deal is known, the rollouts differ only in the tie-breaks
-        deals = self.deals if sum(view["in_game"]) > 2 else self.duel_deals
+        # two players: the deal is known (unless a removed player's unseen cards left the
+        # game), the rollouts differ only in the tie-breaks
+        known = sum(view["in_game"]) <= 2 and None not in view["discarded"]
+        deals = self.duel_deals if known else self.deals
         values = rollout_values(view, [scored[i][1] for i in ranked], rng, deals, self.plies)
         if values is None:
             return scored
@@ -201,7 +215,7 @@ class HardAI:
         """A card's card-counted worth, 0 … 2: 2 × the share of the cards still in play
         (not out of the game, not in my hand) that do not beat it singly."""
         trump = view["trump"]
-        gone = set(view["discarded"]) | set(view["hand"] or [])
+        gone = set(view["discarded"]) | set(view["hand"] or [])  # None (unseen): counts as live
         live = [c for c in DECK if c not in gone]
         by_suit: dict[str, list[int]] = {}
         for c in live:

@@ -1,10 +1,11 @@
 """The hard Koira player's look-ahead in phase 2: sampled deals played out by the normal player.
 
-In phase 2 the only hidden cards are the other players' hands: every card is in the viewer's
-hand, the trick, out of the game (``discarded``, public) or in another hand, whose count is
-public and some of whose cards are publicly known (``known``: a pick-up, a trick won whole).
-So a deal consistent with the view is the unseen cards shared out at random to fill each
-other hand up to its count (:func:`sample_hands`). On such a deal the rest of the game is
+In phase 2 the only hidden cards are the other players' hands (and a removed player's cards
+that left the game unseen, ``None`` in ``discarded``): every card is in the viewer's hand, the
+trick, out of the game or in another hand, whose count is public and some of whose cards are
+publicly known (``known``: a pick-up, a trick won whole). So a deal consistent with the view
+is the unseen cards shared out at random to fill each other hand up to its count, the rest
+out of the game (:func:`sample_hands`). On such a deal the rest of the game is
 played out fast (:class:`_Sim`: the rules of ``shared/rules/koira.md`` R9–R16, R18, cards
 as ints; about 5 µs a ply, some 10 times the engine's speed) with the normal player's
 phase-2 choice (:meth:`_Sim.choose`: :func:`engine.koira.ai._phase2_scores` with its
@@ -38,9 +39,11 @@ Play = tuple[int, ...]
 def sample_hands(view: JSON, rng: random.Random) -> list[list[str]] | None:
     """A deal of the hidden cards consistent with ``view`` (phase 2): per seat its hand (the
     viewer's own; every other seat its publicly known cards plus unseen ones up to its
-    count). ``None`` when the view's counts do not add up (a state this does not model)."""
+    count; the unseen cards left over are those that left the game unseen). ``None`` when
+    the view's counts do not add up (a state this does not model)."""
     me = view["seat"]
     unseen = _unseen(view)
+    gone = view["discarded"].count(None)  # a removed player's cards nobody saw
     rng.shuffle(unseen)
     hands: list[list[str]] = []
     at = 0
@@ -54,7 +57,7 @@ def sample_hands(view: JSON, rng: random.Random) -> list[list[str]] | None:
             return None
         hands.append(known + unseen[at:at + extra])
         at += extra
-    return hands if at == len(unseen) else None
+    return hands if at + gone == len(unseen) else None
 
 
 _INDEX = {card: i for i, card in enumerate(DECK)}
@@ -196,9 +199,12 @@ class _Sim:
             return None
         size = len(self.hands[seat])
         excess = self.quiet - STALL * max(1, self.left)
-        if excess >= 0 and (trick or len(plays) > 1) \
-                and rng.random() <= min(0.9, 0.3 + excess / 20):
-            return rng.choice(plays)
+        if excess >= 0 and (trick or len(plays) > 1):
+            out = [p for p in plays if len(p) == size]  # going out comes first (R14)
+            if out:
+                return out[0]
+            if rng.random() <= min(0.9, 0.3 + excess / 20):
+                return rng.choice(plays)
         best = -1e9
         tied: list[Play | None] = []
         if trick:

@@ -9,7 +9,11 @@ State (a JSON object)::
      "seed": int, "step": int, "seats": int, "dealer": seat,
      "phase": 1 | 2, "hands": [[cards] per seat], "stock": [cards, top first],
      "piles": [[cards] per seat] (phase 1 won piles, face down),
+     "shuffled": [cards] (phase 1: the cards R3 shuffled shares dealt onto won piles; who got
+              which stays hidden, from the receivers too; absent in older states: []),
      "discarded": [cards] (phase 2 tricks and removed players' cards: out of the game),
+     "discarded_unseen": [cards] (the cards of "discarded" nobody saw: a removed player's
+              hand and pile cards not publicly known; absent in older states: []),
      "known": [[cards] per seat] (cards publicly known to lie in that seat's hand or pile:
               a trick won whole, a tie_split share, the face-up trump card, a pick-up),
      "trump": suit letter or None, "trump_card": card or None,
@@ -94,7 +98,8 @@ def new_state(seats: int, seed: int, options: JSON | None) -> JSON:
     return {
         "game": "koira", "options": rules, "seed": seed, "step": 0, "seats": seats,
         "dealer": dealer, "phase": 1, "hands": hands, "stock": list(deck[HAND_SIZE * seats:]),
-        "piles": [[] for _ in range(seats)], "discarded": [],
+        "piles": [[] for _ in range(seats)], "shuffled": [], "discarded": [],
+        "discarded_unseen": [],
         "known": [[] for _ in range(seats)], "trump": None, "trump_card": None,
         "face_up": None, "trick": [], "round_seats": [], "round_from": 0, "need": 0,
         "lead_trump": False, "trick_no": 0, "last_winner": None, "turn": None, "out": [],
@@ -109,6 +114,8 @@ def copy_state(state: JSON) -> JSON:
         new[key] = [list(x) for x in state[key]]
     for key in ("stock", "discarded", "round_seats", "out", "removed"):
         new[key] = list(state[key])
+    for key in ("shuffled", "discarded_unseen"):  # absent in states saved before them
+        new[key] = list(state.get(key, ()))
     new["trick"] = [[seat, list(cards), src] for seat, cards, src in state["trick"]]
     new["options"] = dict(state["options"])
     if state["face_up"] is not None:

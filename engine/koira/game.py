@@ -192,7 +192,8 @@ class KoiraGame:
 
     def _resign(self, state: JSON, seat: int, action: Action) -> tuple[JSON, list[Event]]:
         """Remove ``seat`` at any time (a leave, or too many timeouts). Their hand and won
-        pile leave the game; cards they played stay in the trick; turns skip them. They are
+        pile leave the game (``discarded``; the cards of them not publicly known stay hidden:
+        ``discarded_unseen``); cards they played stay in the trick; turns skip them. They are
         placed below everyone still playing (they take the koira's place). If one player is
         left in the game, it ends (R16). The turn then lies with a player in the game who
         has a legal action: in phase 1 see :func:`engine.koira.phase1.removed_mid_trick`
@@ -206,7 +207,10 @@ class KoiraGame:
         new = deal.copy_state(state)
         new["step"] += 1
         events = [Event(PLAYER_REMOVED, {"seat": seat})]
-        new["discarded"].extend(new["hands"][seat] + new["piles"][seat])
+        gone = new["hands"][seat] + new["piles"][seat]
+        new["discarded"].extend(gone)
+        known = new["known"][seat]
+        new["discarded_unseen"].extend(c for c in gone if c not in known)
         new["hands"][seat], new["piles"][seat], new["known"][seat] = [], [], []
         if new["face_up"] is not None and new["face_up"][0] == seat:
             new["face_up"] = None

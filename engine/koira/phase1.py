@@ -162,8 +162,10 @@ def _split_shuffled(state: JSON, tied: list[int], rng: random.Random,
     """R3: a tie that cannot break (a tied player has no card left in hand; the stock does
     not count): all the trick's cards are shuffled and dealt one at a time to the tied
     players in play order, onto their won piles (who got which card stays hidden). R4: the
-    first tied player counts as the winner."""
+    first tied player counts as the winner. The cards are listed in ``shuffled``: a view
+    shows none of them on a pile, not even to its owner."""
     cards = _trick_cards(state)
+    state["shuffled"].extend(cards)  # in play order: the deal stays hidden (views.py)
     rng.shuffle(cards)
     shares = {s: 0 for s in tied}
     for i, card in enumerate(cards):

@@ -1,9 +1,11 @@
 """What each seat of a Koira game may see, and the placements.
 
 Source: ``shared/rules/koira.md``. Hidden: other players' hands and won piles (apart from
-the cards publicly known to be there), the stock, and who got which card of a shuffled
-share (R3). Public: the trick, the trump once the last stock card is drawn (R7), the face-up
-trump card, every count, the cards that left the game, pick-ups.
+the cards publicly known to be there), the stock, who got which card of a shuffled share
+(R3: not even its receivers see theirs), and the cards of a removed player that nobody saw
+(their hand, and pile cards not publicly known), though they left the game. Public: the
+trick, the trump once the last stock card is drawn (R7), the face-up trump card, every count,
+the other cards that left the game, pick-ups.
 """
 
 from __future__ import annotations
@@ -44,21 +46,26 @@ def view(state: JSON, seat: int | None) -> JSON:
 
     Shape: ``{"game", "seat", "seats", "dealer", "phase", "turn", "trick_no", "options",
     "hand": own cards sorted (``None`` publicly), "pile": own won cards (phase 1; ``None``
-    publicly), "counts": cards in each hand, "pile_counts": each won pile's size,
+    publicly), each card of an R3 shuffled share ``None`` (who got which stays hidden),
+    "counts": cards in each hand, "pile_counts": each won pile's size,
     "stock": cards left in it, "can_stock": the stock may be played, "trump": suit or
     ``None``, "trump_card", "face_up": [seat, card] or ``None``, "trick": [{"seat",
     "cards", "from_stock"}], "round_seats": seats playing this round of a phase-1 trick,
     "round_from": index in "trick" of this round's first play,
     "tied": seats replaying a tie (R1) or [], "need": cards that complete a phase-2 trick,
     "in_game": [bool], "out", "removed", "known": [[cards] per seat] publicly known to be in
-    that seat's hand or pile, "discarded": cards that left the game, "quiet": pick-ups since a card
-    last left the game, "over", "placements", "koira"}``. Raises ``RuleError("bad_seat")``.
+    that seat's hand or pile, "discarded": cards that left the game, ``None`` for each that
+    nobody saw (a removed player's, ``discarded_unseen``; the list's length is how many
+    left), "quiet": pick-ups since a card last left the game, "over", "placements",
+    "koira"}``. Raises ``RuleError("bad_seat")``.
     """
     n = state["seats"]
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
                              or not 0 <= seat < n):
         raise RuleError("bad_seat")
     trick = state["trick"]
+    shuffled = set(state.get("shuffled", ()))  # absent in states saved before it
+    unseen = set(state.get("discarded_unseen", ()))
     tied: list[int] = []
     if state["phase"] == 1 and state["round_from"] > 0:
         tied = list(state["round_seats"])
@@ -67,7 +74,8 @@ def view(state: JSON, seat: int | None) -> JSON:
         "phase": state["phase"], "turn": None if state["over"] else state["turn"],
         "trick_no": state["trick_no"], "options": dict(state["options"]),
         "hand": None if seat is None else sorted_hand(state["hands"][seat]),
-        "pile": None if seat is None else list(state["piles"][seat]),
+        "pile": None if seat is None else [None if c in shuffled else c
+                                           for c in state["piles"][seat]],
         "counts": [len(h) for h in state["hands"]],
         "pile_counts": [len(p) for p in state["piles"]],
         "stock": len(state["stock"]),
@@ -81,7 +89,7 @@ def view(state: JSON, seat: int | None) -> JSON:
         "in_game": [in_game(state, s) for s in range(n)],
         "out": list(state["out"]), "removed": list(state["removed"]),
         "known": [list(k) for k in state["known"]],
-        "discarded": list(state["discarded"]),
+        "discarded": [None if c in unseen else c for c in state["discarded"]],
         "quiet": state["quiet"],
         "over": state["over"], "placements": placements(state), "koira": koira(state),
     }

@@ -177,8 +177,12 @@ def check_invariants(state: dict, edition: str) -> None:
             assert view["face_up"][s] == state["face_up"][s]
         if len(draw) >= 2:  # a one-card draw pile may equal some single visible card
             for key, value in lists_in(view):
-                if key == "discard":
-                    assert value == state["discard"]
+                if key == "discard":  # (a card swapped away unseen, then discarded by
+                    # a wrong Guess, stays hidden from its holder and the public table)
+                    hidden = {i for s, i in state.get("discard_unseen", [])
+                              if seat is None or s == seat}
+                    assert value == [None if i in hidden else c
+                                     for i, c in enumerate(state["discard"])]
                     continue
                 assert value != draw, f"view key {key!r} reveals the draw pile"
 
