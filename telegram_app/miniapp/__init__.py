@@ -66,7 +66,7 @@ def routes(app: Application, prefix: str = PREFIX) -> list[BaseRoute]:
         return JSONResponse({"error": "not_found"}, status_code=404)
 
     api = [
-        Route("/strings", auth(strings)),
+        Route("/strings", auth(strings, explain=True)),  # (a refusal says why)
         Route("/me", auth(me)),
         Route("/game/{game_id:int}", auth(game_api.get_table)),
         Route("/game/{game_id:int}/moves", auth(game_api.get_moves)),

@@ -1,6 +1,10 @@
 """The Mini App's requests are authenticated by Telegram's ``initData`` in the header
 ``Authorization: tma <initData>`` (never in the URL: URLs end up in logs). A request without
-it, or with a forged or expired one, gets 401 and changes nothing."""
+it, or with a forged or expired one, gets 401 and changes nothing.
+
+Every answer is in the user's language: the one they chose with ``/language`` in the private
+chat, else their Telegram app's (``initData``'s ``language_code``), as the bot's private
+messages are (``handlers/language.py``)."""
 
 from __future__ import annotations
 
@@ -14,8 +18,8 @@ from starlette.responses import JSONResponse, Response
 from telegram.ext import Application
 
 from league.store.errors import ServiceError
-from telegram_app.i18n import _
-from telegram_app.miniapp.initdata import InitDataError, WebAppUser, validate
+from telegram_app.i18n import _, normalize
+from telegram_app.miniapp.initdata import InitDataError, WebAppUser, claimed_language, validate
 from telegram_app.miniapp.text import language
 from telegram_app.render.common import error_text
 from telegram_app.services import KEY, BotServices
@@ -26,17 +30,39 @@ SCHEME = "tma "
 Handler = Callable[[Request, BotServices, WebAppUser], Awaitable[Response]]
 
 
+def init_data_of(request: Request) -> str | None:
+    """The ``initData`` ``request`` carries (``None``: no ``tma`` header)."""
+    header = request.headers.get("authorization", "")
+    return header[len(SCHEME):].strip() if header.startswith(SCHEME) else None
+
+
 def user_of(request: Request, app: Application, bot: BotServices) -> WebAppUser:
     """The signed user of ``request``; raises :class:`InitDataError`."""
-    header = request.headers.get("authorization", "")
-    if not header.startswith(SCHEME):
-        raise InitDataError("missing")
-    return validate(header[len(SCHEME):].strip(), app.bot.token, bot.service.clock())
+    return validate(init_data_of(request), app.bot.token, bot.service.clock())
+
+
+async def reader_language(bot: BotServices, user: WebAppUser) -> str:
+    """The language ``user`` reads: chosen with ``/language``, else their app's."""
+    return normalize(await bot.service.chosen_language(user.id) or user.language_code)
+
+
+def unauthorized(request: Request, exc: InitDataError, *, explain: bool) -> JSONResponse:
+    """401 for refused ``initData``: its reason code (only the code is logged, never the
+    data); ``explain`` (the page's words, which the page asks for before anything else): with
+    the page's text for it, ``message``, in the language of the app the data names."""
+    log.debug("Mini App request refused: %s", exc.code)  # the code only
+    body = {"error": "unauthorized", "reason": exc.code}
+    if explain:
+        with language(claimed_language(init_data_of(request))):
+            body["message"] = _("Open this page from Telegram: the link has expired or is "
+                                "not valid.")
+    return JSONResponse(body, status_code=401)
 
 
 def page_text(code: str) -> str | None:
     """The refusals only the Mini App's pages give (the chat's are ``error_text``'s)."""
     return {
+        "league_not_found": _("This league does not exist."),
         "tournament_members_only": _("This tournament's page is for its players and those "
                                      "who have played a game in its group."),
     }.get(code)
@@ -49,17 +75,19 @@ def refusal(code: str, status: int, detail: dict[str, Any] | None = None,
                          or error_text(code, detail)}, status_code=status)
 
 
-STATUS = {"game_not_found": 404, "not_a_player": 403, "not_allowed": 403, "stale": 409,
-          "not_running": 409, "game_members_only": 403, "league_members_only": 403,
-          "profile_not_shared": 403, "tournament_not_found": 404,
-          "tournament_members_only": 403}
+STATUS = {"game_not_found": 404, "league_not_found": 404, "not_a_player": 403,
+          "not_allowed": 403, "stale": 409, "not_running": 409, "game_members_only": 403,
+          "league_members_only": 403, "profile_not_shared": 403,
+          "tournament_not_found": 404, "tournament_members_only": 403}
 
 
-def authed(app: Application) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
-    """Wrap an endpoint: 401 without a valid ``initData`` (the reason code only: the data
-    itself is never logged), 503 before the bot's services exist; a ``ServiceError`` becomes
-    its polite text (``STATUS``, else 400). The endpoint runs in the user's language."""
-    def wrap(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+def authed(app: Application) -> Callable[..., Callable[[Request], Awaitable[Response]]]:
+    """Wrap an endpoint: 401 without a valid ``initData`` (:func:`unauthorized`; ``explain``
+    for the page's words), 503 before the bot's services exist; a ``ServiceError`` becomes
+    its polite text (``STATUS``, else 400). The endpoint runs in the user's language
+    (:func:`reader_language`)."""
+    def wrap(handler: Handler, *, explain: bool = False
+             ) -> Callable[[Request], Awaitable[Response]]:
         @functools.wraps(handler)
         async def endpoint(request: Request) -> Response:
             bot: BotServices | None = app.bot_data.get(KEY)
@@ -68,10 +96,8 @@ def authed(app: Application) -> Callable[[Handler], Callable[[Request], Awaitabl
             try:
                 user = user_of(request, app, bot)
             except InitDataError as exc:
-                log.debug("Mini App request refused: %s", exc.code)  # the code only
-                return JSONResponse({"error": "unauthorized", "reason": exc.code},
-                                    status_code=401)
-            with language(user.language_code):
+                return unauthorized(request, exc, explain=explain)
+            with language(await reader_language(bot, user)):
                 try:
                     return await handler(request, bot, user)
                 except ServiceError as exc:

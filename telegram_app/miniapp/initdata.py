@@ -116,3 +116,17 @@ def validate(init_data: str | None, bot_token: str, now: datetime) -> WebAppUser
     return WebAppUser(user_id, text("first_name") or str(user_id), text("last_name"),
                       text("username"), text("language_code"), auth_date,
                       fields.get("start_param") or None)
+
+
+def claimed_language(init_data: str | None) -> str | None:
+    """The ``language_code`` an ``initData`` names, signed or not (``None``: none readable).
+    Only to word a refusal of that very data in the language of its app: nothing else is
+    ever read from data :func:`validate` refused."""
+    if not init_data or len(init_data) > MAX_LENGTH:
+        return None
+    try:
+        user = json.loads(dict(parse_qsl(init_data)).get("user") or "null")
+    except (ValueError, RecursionError):
+        return None
+    code = user.get("language_code") if isinstance(user, dict) else None
+    return code if isinstance(code, str) else None

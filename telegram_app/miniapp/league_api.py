@@ -29,7 +29,7 @@ from telegram_app.games.registry import UIS, default_kind
 from telegram_app.i18n import _, format_day, format_number
 from telegram_app.miniapp import table, tournament_api
 from telegram_app.miniapp.initdata import WebAppUser
-from telegram_app.miniapp.text import clean_name, id_of, plain
+from telegram_app.miniapp.text import chat_id_of, clean_name, id_of, plain
 from telegram_app.render import league as render
 from telegram_app.render.chat_settings import game_kinds, game_name, game_title
 from telegram_app.render.results import signed
@@ -39,7 +39,7 @@ PERIODS = ("week", "last", "season")
 
 
 def _chat_id(request: Request) -> int:
-    return id_of(request.path_params["chat_id"], signed=True)
+    return chat_id_of(request.path_params["chat_id"])
 
 
 async def _member(bot: BotServices, chat_id: int, user: WebAppUser) -> None:
@@ -140,15 +140,17 @@ async def _others(bot: BotServices, card: RatingCard, chat_id: int | None,
 async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``/profile/{user_id}?chat=&game=``: the rating card in that game (``/rating``'s
     lines, the other games' Elo after them) and the Elo after each rated game of it
-    ``[{"at": ISO time, "elo": float}]``, oldest first, with the game switch (without a
+    ``[{"at": ISO time, "day": its date as the reader reads it, "elo": float}]``, oldest
+    first, with the game switch (without a
     game, the one the player last played rated, else the chat's last), and their latest
     tournaments ``[{"id", "chat_id", "line"}]`` (:func:`tournament_api.list_item`). Your own
     (with the tournaments of every group), or that of someone in a chat you played in
     (``chat`` given; that chat's tournaments alone: which other groups someone plays in is
     theirs to tell)."""
-    target = id_of(request.path_params["user_id"])
+    # (an id past 64 bits is nobody the reader shares a group with, as an unknown one)
+    target = id_of(request.path_params["user_id"], missing="profile_not_shared")
     raw = request.query_params.get("chat")
-    chat_id = id_of(raw, signed=True) if raw else None
+    chat_id = chat_id_of(raw) if raw else None
     if target != user.id:
         if chat_id is None:
             raise ServiceError("profile_not_shared")
@@ -170,7 +172,8 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
         "title": _("Elo of {name}").format(name=clean_name(card.name)),
         "elo": format_rating(card.rating, card.games), "games": card.games, "wins": card.wins,
         "lines": plain(text).split("\n"),
-        "points": [{"at": at.isoformat(), "elo": round(elo, 1)} for at, elo in history],
+        "points": [{"at": at.isoformat(), "day": format_day(at, skeleton="yMMMd"),
+                    "elo": round(elo, 1)} for at, elo in history],
         "start": START,
         "empty": _("No rated game yet"), **_games(kind),
         "tournaments": [tournament_api.list_item(c, target, group=own) for c in cups]})

@@ -21,13 +21,16 @@ def ui_strings() -> dict[str, str]:
         "week": _("This week"), "last": _("Last week"), "season": _("Season"),
         "you": _("you"), "your_card": _("your card"), "claims": _("Bids"),
         "no_bid": _("No bid yet."), "pile": _("Draw pile: {n}"),
-        "turn_ends": _("Turn ends in {time}"), "paused": _("The clock is paused."),
+        "turn_ends": _("Turn ends in {time}"), "hours": _("{h}h {m}m"),
+        "paused": _("The clock is paused."),
         "loading": _("Loading…"), "offline": _("Reconnecting…"),
         "unauthorized": _("Open this page from Telegram: the link has expired or is not "
                           "valid."),
         "error": _("Sorry, something went wrong. Please try again."),
         "no_game": _("No running game. Open the table from a game's message."),
         "rank_cols": _("rank · player · points · games · wins · Elo (change)"),
+        # the standings' column heads (rank_cols, under the table, spells them out)
+        "col_points": _("P"), "col_games": _("G"), "col_wins": _("W"),
         "prev": _("◀ Previous"), "next": _("Next ▶"),
         "step": _("Step {n} of {total}"), "elo": _("Elo"), "games": _("Rated games"),
         "place": _("Place {n}"), "send": _("Sending…"), "more": _("Higher"),

@@ -91,7 +91,10 @@ def tournament(game: GameSnapshot) -> dict[str, Any] | None:
 
 
 def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> dict[str, Any]:
-    """What ``user_id`` may see of ``game`` (their seat's view; the public one otherwise)."""
+    """What ``user_id`` may see of ``game`` (what their seat may see, the game's adapter
+    says: a player no longer in the hand sees no card the public table does not show; the
+    public table for anyone else). A cancelled game shows its last state, saying it was
+    cancelled, with nobody to act."""
     seat = seat_of(game, user_id) if game.state is not None else None
     head = {"id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
             "chat_id": game.chat_id, "paused": game.paused,
@@ -115,6 +118,9 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
     body["your_turn"] = bool(body["controls"])
     body["result"] = result(game, user_id)
     body["rematch"] = rematch(game, user_id)
+    if game.status == "cancelled":  # (the state is the last one played: nobody acts now)
+        body["prompt"] = _("Game #{id} was cancelled.").format(id=game.id)
+        body["seats"] = [s | {"turn": False} for s in body["seats"]]
     return {"game": head, "tournament": tournament(game), "you": seat,
             "recent": recent or [], **body}
 

@@ -15,17 +15,24 @@ ID_LIMIT = 2**63
 """Ids are 64-bit in the database: a longer number in a URL is no id (404, not a crash)."""
 
 
-def id_of(raw: object, *, signed: bool = False) -> int:
-    """A path or query id as an int; raises ``ServiceError("game_not_found")`` for anything
-    that is no 64-bit (``signed``: possibly negative, as chat ids are) decimal number."""
+def id_of(raw: object, *, signed: bool = False, missing: str = "game_not_found") -> int:
+    """A path or query id as an int; raises ``ServiceError(missing)`` (what the id names
+    cannot be found: a game by default) for anything that is no 64-bit (``signed``: possibly
+    negative, as chat ids are) decimal number."""
     from league.store.errors import ServiceError
 
     text = str(raw)
     digits = text[1:] if signed and text.startswith("-") else text
     if not digits.isascii() or not digits.isdigit() or len(digits) > 19 or \
             not -ID_LIMIT < int(text) < ID_LIMIT:
-        raise ServiceError("game_not_found")
+        raise ServiceError(missing)
     return int(text)
+
+
+def chat_id_of(raw: object) -> int:
+    """A chat id of a league page's path or query; raises ``league_not_found`` for anything
+    that is none (a mangled link names no league, rather than a missing game)."""
+    return id_of(raw, signed=True, missing="league_not_found")
 
 
 def plain(html_text: str) -> str:

@@ -25,7 +25,7 @@ from league.tournaments.records import ROUND_PACES, TournamentSnapshot
 from telegram_app.games.registry import UIS
 from telegram_app.i18n import _, format_number, n_
 from telegram_app.miniapp.initdata import WebAppUser
-from telegram_app.miniapp.text import clean_name, id_of, plain
+from telegram_app.miniapp.text import chat_id_of, clean_name, id_of, plain
 from telegram_app.render import league as render
 from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.services import BotServices
@@ -37,10 +37,7 @@ ID_LIMIT = 2**31
 
 def tournament_id_of(raw: object) -> int:
     """A path's tournament id; raises ``tournament_not_found`` for anything that is none."""
-    try:
-        value = id_of(raw)
-    except ServiceError:
-        raise ServiceError("tournament_not_found") from None
+    value = id_of(raw, missing="tournament_not_found")
     if not 0 < value < ID_LIMIT:
         raise ServiceError("tournament_not_found")
     return value
@@ -168,7 +165,7 @@ async def chat_list(request: Request, bot: BotServices, user: WebAppUser) -> Res
     running or finished; ``players``: how many, as text; ``winner``: ``Winner: …`` once
     finished, else ``None``; ``you``: the reader plays in it), for those who may read its
     league (``league_members_only`` otherwise)."""
-    chat_id = id_of(request.path_params["chat_id"], signed=True)
+    chat_id = chat_id_of(request.path_params["chat_id"])
     if not await access.played_in(bot.db, chat_id, user.id):
         raise ServiceError("league_members_only")
     items = []

@@ -89,9 +89,9 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
     return seats
 
 
-def _bids(game: GameSnapshot, view: dict[str, Any]) -> list[dict[str, Any]]:
+def _bids(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[dict[str, Any]]:
     return [{"name": clean_name(game.at_seat(seat).name), "amount": amount,
-             "you": seat == view["seat"]} for seat, amount in view["bids"]]
+             "you": seat == own} for seat, amount in view["bids"]]
 
 
 def _prompt(view: dict[str, Any], seat: int | None, game: GameSnapshot) -> str:
@@ -111,12 +111,18 @@ def _prompt(view: dict[str, Any], seat: int | None, game: GameSnapshot) -> str:
 
 
 def table(game: GameSnapshot, seat: int | None) -> dict[str, Any]:
-    """The running or finished game as ``seat`` sees it (``None``: the public table)."""
-    view = GAMES[game.kind].view(game.state or {}, seat)
+    """The running or finished game as ``seat`` sees it (``None``: the public table). A seat
+    no longer in play (knocked out, left: ``GameUI.in_hand``) sees the public table, its own
+    seat marked: as in the chat, where 🎴 shows them nothing any more, the cards still in
+    play must not reach someone who could tell a player."""
+    rules = GAMES[game.kind]
+    view = rules.view(game.state or {}, seat)
+    if seat is not None and not view["in_play"][seat] and not view["over"]:
+        view = rules.view(game.state or {}, None)
     return {
         "title": _("🐺 Game #{id} · round {round}").format(id=game.id, round=view["round"]),
         "edition": view["edition"], "seats": _seats(game, view, seat),
-        "claims": _bids(game, view), "prompt": _prompt(view, seat, game),
+        "claims": _bids(game, view, seat), "prompt": _prompt(view, seat, game),
         "notes": [plain(line) for line in status_lines(game, view)],
         "legend": legend(_shown(game, view), view["edition"]),
         "pile": view["draw_count"], "over": view["over"],

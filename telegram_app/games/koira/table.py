@@ -5,7 +5,10 @@ No rule is decided here (rules: ``shared/rules/koira.md``). Every card the page 
 from ``GAMES["koira"].view(state, seat)`` and only from its public parts and the seat's own
 hand: the other hands travel as counts; the view's ``known`` lists (cards publicly known to
 lie with someone) are not sent at all, and the face-up trump card is shown on its holder's
-seat because everyone saw it drawn (R7). The moves are exactly ``legal_actions`` (every
+seat because everyone saw it drawn (R7). A player out of the game (out of cards, or removed)
+holds no card, so their seat's view is the public table and their empty hand: as in Coyote,
+where such a seat sees the public table, nothing in play reaches them that a chat member
+without a seat would not see. The moves are exactly ``legal_actions`` (every
 card, every sequence that may be played, ``stock``, ``pickup``); the page lights Play only
 for a selection that is one of them.
 

@@ -89,7 +89,7 @@ async function drawGame() {
   if (!state.chatId) { state.chatId = page.game.chat_id; drawTabs(); }
   shownVersion = page.game.version;
   show(await drawPage(page));
-  tickClocks();
+  tickClocks(t);
 }
 
 async function send(action) {
@@ -100,13 +100,13 @@ async function send(action) {
     const page = await post(`game/${state.gameId}/move`, { version: shownVersion, action });
     shownVersion = page.game.version;
     show(await drawPage(page));
-    tickClocks();
+    tickClocks(t);
   } catch (error) {
     if (error instanceof ApiError && error.status === 409 && error.body.table) {
       toast(error.message);
       shownVersion = error.body.table.game.version;
       show(await drawPage(error.body.table));
-      tickClocks();
+      tickClocks(t);
     } else {
       if (controls) controls.classList.remove("sending");
       failed(error);
@@ -191,13 +191,15 @@ async function boot() {
   setInitData(params.initData);
   postEvent("web_app_ready");
   postEvent("web_app_expand");
-  setInterval(tickClocks, 1000);
+  setInterval(() => tickClocks(t), 1000);
   try {
-    [t, me] = await Promise.all([get("strings"), get("me")]);
+    // (a refusal of the words comes first: its message says why, in the app's language)
+    [t, me] = await Promise.all([get("strings"), get("me").catch((error) => error)]);
+    if (me instanceof Error) throw me;
     document.documentElement.lang = t.lang || "en";
   } catch (error) {
     show(h("p.error", {}, error instanceof ApiError && error.status === 401
-      ? "Open this page from Telegram." : String(error)));
+      ? t.unauthorized || error.message : String(error)));
     return;
   }
   const start = params.start || "";

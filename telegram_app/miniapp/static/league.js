@@ -21,7 +21,8 @@ export function drawStandings(data, t, choose, openProfile, chooseGame) {
     h("div.chips", {}, periods),
     h("h2", {}, data.title), h("p.hint", {}, data.range),
     data.rows.length ? h("table.standings", {},
-      h("thead", {}, h("tr", {}, ["#", "", "P", "G", "W", "Elo"].map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, ["#", "", t.col_points, t.col_games, t.col_wins, t.elo]
+        .map((c) => h("th", {}, c)))),
       h("tbody", {}, data.rows.map((row) => h(`tr${row.you ? ".mine" : ""}`,
         { onclick: () => openProfile(row.user_id) },
         h("td", {}, String(row.rank)), h("td.name", {}, row.name), h("td", {}, row.points),
@@ -60,12 +61,12 @@ export function eloChart(points, emptyText, start = 1500) {
   svg.append(s("circle", { cx: x(0), cy: y(start), r: 3, class: "dot-start" }));
   points.forEach((p, i) => svg.append(s("circle", { cx: x(i + 1), cy: y(p.elo),
     r: points.length > 1 ? 3.5 : 6, class: "dot" },
-  s("title", {}, `${p.at.slice(0, 10)}: ${p.elo}`))));
+  s("title", {}, `${p.day}: ${p.elo}`))));
   svg.append(s("text", { x: x(1), y: height - 6, class: points.length > 1 ? "axis start" : "axis" },
-    points[0].at.slice(0, 10)));
+    points[0].day));
   if (points.length > 1) {
     svg.append(s("text", { x: x(points.length), y: height - 6, class: "axis" },
-      points[points.length - 1].at.slice(0, 10)));
+      points[points.length - 1].day));
   }
   return svg;
 }

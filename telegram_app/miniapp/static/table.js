@@ -33,10 +33,13 @@ function clock(page, t) {
   return h("p.clock", { dataset: { deadline: page.game.deadline, template: t.turn_ends } }, "");
 }
 
-export function tickClocks() {
+// Each clock on the page (data-deadline, whoever drew it): the time left in its template,
+// from an hour on as the page's words say hours and minutes (t.hours), else as m:ss.
+export function tickClocks(t) {
   for (const el of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-    const text = left >= 3600 ? `${Math.floor(left / 3600)}h ${Math.floor(left % 3600 / 60)}m`
+    const text = left >= 3600
+      ? format(t.hours, { h: Math.floor(left / 3600), m: Math.floor(left % 3600 / 60) })
       : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.textContent = "⏱ " + format(el.dataset.template, { time: text });
   }
