@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.engine import make_url
 from telegram import BotCommand, Update
-from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -222,15 +223,17 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     """``python -m telegram_app``: run the bot in polling mode until interrupted. Exits with
-    one log line when the settings are incomplete (status 1), the token is refused (401, 403
-    or 404 to getMe: status 78, which the systemd unit does not restart) or Telegram cannot
-    be reached at start (status 1: a service manager restarts it). The token never appears
+    one log line when the settings are incomplete (status 1), the database cannot be used
+    (status 1), the token is refused (401, 403 or 404 to getMe: status 78, which the systemd
+    unit does not restart) or Telegram cannot be reached at start (status 1: a service
+    manager restarts it). The token never appears
     in a log line (:mod:`telegram_app.startup`). SIGINT or SIGTERM runs the whole stop
     (post_stop, post_shutdown) and the process exits 0, with or without the web app."""
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per tick otherwise
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # (7 each start)
     try:
         settings = Settings()  # type: ignore[call-arg]  # read from the environment
     except ValidationError as exc:
@@ -240,11 +243,15 @@ def main() -> None:
         sys.exit(1)
     token = settings.telegram_bot_token.get_secret_value()
     secret = settings.telegram_webhook_secret
-    # Before anything could log them: the token, and the webhook's secret token.
-    startup.redact_secrets([token] + ([secret.get_secret_value()] if secret else []))
+    # Before anything could log them: the token, the webhook's secret token and the
+    # database's password.
+    password = make_url(settings.database_url).password if settings.database_url else None
+    startup.redact_secrets([token, str(password or "")] +
+                           ([secret.get_secret_value()] if secret else []))
     startup.check_token(token, settings.telegram_base_url)  # one line and exit if refused
+    startup.prepare_database(settings.database_url)  # one line and exit if it cannot be used
     new_loop = event_loop_factory()
-    app = build_application(settings)
+    app = build_application(settings, migrate=False)
     try:
         if settings.telegram_webhook_url or settings.web_listen_port:
             with asyncio.Runner(loop_factory=new_loop) as runner:
@@ -255,6 +262,10 @@ def main() -> None:
     except (InvalidToken, Forbidden):  # refused between the check and the start
         log.error("Telegram refused TELEGRAM_BOT_TOKEN (see the line above)")
         sys.exit(startup.REFUSED_STATUS)
+    except BadRequest as exc:  # (reached, and refused: setWebhook's URL, most likely)
+        log.error("Telegram refused a request at start (%s): check TELEGRAM_WEBHOOK_URL and "
+                  "TELEGRAM_BASE_URL", exc)
+        sys.exit(1)
     except NetworkError as exc:
         log.error("Telegram cannot be reached at %s: %s", settings.telegram_base_url, exc)
         sys.exit(1)
@@ -291,6 +302,7 @@ def make_server(app: Application, settings: Settings, extra_routes: Sequence[Any
     return uvicorn.Server(uvicorn.Config(
         web, host=settings.web_listen_host, port=settings.web_listen_port or 8080,
         log_level="warning", access_log=False, lifespan="off",
+        log_config=None,  # its records go through the root's handlers (masked, one format)
         timeout_graceful_shutdown=WEB_STOP_GRACE + 2))
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 WEBHOOK_SECRET = r"[A-Za-z0-9_-]{16,256}"
 """A webhook secret token: Telegram's alphabet and maximum, and long enough not to be
 guessed (anyone who knows it can post updates as Telegram)."""
+
+
+OFFICIAL_API = "https://api.telegram.org/"
 
 
 class Settings(BaseSettings):
@@ -25,7 +30,8 @@ class Settings(BaseSettings):
     - ``SWEEP_INTERVAL``: seconds between two looks for due reminders and timeouts;
       ``LEAGUE_INTERVAL``: seconds between two looks for weekly/season tables to post.
     - ``TELEGRAM_WEBHOOK_URL``: set, the bot runs in webhook mode (Telegram POSTs updates to
-      this public HTTPS URL; its path is the path served) instead of polling;
+      this public HTTPS URL, or plain HTTP with a self-hosted Bot API server in ``--local``
+      mode; its path is the path served) instead of polling;
       ``TELEGRAM_WEBHOOK_SECRET`` (required with it): the secret token Telegram sends in
       ``X-Telegram-Bot-Api-Secret-Token``: 16–256 characters ``A-Za-z0-9_-`` (Telegram
       allows 1–256; a short one could be guessed), e.g. ``openssl rand -hex 32``.
@@ -37,9 +43,9 @@ class Settings(BaseSettings):
       over (a killed worker's); ``INBOX_INTERVAL``: seconds between two such looks;
       ``INBOX_KEEP_HOURS``: how long handled updates stay in the inbox.
     - ``MINIAPP_URL``: the Mini App page (``https://<host>/app/``, served by the bot's web
-      app); set, private messages carry a button that opens it. ``MINIAPP_SHORT_NAME``: the
-      Mini App's short name at @BotFather; with both, the group's table carries its direct
-      link ``t.me/<bot>/<short name>?startapp=g<id>``.
+      app; Telegram opens only HTTPS ones); set, private messages carry a button that opens
+      it. ``MINIAPP_SHORT_NAME``: the Mini App's short name at @BotFather; with both, the
+      group's table carries its direct link ``t.me/<bot>/<short name>?startapp=g<id>``.
     """
 
     model_config = SettingsConfigDict(env_file=None, extra="ignore")
@@ -59,6 +65,43 @@ class Settings(BaseSettings):
     inbox_grace: float = Field(default=10.0, ge=0)
     inbox_interval: float = Field(default=2.0, gt=0)
     inbox_keep_hours: float = Field(default=24.0, gt=0)
+    miniapp_url: str | None = None
+    miniapp_short_name: str | None = None
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _token_is_one_word(cls, token: SecretStr) -> SecretStr:
+        value = token.get_secret_value()
+        if not value or value != "".join(value.split()):  # (an env file's line left empty)
+            raise ValueError("TELEGRAM_BOT_TOKEN must be the token @BotFather gave (no spaces)")
+        return token
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url_parses(cls, url: str | None) -> str | None:
+        if url:  # (the message never repeats the URL: it may hold a password)
+            try:
+                make_url(url)
+            except ArgumentError:
+                raise ValueError("DATABASE_URL is not a database URL") from None
+        return url
+
+    @field_validator("miniapp_url")
+    @classmethod
+    def _https(cls, url: str | None) -> str | None:
+        if url and not url.lower().startswith("https://"):  # a Mini App button takes no other
+            raise ValueError("MINIAPP_URL must begin with https://")
+        return url
+
+    @model_validator(mode="after")
+    def _webhook_is_https(self) -> Settings:
+        # Telegram's own Bot API posts only to HTTPS; a self-hosted one in --local mode
+        # (TELEGRAM_BASE_URL) may post to plain HTTP in its network.
+        url = self.telegram_webhook_url
+        if url and not url.lower().startswith("https://") and \
+                self.telegram_base_url.startswith(OFFICIAL_API):
+            raise ValueError("TELEGRAM_WEBHOOK_URL must begin with https://")
+        return self
 
     @model_validator(mode="after")
     def _webhook_needs_secret(self) -> Settings:
@@ -79,5 +122,3 @@ class Settings(BaseSettings):
 
         path = urlsplit(self.telegram_webhook_url or "").path
         return path if path and path != "/" else "/telegram"
-    miniapp_url: str | None = None
-    miniapp_short_name: str | None = None

@@ -8,7 +8,10 @@ text of the ``InvalidToken`` it raises at start, and httpx logs request URLs, wh
 
 :func:`check_token` asks Telegram ``getMe`` once before the bot starts: a refusal (401, 403,
 404) or an unreachable Bot API exits the process with one log line that says what to do,
-without PTB's tracebacks.
+without PTB's tracebacks. :func:`prepare_database` does the same for ``DATABASE_URL``: an
+SQLite file another process uses, a database that cannot be reached or whose schema is newer
+than this code (a rollback) is one line naming it; then it migrates the schema, one log
+line a migration.
 """
 
 from __future__ import annotations
@@ -18,8 +21,11 @@ import logging
 import re
 import sys
 from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
 from urllib.parse import quote
 
+from sqlalchemy.engine import make_url
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 
@@ -156,3 +162,56 @@ async def _get_me(token: str, base_url: str) -> tuple[int, str] | None:
     finally:
         await asyncio.gather(bot.request.shutdown(), return_exceptions=True)
     return None
+
+
+_held: list[IO[bytes]] = []  # the SQLite file's lock, held until the process ends
+
+
+def prepare_database(url: str | None) -> None:
+    """Before the bot starts: hold the SQLite file (the embedded default: one process a
+    file, README's Known limits), then bring the schema to the latest migration. A file
+    another process holds, or a database that cannot be used, logs one line naming
+    ``DATABASE_URL`` and exits with status 1 (a service manager may try again)."""
+    from league.store.db import DEFAULT_URL, upgrade
+
+    parsed = make_url(url or DEFAULT_URL)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        path = Path(parsed.database or "")
+        if not _hold(path):
+            log.error("DATABASE_URL: the SQLite file %s is in use by another bot process "
+                      "(one process a file; for more, use PostgreSQL)", path)
+            sys.exit(UNREACHABLE_STATUS)
+    logging.getLogger("alembic.runtime.migration").addFilter(_first_line)
+    try:
+        upgrade(url)
+    except Exception as exc:  # (not the URL: it may hold a password; the driver's words do not)
+        reason = str(getattr(exc, "orig", None) or exc).strip().split("\n")[0]
+        log.error("DATABASE_URL: the database cannot be used (%s: %s)",
+                  type(exc).__name__, reason[:300])
+        sys.exit(UNREACHABLE_STATUS)
+
+
+def _hold(path: Path) -> bool:
+    """Lock ``path`` (created if missing: SQLite takes an empty file as a new database) for
+    this process's life; ``False`` if another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows: not enforced)
+        return True
+    handle = open(path, "ab")  # noqa: SIM115  (held open until the process ends)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return False
+    _held.append(handle)
+    return True
+
+
+def _first_line(record: logging.LogRecord) -> bool:
+    """Alembic logs each migration with its whole docstring: one line a record instead."""
+    message = record.getMessage()
+    if "\n" in message:
+        record.msg, record.args = message.split("\n", 1)[0], None
+    return True
+
