@@ -48,7 +48,7 @@ def help_text() -> str:
              "/newgame [game] — open a lobby in this group\n"
              "/leave — quit the running game (you are placed last)\n"
              "/cancel — cancel the open game (a lobby: its opener or an admin; a running game: "
-             "an admin)\n"
+             "an admin, or its opener once no other human plays)\n"
              "/rules [game] — how to play\n"
              "/settings, /pause, /resume — for the group's admins\n"
              "/standings [last|season] — this group's league table\n"
