@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engine import Action
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.registry import kinds, ui_for
+from telegram_app.games.registry import default_kind, kinds, ui_for
 from telegram_app.handlers import notify
 from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
 from telegram_app.i18n import _
@@ -134,21 +134,38 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rules [kind] [args]``: a game's rules, the arguments read by its UI (Coyote: an
-    edition, so ``/rules feathers`` is Coyote's whatever game is open); with no argument,
-    the open game's, told with its options, else the default game's; ``/rules
-    tournament``: how a tournament runs."""
-    if context.args and context.args[0].lower() == "tournament":
+    edition). A first word that names a game or one of its editions or options
+    (:func:`_named_kind`: ``/rules feathers`` is Coyote's whatever game is open) picks that
+    game; otherwise the open game's rules, told with its options, else the default game's;
+    ``/rules tournament``: how a tournament runs."""
+    args = list(context.args or [])
+    if args and args[0].lower() == "tournament":
         await reply(update, context, tournament_rules())
         return
-    kind, args = _kind_and_args(context.args)
-    options = None
-    chat = update.effective_chat
-    if not context.args and in_group(chat) and chat is not None:
-        game = await services(context).service.open_game(
-            chat.id, thread_of(update.effective_message))
-        if game is not None:
-            kind, options = game.kind, game.options
+    named = _named_kind(args[0]) if args else None
+    if named is not None:
+        kind = named
+        args = args[1:] if args[0].lower() == named else args
+        options = None
+    else:
+        kind, options = default_kind(), None
+        chat = update.effective_chat
+        if in_group(chat) and chat is not None:
+            game = await services(context).service.open_game(
+                chat.id, thread_of(update.effective_message))
+            if game is not None:
+                kind, options, args = game.kind, game.options, []
     await reply(update, context, ui_for(kind).rules_text(args, options))
+
+
+def _named_kind(word: str) -> str | None:
+    """The game a word names: its kind, or a word its ``/newgame`` takes first (Coyote's
+    editions, Koira's options); ``None`` for another word."""
+    word = word.lower()
+    if word in kinds():
+        return word
+    return next((kind for kind in kinds()
+                 if isinstance(ui_for(kind).new_game_options([word]), dict)), None)
 
 
 def _kind_and_args(args: list[str] | None) -> tuple[str, list[str]]:

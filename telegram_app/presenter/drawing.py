@@ -15,7 +15,7 @@ from telegram_app.presenter import ephemeral
 from telegram_app.presenter.lobby import Lobbies
 from telegram_app.render.common import fit_lines
 from telegram_app.render.language import for_player
-from telegram_app.render.place import with_place
+from telegram_app.render.place import place_line, with_place
 
 
 class Screens(Lobbies):
@@ -170,8 +170,11 @@ class Screens(Lobbies):
         if player.user_id is None or player.seat is None or not _in_hand(game, player):
             return True
         text = ui_for(game).private_text(game, player.seat)
-        if heading is not None:
-            text = fit_lines([heading, "", *text.split("\n")], keep="first")
+        if heading is not None:  # (under the group's name, the first line of every one)
+            place = place_line(game)
+            lines = text.split("\n")
+            head, lines = (lines[:1], lines[1:]) if place and lines[0] == place else ([], lines)
+            text = fit_lines([*head, heading, "", *lines], keep="first")
         message_id = await self.messenger.send(
             player.user_id, text, markup=private_keyboard(game, player.seat))
         if message_id is not None:
