@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from league.service import MatchService
 from telegram_app.services import KEY
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, open_lobby, play_turn, wait_for
+from tests.e2e.harness import BotRunner, bot_table, open_lobby, play_turn, wait_for
 from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100777001
@@ -22,20 +22,11 @@ GROUP = -100777001
 @asynccontextmanager
 async def table(pg_url: str, names: list[str]
                 ) -> AsyncIterator[tuple[FakeBotAPI, list[FakeUser], Clock, BotRunner]]:
-    """The bot in GROUP (user 1 its admin), players who all started the bot, a clock moved by
-    hand and a sweep every 50 ms."""
+    """``harness.bot_table`` in GROUP on a clock moved by hand, with a sweep every 50 ms."""
     clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
-    async with FakeBotAPI() as api:
-        api.add_group(GROUP, "Clockwork", admins=[1])
-        players = [api.add_user(i, n) for i, n in enumerate(names, start=1)]
-        for user in players:
-            await user.start_bot()
-        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
-        await runner.start()
-        try:
-            yield api, players, clock, runner
-        finally:
-            await runner.stop()
+    async with bot_table(pg_url, GROUP, "Clockwork", names, clock=clock, sweep_interval=0.05
+                         ) as (api, players, runner):
+        yield api, players, clock, runner
 
 
 async def _everyone_leaves(api: FakeBotAPI, players: list[FakeUser]) -> None:

@@ -17,7 +17,7 @@ from telegram_app.games.registry import ui_for
 from telegram_app.i18n import use_language
 from telegram_app.services import KEY
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, hold, open_lobby, wait_for
+from tests.e2e.harness import BotRunner, bot_table, hold, open_lobby, wait_for
 from tests.fakebot import FakeBotAPI, FakeUser, parse_html
 
 GROUP = -100990017
@@ -31,20 +31,11 @@ def plain(html: str) -> str:
 @asynccontextmanager
 async def table(pg_url: str, names: list[str], *, strangers: int = 0
                 ) -> AsyncIterator[tuple[FakeBotAPI, list[FakeUser], Clock, BotRunner]]:
-    """The bot in GROUP (user 1 its admin), players who started the bot but the last
-    ``strangers``, a clock moved by hand and a sweep every 50 ms."""
+    """``harness.bot_table`` in GROUP on a clock moved by hand, with a sweep every 50 ms."""
     clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
-    async with FakeBotAPI() as api:
-        api.add_group(GROUP, "Review", admins=[1])
-        players = [api.add_user(i, n) for i, n in enumerate(names, start=1)]
-        for user in players[:len(players) - strangers]:
-            await user.start_bot()
-        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
-        await runner.start()
-        try:
-            yield api, players, clock, runner
-        finally:
-            await runner.stop()
+    async with bot_table(pg_url, GROUP, "Review", names, clock=clock, sweep_interval=0.05,
+                         strangers=strangers) as (api, players, runner):
+        yield api, players, clock, runner
 
 
 def reminders(api: FakeBotAPI, user: FakeUser) -> list:

@@ -1,7 +1,9 @@
-"""Building Koira tables for tests: a deck that deals given hands, and phase-2 positions."""
+"""Building Koira tables for tests: a deck that deals given hands, phase-2 positions, and a
+state with the cards hidden from one seat dealt out differently (`rehide`)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.core import Action
@@ -91,3 +93,27 @@ def phase1_end(hands: list[list[str]], *, leader: int = 0, **options: Any) -> di
     })
     phase1.start_trick(state, leader, [])
     return state
+
+
+def rehide(state: dict, seat: int, rng: random.Random) -> dict:
+    """``state`` with the cards hidden from ``seat`` dealt out differently: the other
+    seats' hand and pile cards that are not publicly known, and the stock, shuffled into
+    the same places (same counts)."""
+    keep = {c for s, known in enumerate(state["known"]) if s != seat for c in known}
+    if state["face_up"] is not None:
+        keep.add(state["face_up"][1])
+    if state["trump_card"] is not None:
+        keep.add(state["trump_card"])
+    slots = []
+    for s in range(state["seats"]):
+        if s != seat:
+            slots += [("hands", s, i) for i, c in enumerate(state["hands"][s]) if c not in keep]
+            slots += [("piles", s, i) for i, c in enumerate(state["piles"][s]) if c not in keep]
+    cards = [state[k][s][i] for k, s, i in slots] + list(state["stock"])
+    rng.shuffle(cards)
+    other = dict(state, hands=[list(h) for h in state["hands"]],
+                 piles=[list(p) for p in state["piles"]])
+    for (k, s, i), card in zip(slots, cards, strict=False):
+        other[k][s][i] = card
+    other["stock"] = cards[len(slots):]
+    return other

@@ -32,7 +32,7 @@ from engine.coyote.editions import MAX_BID
 from engine.coyote.scoring import DRAWING_CARDS
 from engine.koira import KoiraGame
 from engine.koira.ai_levels import choose as koira_choose
-from tests.engine.koira_helpers import phase2
+from tests.engine.koira_helpers import phase2, rehide
 
 COYOTE = CoyoteGame()
 KOIRA = KoiraGame()
@@ -333,26 +333,6 @@ def play_koira(seats: int, seed: int, options: dict, policies: list, check,
     return state
 
 
-def koira_rehide(state: dict, seat: int, rng: random.Random) -> dict:
-    """The cards hidden from ``seat`` dealt out differently: the others' hand and pile cards
-    not publicly known, and the stock (same counts in the same places)."""
-    keep = {c for s, known in enumerate(state["known"]) if s != seat for c in known}
-    if state["trump_card"] is not None:
-        keep.add(state["trump_card"])
-    slots = []
-    for s in range(state["seats"]):
-        if s != seat:
-            slots += [("hands", s, i) for i, c in enumerate(state["hands"][s]) if c not in keep]
-            slots += [("piles", s, i) for i, c in enumerate(state["piles"][s]) if c not in keep]
-    cards = [state[k][s][i] for k, s, i in slots] + list(state["stock"])
-    rng.shuffle(cards)
-    other = copy.deepcopy(state)
-    for (k, s, i), card in zip(slots, cards, strict=False):
-        other[k][s][i] = card
-    other["stock"] = cards[len(slots):]
-    return other
-
-
 @st.composite
 def koira_tables(draw):
     seats = draw(st.integers(3, 8))
@@ -374,7 +354,7 @@ def test_koira_every_level_is_legal_and_blind_to_the_hidden_cards(table) -> None
 
     def check(state, seat, view, action, level):
         assert action in KOIRA.legal_actions(state, seat), (level, action)
-        other = koira_rehide(state, seat, random.Random(seed ^ state["step"]))
+        other = rehide(state, seat, random.Random(seed ^ state["step"]))
         assert KOIRA.view(other, seat) == view
         s = state["step"]
         if koira_choose(KOIRA.view(other, seat), random.Random(s), level) != \

@@ -15,35 +15,11 @@ from engine.coyote import CoyoteGame
 from engine.koira.ai import choose_action
 from engine.koira.ai_duel import _Search, duel_values
 from engine.koira.ai_levels import LEVELS, choose
-from tests.engine.koira_helpers import GAME, phase2
+from tests.engine.koira_helpers import GAME, phase2, rehide
 
 LEVEL_NAMES = list(LEVELS)
 OPTIONS = [{}, {"tie_split": True}, {"trump_ends_trick": True}, {"pickup_single": True},
            {"min_sequence": 3}]
-
-
-def rehide(state: dict, seat: int, rng: random.Random) -> dict:
-    """``state`` with the cards hidden from ``seat`` dealt out differently: the other
-    seats' hand and pile cards that are not publicly known, and the stock, shuffled into
-    the same places (same counts)."""
-    keep = {c for s, known in enumerate(state["known"]) if s != seat for c in known}
-    if state["face_up"] is not None:
-        keep.add(state["face_up"][1])
-    if state["trump_card"] is not None:
-        keep.add(state["trump_card"])
-    slots = []
-    for s in range(state["seats"]):
-        if s != seat:
-            slots += [("hands", s, i) for i, c in enumerate(state["hands"][s]) if c not in keep]
-            slots += [("piles", s, i) for i, c in enumerate(state["piles"][s]) if c not in keep]
-    cards = [state[k][s][i] for k, s, i in slots] + list(state["stock"])
-    rng.shuffle(cards)
-    other = dict(state, hands=[list(h) for h in state["hands"]],
-                 piles=[list(p) for p in state["piles"]])
-    for (k, s, i), card in zip(slots, cards, strict=False):
-        other[k][s][i] = card
-    other["stock"] = cards[len(slots):]
-    return other
 
 
 def play(seats: int, seed: int, options: dict, levels: list[str | None], check=None) -> dict:
