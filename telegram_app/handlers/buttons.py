@@ -28,6 +28,9 @@ from telegram_app.tournaments.keyboards import VERBS as tournament_verbs
 
 log = logging.getLogger(__name__)
 PEEK_ANSWER_WITHIN = 5.0
+AS_MEANT = frozenset({"already_joined"})
+"""Refusals that leave things as the presser meant (a double tap on ✋ Join): a toast, not
+an alert to dismiss."""
 """Seconds a 🎴 press waits for its ephemeral message before it is answered anyway (the
 game's delivery busy, the group's budget spent): Telegram's client spins until then."""
 
@@ -63,7 +66,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             _answer(bot, query, _("You already moved this turn."))
         else:
             _answer(bot, query, error_text(exc.code, exc.detail, kind_of_verb(data.verb)
-                                            if data is not None else None), alert=True)
+                                            if data is not None else None),
+                    alert=exc.code not in AS_MEANT)
         if exc.code in ("stale", "not_running", "not_in_lobby") and data is not None and \
                 query.message:
             # The client shows an old picture: draw the pressed message as it is now.

@@ -179,6 +179,9 @@ async def test_full_lobbies_and_who_may_press_what(pg_db, pg_url) -> None:
         await api.wait_answer(second)
         await api.settle()
         assert "Players: 8 (from 3 to 8)." in current(api, lobby).text
+        # the second tap's answer is a toast, not an alert to dismiss: they are in, as meant
+        answers = [api.callback_answer(q) or {} for q in (first, second)]
+        assert not any(a.get("show_alert") for a in answers), answers
 
 
 async def test_lobbies_in_two_forum_topics_and_a_second_newgame(pg_db, pg_url) -> None:
