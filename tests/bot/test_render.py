@@ -456,3 +456,12 @@ def test_the_view_shown_in_the_group_offers_no_typed_bid_and_no_group_heading() 
     assert "type any number here" in private, private
     assert "type" not in shown and "👥" not in shown, shown
     assert "<b>Your turn:</b> bid 1 or more." in shown, shown
+
+
+@pytest.mark.parametrize(("edition", "command"), [("classic", "/newgame to"),
+                                                  ("feathers", "/newgame feathers to"),
+                                                  ("poker-deck", "/newgame poker-deck to")])
+def test_an_expired_lobby_names_the_command_for_its_edition(edition: str, command: str) -> None:
+    options = {"edition": edition}
+    state = CoyoteGame().new_state(3, 7, options)
+    assert command in render.lobby_expired_text(_snapshot(state, options))

@@ -83,8 +83,10 @@ def lobby_text(game: GameSnapshot, reachable: set[int]) -> str:
 @in_chat_language
 def lobby_expired_text(game: GameSnapshot) -> str:
     """A lobby nobody started in time."""
-    return _("🐺 Game #{id} expired: nobody started it in time. Send /newgame to open a new "
-             "one.").format(id=game.id)
+    edition = game.options.get("edition", "classic")  # (the same edition again)
+    command = "/newgame" if edition == "classic" else f"/newgame {edition}"
+    return _("🐺 Game #{id} expired: nobody started it in time. Send {command} to open a new "
+             "one.").format(id=game.id, command=command)
 
 
 @in_reader_language
