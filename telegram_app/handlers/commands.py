@@ -34,6 +34,11 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     kind, args = _kind_and_args(context.args)
     options = ui_for(kind).new_game_options(args)
     if isinstance(options, str):
+        others = [k for k in kinds() if k != kind]
+        if context.args and _named_kind(context.args[0]) is None and others:  # (a game's
+            # name mistyped, "koria"?)
+            options += "\n" + _("Other games: {games}.").format(
+                games=", ".join(f"/newgame {k}" for k in others))
         await reply(update, context, options)
         return
     bot = services(context)

@@ -230,3 +230,20 @@ async def test_settings_note_per_move_and_language_by_an_admin_only(pg_db, pg_ur
             await ann.press_and_settle(current(api, message), language)
         assert "🌐 언어: 한국어" in labels(api, current(api, message))
         assert (current(api, message).text or "").startswith("⚙️ 이 그룹의")
+
+
+@pytest.mark.parametrize(("command", "other"), [("/newgame koria", True),
+                                                ("/newgame classic masks", False),
+                                                ("/newgame koira tiesplit", False)])
+async def test_a_word_that_names_nothing_lists_the_other_games(pg_db, pg_url, command,
+                                                               other) -> None:
+    """``/newgame koria`` (a game's name mistyped) is refused with the editions and the
+    other games' commands; a word after a known edition or game gets no such list."""
+    async with bot_table(pg_url, GROUP, "Typos", ["Ann"]) as (api, players, _runner):
+        await players[0].send(GROUP, command)
+        await wait_for(lambda: bool(api.bot_messages(GROUP)))
+        await api.settle()
+        said = api.bot_messages(GROUP)[-1].text or ""
+        assert ("Other games:" in said) is other, said
+        assert not other or "/newgame koira" in said, said
+
