@@ -165,11 +165,11 @@ class Chats:
             await session.execute(update(RatingEvent).where(RatingEvent.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
             moved = select(LeaguePost.game_kind, LeaguePost.kind,
-                           LeaguePost.period_start).where(LeaguePost.chat_id == new_chat_id)
+                           LeaguePost.period_end).where(LeaguePost.chat_id == new_chat_id)
             await session.execute(delete(LeaguePost).where(
                 LeaguePost.chat_id == old_chat_id,
                 tuple_(LeaguePost.game_kind, LeaguePost.kind,
-                       LeaguePost.period_start).in_(moved)))
+                       LeaguePost.period_end).in_(moved)))
             await session.execute(update(LeaguePost).where(LeaguePost.chat_id == old_chat_id)
                                   .values(chat_id=new_chat_id))
 

@@ -64,13 +64,16 @@ class LeaguePost(Base):
     """A weekly or season table of one game kind posted (or being posted) to a chat: the
     primary key makes the claim unique, so two bot processes or a restart never post it
     twice. ``kind`` is the post's (``"week"`` or ``"season"``), ``game_kind`` the game's
-    (``engine.GAMES``): each game has its own league, so its own posts."""
+    (``engine.GAMES``): each game has its own league, so its own posts. ``period_end``: the
+    moment the period ended (UTC); a period is due only if it ends after every post of its
+    kind already made in the chat (a time zone or season length changed since may
+    otherwise make an older period, or the same one, due again)."""
 
     __tablename__ = "league_posts"
 
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     game_kind: Mapped[str] = mapped_column(String(32), primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
-    period_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    period_end: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     posted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

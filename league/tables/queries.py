@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from league.store.clock import aware
 from league.store.context import Context
@@ -46,7 +47,8 @@ POST_RETRY = timedelta(minutes=10)
 @dataclass(frozen=True)
 class Standings:
     """A table for a chat and period: ``start``/``end`` (UTC, half-open), ``rows`` best
-    first, ``names`` by user id, ``games_played`` (all rated games, for the "?" mark), the
+    first, ``names`` by user id, ``games_played`` (rated games, for the "?" mark: all of
+    them for a running period, those before its end for an ended one), the
     chat's time zone ``tz`` and the game ``kind`` whose league it is."""
 
     period: str
@@ -61,12 +63,12 @@ class Standings:
 
 class DuePost(NamedTuple):
     """A weekly or season table due in a chat: ``post`` is ``"week"`` or ``"season"``,
-    ``start`` the period's key (its first local day, as UTC midnight)."""
+    ``end`` the moment the period ended (its key)."""
 
     chat_id: int
     game_kind: str
     post: str
-    start: datetime
+    end: datetime
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,14 @@ class LeagueQueries:
         # ended with: their last game's in it)
         running = period in ("week", "season")
         rows = table(results, {u: r.rating for u, r in ratings.items()} if running else None)
-        return Standings(period, start, end, rows, names,
-                         {u: r.games for u, r in ratings.items()}, tz, kind)
+        played = {u: r.games for u, r in ratings.items()}
+        if not running:  # (the "?" of a provisional Elo as it was when the period ended)
+            async with self.ctx.db.sessions() as session:
+                played = dict((await session.execute(
+                    select(RatingEvent.user_id, func.count()).where(
+                        RatingEvent.user_id.in_(users), RatingEvent.kind == kind,
+                        RatingEvent.finished_at < end).group_by(RatingEvent.user_id))).all())
+        return Standings(period, start, end, rows, names, played, tz, kind)
 
     async def rating_card(self, user_id: int, chat_id: int | None, *,
                           kind: str) -> RatingCard:
@@ -236,11 +244,13 @@ class LeagueQueries:
 
     # --- weekly and season posts -------------------------------------------------------------
     async def due_posts(self) -> list[DuePost]:
-        """The posts due: the last finished week's and season's table of each chat and game
-        kind that had rated games in them, never claimed (or whose claim was not sent within
-        :data:`POST_RETRY`), by chat, then period (week first), then game kind. Only the
-        latest week is looked at: a scheduler stopped for longer than a week skips the weeks
-        in between."""
+        """The posts due: each finished week's and season's table of each chat and game kind
+        that had rated games in it and ended after the chat's latest post of that kind
+        (a chat that moved west, or whose season was cut shorter, is not told an older or
+        the same period again), never claimed (or whose claim was not sent within
+        :data:`POST_RETRY`), by chat, then period (weeks first, oldest first), then game
+        kind. A scheduler stopped for a while catches up on the periods it missed, at most
+        :data:`MISSED_PERIODS` of each."""
         now = self.ctx.clock()
         due = []
         async with self.ctx.db.sessions() as session:
@@ -249,36 +259,24 @@ class LeagueQueries:
                 select(Chat.id, Chat.timezone, Chat.season_weeks, Chat.last_rated_at)
                 .where(Chat.last_rated_at >= since).order_by(Chat.id)))
             for chat_id, tz, weeks, last_rated in chats:
-                for post, (start, end) in (("week", previous_week_bounds(now, tz)),
-                                           ("season", previous_season_bounds(now, tz, weeks))):
-                    if last_rated is None or aware(last_rated) < start:
-                        continue  # nothing rated since the period began
-                    played = sorted(await session.scalars(
-                        select(RatingEvent.kind).distinct().where(
-                            RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
-                            RatingEvent.finished_at < end)))
-                    # Keyed by the period's local first day, so changing the chat's time
-                    # zone does not make last week's table due again.
-                    key = datetime.combine(start.astimezone(zone(tz)).date(), time(), UTC)
-                    for game_kind in played:
-                        claimed = await session.get(LeaguePost, (chat_id, game_kind, post, key))
-                        unsent = claimed is not None and claimed.posted_at is None and \
-                            aware(claimed.claimed_at) < now - POST_RETRY
-                        if claimed is None or unsent:
-                            due.append(DuePost(chat_id, game_kind, post, key))
+                for post in ("week", "season"):
+                    for start, end in await _unposted(session, chat_id, post, tz, weeks, now):
+                        if last_rated is None or aware(last_rated) < start:
+                            continue  # nothing rated since the period began
+                        due += await _due_kinds(session, chat_id, post, start, end, now)
         return due
 
     async def claim_post(self, chat_id: int, game_kind: str, post: str,
-                         start: datetime) -> bool:
+                         end: datetime) -> bool:
         """Claim the ``post`` (``"week"`` or ``"season"``) of game ``game_kind`` for the
-        period beginning ``start`` (a :class:`DuePost`'s fields); ``True`` for exactly one
+        period ending ``end`` (a :class:`DuePost`'s fields); ``True`` for exactly one
         caller. A claim whose post was not sent within :data:`POST_RETRY` may be claimed
         again (one caller wins)."""
         now = self.ctx.clock()
         try:
             async with self.ctx.db.sessions.begin() as session:
                 session.add(LeaguePost(chat_id=chat_id, game_kind=game_kind, kind=post,
-                                       period_start=start, claimed_at=now))
+                                       period_end=end, claimed_at=now))
             return True
         except IntegrityError:
             pass
@@ -286,19 +284,69 @@ class LeagueQueries:
             result = await session.execute(
                 update(LeaguePost)
                 .where(LeaguePost.chat_id == chat_id, LeaguePost.game_kind == game_kind,
-                       LeaguePost.kind == post, LeaguePost.period_start == start,
+                       LeaguePost.kind == post, LeaguePost.period_end == end,
                        LeaguePost.posted_at.is_(None),
                        LeaguePost.claimed_at < now - POST_RETRY)
                 .values(claimed_at=now))
             return rowcount(result) == 1
 
     async def mark_posted(self, chat_id: int, game_kind: str, post: str,
-                          start: datetime) -> None:
+                          end: datetime) -> None:
         """Record that a claimed post was sent."""
         async with self.ctx.db.sessions.begin() as session:
-            row = await session.get(LeaguePost, (chat_id, game_kind, post, start))
+            row = await session.get(LeaguePost, (chat_id, game_kind, post, end))
             if row is not None:
                 row.posted_at = self.ctx.clock()
+
+
+MISSED_PERIODS = 8
+"""The most finished weeks (and seasons) a scheduler catches up on at once."""
+
+
+async def _unposted(session: AsyncSession, chat_id: int, post: str, tz: str, weeks: int,
+                    now: datetime) -> list[tuple[datetime, datetime]]:
+    """The finished periods of kind ``post`` (``"week"``, ``"season"``) that end no earlier
+    than the chat's latest claim of that kind (that one may need a retry) and after its
+    first rated game, oldest first: the one before ``now``, and the ones before it a
+    stopped scheduler missed."""
+    latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(
+        LeaguePost.chat_id == chat_id, LeaguePost.kind == post))
+    first = await session.scalar(select(func.min(RatingEvent.finished_at)).where(
+        RatingEvent.chat_id == chat_id))
+    periods: list[tuple[datetime, datetime]] = []
+    moment = now
+    for _ in range(MISSED_PERIODS):
+        start, end = previous_week_bounds(moment, tz) if post == "week" else \
+            previous_season_bounds(moment, tz, weeks)
+        if latest is not None and end < aware(latest) or first is None or \
+                end <= aware(first):
+            break
+        periods.append((start, end))
+        moment = start
+    return periods[::-1]
+
+
+async def _due_kinds(session: AsyncSession, chat_id: int, post: str, start: datetime,
+                     end: datetime, now: datetime) -> list[DuePost]:
+    """The period's posts due, one per game kind rated in it: unless that game's league
+    was told a period ending as late or later, or the claim is taken and not stale."""
+    played = sorted(await session.scalars(select(RatingEvent.kind).distinct().where(
+        RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
+        RatingEvent.finished_at < end)))
+    due = []
+    for game_kind in played:
+        latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(
+            LeaguePost.chat_id == chat_id, LeaguePost.game_kind == game_kind,
+            LeaguePost.kind == post))
+        if latest is not None and aware(latest) > end:
+            continue  # a later period is told already
+        # (a season cut shorter may end when the one told ended: the same key, claimed)
+        claimed = await session.get(LeaguePost, (chat_id, game_kind, post, end))
+        unsent = claimed is not None and claimed.posted_at is None and \
+            aware(claimed.claimed_at) < now - POST_RETRY
+        if claimed is None or unsent:
+            due.append(DuePost(chat_id, game_kind, post, end))
+    return due
 
 
 def _history_line(player: GamePlayer,

@@ -157,8 +157,10 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     cups = await _card_tournaments(context, card, chat_id)
     history = await bot.service.rating_history(card.user_id, kind=kind)
     title = _("Elo of {name}").format(name=card.name)
+    # (in a group, its days, as /history and the standings show them)
+    tz = (await bot.service.chat_zone(chat_id))[0] if chat_id is not None else None
     png = await asyncio.to_thread(rating_chart_png, history, title,
-                                  empty_text=_("No rated game yet"),
+                                  empty_text=_("No rated game yet"), tz=tz,
                                   numeric_dates=current_language() != DEFAULT_LANGUAGE)
     message = update.effective_message
     caption = render.profile_caption(card, others, named, cups, in_group=chat_id is not None)

@@ -190,18 +190,19 @@ def _every(app: Application, work: Job, interval: float, name: str, *, delay: fl
 async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Post each finished week's (and season's) final table of every game kind rated in it
     into every chat that played it, exactly once: the post is claimed in the database
-    before it is sent (per chat, game kind, period)."""
+    before it is sent (per chat, game kind, period); a period missed while the bot was
+    stopped is drawn as it ended (``at``)."""
     bot = services(context)
     try:
         due = await bot.service.due_posts()
     except Exception:
         log.exception("looking for due league posts failed")
         return
-    for chat_id, game_kind, post, start in due:
-        if not await bot.service.claim_post(chat_id, game_kind, post, start):
+    for chat_id, game_kind, post, end in due:
+        if not await bot.service.claim_post(chat_id, game_kind, post, end):
             continue  # another process (or an earlier run) has it
         period = "last" if post == "week" else "last_season"
-        table = await bot.service.standings(chat_id, period, kind=game_kind)
+        table = await bot.service.standings(chat_id, period, kind=game_kind, at=end)
         with use_language(await bot.service.chat_language(chat_id)):
             text = league_text.standings_text(table, final=True)
             if post == "season":
@@ -209,7 +210,7 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         if await bot.messenger.send(chat_id, text) is not None:
             # The send may have found the group become a supergroup and moved the claim.
             await bot.service.mark_posted(bot.messenger.current_chat(chat_id), game_kind,
-                                          post, start)
+                                          post, end)
 
 
 async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:

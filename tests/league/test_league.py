@@ -208,7 +208,7 @@ async def test_long_season_champion_is_still_announced(pg_db: Database) -> None:
     clock.now = datetime(2024, 3, 25, 0, 1, tzinfo=UTC)  # twelve weeks later
     due = await service.due_posts()
     assert [(chat, post, key.date().isoformat()) for chat, _, post, key in due] == \
-        [(CHAT, "season", "2024-01-01")]
+        [(CHAT, "season", "2024-03-25")]  # (keyed by its end)
     table = await service.standings(CHAT, "last_season", kind="coyote")
     assert table.rows and table.rows[0].points > 0
 

@@ -219,7 +219,50 @@ def _check_league_places(url: str) -> None:
     upgrade(url)  # and up again to the head
 
 
-MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind, _check_league_places]
+def _check_posts_by_period_end(url: str) -> None:
+    """0024 keys each post by the moment its period ended, worked out in the chat's time
+    zone and season length (a chat it does not know: UTC, 4 weeks); down again, by the
+    first local day."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import DateTime, create_engine, text
+
+    from league.store.db import sync_url, upgrade
+
+    upgrade(url, "0023_confirm_ending")
+    engine = create_engine(sync_url(url))
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO chats (id, timezone, season_weeks, pace, game_options, "
+                          "created_at) VALUES (-1, 'Asia/Seoul', 2, 'standard', '{}', "
+                          "'2026-11-01')"))
+        conn.execute(text(
+            "INSERT INTO league_posts (chat_id, game_kind, kind, period_start, claimed_at) "
+            "VALUES (-1, 'coyote', 'week', '2026-11-23', '2026-11-30'), "
+            "(-1, 'coyote', 'season', '2026-11-16', '2026-11-30'), "
+            "(-2, 'koira', 'week', '2026-11-23', '2026-11-30')"))
+    upgrade(url, "0024_posts_by_period_end")
+    end = text("SELECT chat_id, kind, period_end FROM league_posts ORDER BY chat_id, kind"
+               ).columns(period_end=DateTime(timezone=True))
+    seoul = datetime(2026, 11, 29, 15, tzinfo=UTC)  # Monday 30 November, 00:00 in Seoul
+    with engine.begin() as conn:
+        rows = [(c, k, e if e.tzinfo else e.replace(tzinfo=UTC)) for c, k, e in
+                conn.execute(end).all()]
+        assert rows == [(-2, "week", datetime(2026, 11, 30, tzinfo=UTC)),
+                        (-1, "season", seoul), (-1, "week", seoul)], rows
+    _downgrade(url, "0023_confirm_ending")
+    start = text("SELECT chat_id, kind, period_start FROM league_posts ORDER BY chat_id, "
+                 "kind").columns(period_start=DateTime(timezone=True))
+    with engine.begin() as conn:
+        rows = [(c, k, s.date()) for c, k, s in conn.execute(start).all()]
+        assert [(c, k, str(d)) for c, k, d in rows] == [
+            (-2, "week", "2026-11-23"), (-1, "season", "2026-11-16"),
+            (-1, "week", "2026-11-23")], rows
+    engine.dispose()
+    upgrade(url)  # and up again to the head
+
+
+MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind, _check_league_places,
+                    _check_posts_by_period_end]
 
 
 @pytest.mark.postgres
