@@ -305,21 +305,25 @@ MISSED_PERIODS = 8
 
 async def _unposted(session: AsyncSession, chat_id: int, post: str, tz: str, weeks: int,
                     now: datetime) -> list[tuple[datetime, datetime]]:
-    """The finished periods of kind ``post`` (``"week"``, ``"season"``) that end no earlier
-    than the chat's latest claim of that kind (that one may need a retry) and after its
-    first rated game, oldest first: the one before ``now``, and the ones before it a
-    stopped scheduler missed."""
-    latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(
-        LeaguePost.chat_id == chat_id, LeaguePost.kind == post))
-    first = await session.scalar(select(func.min(RatingEvent.finished_at)).where(
-        RatingEvent.chat_id == chat_id))
+    """The finished periods of kind ``post`` (``"week"``, ``"season"``) that end after the
+    chat's latest claim of that kind (or at it, while a claim there was not sent: a retry)
+    and after its first rated game, oldest first: the one before ``now``, and the ones
+    before it a stopped scheduler missed. (A chat told its last period costs two reads.)"""
+    claims = (LeaguePost.chat_id == chat_id, LeaguePost.kind == post)
+    latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(*claims))
+    retry = latest is not None and bool(await session.scalar(select(func.count()).where(
+        *claims, LeaguePost.period_end == latest, LeaguePost.posted_at.is_(None))))
+    first: datetime | None = None
     periods: list[tuple[datetime, datetime]] = []
     moment = now
     for _ in range(MISSED_PERIODS):
         start, end = previous_week_bounds(moment, tz) if post == "week" else \
             previous_season_bounds(moment, tz, weeks)
-        if latest is not None and end < aware(latest) or first is None or \
-                end <= aware(first):
+        if latest is not None and (end < aware(latest) or end == aware(latest) and not retry):
+            break
+        first = first or await session.scalar(select(func.min(RatingEvent.finished_at))
+                                              .where(RatingEvent.chat_id == chat_id))
+        if first is None or end <= aware(first):
             break
         periods.append((start, end))
         moment = start
