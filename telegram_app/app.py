@@ -245,8 +245,11 @@ def main() -> None:
     secret = settings.telegram_webhook_secret
     # Before anything could log them: the token, the webhook's secret token and the
     # database's password.
-    password = make_url(settings.database_url).password if settings.database_url else None
-    startup.redact_secrets([token, str(password or "")] +
+    password = str(make_url(settings.database_url).password or "") \
+        if settings.database_url else ""
+    # (a password as short as a word, Compose's default "coyote", would mask that word
+    # everywhere; the drivers never write the password itself)
+    startup.redact_secrets([token, password if len(password) >= 8 else ""] +
                            ([secret.get_secret_value()] if secret else []))
     startup.check_token(token, settings.telegram_base_url)  # one line and exit if refused
     startup.prepare_database(settings.database_url)  # one line and exit if it cannot be used

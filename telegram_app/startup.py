@@ -198,7 +198,12 @@ def _hold(path: Path) -> bool:
         import fcntl
     except ImportError:  # (Windows: not enforced)
         return True
-    handle = open(path, "ab")  # noqa: SIM115  (held open until the process ends)
+    try:
+        handle = open(path, "ab")  # noqa: SIM115  (held open until the process ends)
+    except OSError as exc:  # (no such folder, or not ours to write: SQLite could not either)
+        log.error("DATABASE_URL: the SQLite file %s cannot be opened (%s)", path,
+                  exc.strerror or type(exc).__name__)
+        sys.exit(UNREACHABLE_STATUS)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

@@ -65,9 +65,9 @@ class LeaguePost(Base):
     primary key makes the claim unique, so two bot processes or a restart never post it
     twice. ``kind`` is the post's (``"week"`` or ``"season"``), ``game_kind`` the game's
     (``engine.GAMES``): each game has its own league, so its own posts. ``period_end``: the
-    moment the period ended (UTC); a period is due only if it ends after every post of its
-    kind already made in the chat (a time zone or season length changed since may
-    otherwise make an older period, or the same one, due again)."""
+    moment the period ended (UTC), the key: a period whose first day is another's (a
+    season made longer) is a post of its own (``league.tables.queries`` says when one is
+    due)."""
 
     __tablename__ = "league_posts"
 

@@ -244,13 +244,10 @@ class LeagueQueries:
 
     # --- weekly and season posts -------------------------------------------------------------
     async def due_posts(self) -> list[DuePost]:
-        """The posts due: each finished week's and season's table of each chat and game kind
-        that had rated games in it and ended after the chat's latest post of that kind
-        (a chat that moved west, or whose season was cut shorter, is not told an older or
-        the same period again), never claimed (or whose claim was not sent within
-        :data:`POST_RETRY`), by chat, then period (weeks first, oldest first), then game
-        kind. A scheduler stopped for a while catches up on the periods it missed, at most
-        :data:`MISSED_PERIODS` of each."""
+        """The posts due (:func:`_due_kinds`): each finished week's and season's table of
+        each chat and game kind rated in it, by chat, then period (weeks first, oldest
+        first), then game kind. A scheduler stopped for a while catches up on the periods
+        it missed (:func:`_unposted`), at most :data:`MISSED_PERIODS` of each."""
         now = self.ctx.clock()
         due = []
         async with self.ctx.db.sessions() as session:
@@ -305,21 +302,19 @@ MISSED_PERIODS = 8
 
 async def _unposted(session: AsyncSession, chat_id: int, post: str, tz: str, weeks: int,
                     now: datetime) -> list[tuple[datetime, datetime]]:
-    """The finished periods of kind ``post`` (``"week"``, ``"season"``) that end after the
-    chat's latest claim of that kind (or at it, while a claim there was not sent: a retry)
-    and after its first rated game, oldest first: the one before ``now``, and the ones
-    before it a stopped scheduler missed. (A chat told its last period costs two reads.)"""
-    claims = (LeaguePost.chat_id == chat_id, LeaguePost.kind == post)
-    latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(*claims))
-    retry = latest is not None and bool(await session.scalar(select(func.count()).where(
-        *claims, LeaguePost.period_end == latest, LeaguePost.posted_at.is_(None))))
+    """The finished periods of kind ``post`` (``"week"``, ``"season"``) that end no earlier
+    than the chat's latest claim of that kind (another game's post of it, or a retry, may
+    be owed) and after its first rated game, oldest first: the one before ``now``, and the
+    ones before it a stopped scheduler missed."""
+    latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(
+        LeaguePost.chat_id == chat_id, LeaguePost.kind == post))
     first: datetime | None = None
     periods: list[tuple[datetime, datetime]] = []
     moment = now
     for _ in range(MISSED_PERIODS):
         start, end = previous_week_bounds(moment, tz) if post == "week" else \
             previous_season_bounds(moment, tz, weeks)
-        if latest is not None and (end < aware(latest) or end == aware(latest) and not retry):
+        if latest is not None and end < aware(latest):
             break
         first = first or await session.scalar(select(func.min(RatingEvent.finished_at))
                                               .where(RatingEvent.chat_id == chat_id))
@@ -332,24 +327,30 @@ async def _unposted(session: AsyncSession, chat_id: int, post: str, tz: str, wee
 
 async def _due_kinds(session: AsyncSession, chat_id: int, post: str, start: datetime,
                      end: datetime, now: datetime) -> list[DuePost]:
-    """The period's posts due, one per game kind rated in it: unless that game's league
-    was told a period ending as late or later, or the claim is taken and not stale."""
+    """The period's posts due, one per game kind rated in it: a claim there not sent
+    within :data:`POST_RETRY` (a retry), or no claim and a game of that kind finished in
+    the period after that game's latest post ended (a chat whose time zone or season
+    length changed is not told again what a post told)."""
     played = sorted(await session.scalars(select(RatingEvent.kind).distinct().where(
         RatingEvent.chat_id == chat_id, RatingEvent.finished_at >= start,
         RatingEvent.finished_at < end)))
     due = []
     for game_kind in played:
+        claimed = await session.get(LeaguePost, (chat_id, game_kind, post, end))
+        if claimed is not None:
+            if claimed.posted_at is None and aware(claimed.claimed_at) < now - POST_RETRY:
+                due.append(DuePost(chat_id, game_kind, post, end))
+            continue
         latest = await session.scalar(select(func.max(LeaguePost.period_end)).where(
             LeaguePost.chat_id == chat_id, LeaguePost.game_kind == game_kind,
             LeaguePost.kind == post))
-        if latest is not None and aware(latest) > end:
-            continue  # a later period is told already
-        # (a season cut shorter may end when the one told ended: the same key, claimed)
-        claimed = await session.get(LeaguePost, (chat_id, game_kind, post, end))
-        unsent = claimed is not None and claimed.posted_at is None and \
-            aware(claimed.claimed_at) < now - POST_RETRY
-        if claimed is None or unsent:
-            due.append(DuePost(chat_id, game_kind, post, end))
+        if latest is not None and aware(latest) > start and not await session.scalar(
+                select(func.count()).where(
+                    RatingEvent.chat_id == chat_id, RatingEvent.kind == game_kind,
+                    RatingEvent.finished_at >= aware(latest),
+                    RatingEvent.finished_at < end)):
+            continue  # (its games are in a post already, or it ended before: none new)
+        due.append(DuePost(chat_id, game_kind, post, end))
     return due
 
 

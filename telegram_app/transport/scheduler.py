@@ -189,8 +189,9 @@ def _every(app: Application, work: Job, interval: float, name: str, *, delay: fl
 
 async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Post each finished week's (and season's) final table of every game kind rated in it
-    into every chat that played it, exactly once: the post is claimed in the database
-    before it is sent (per chat, game kind, period); a period missed while the bot was
+    into every chat that played it, once: the post is claimed in the database before it is
+    sent (per chat, game kind, period; a claim not marked sent is retried, so a kill
+    between the send and the mark may post it twice); a period missed while the bot was
     stopped is drawn as it ended (``at``)."""
     bot = services(context)
     try:
