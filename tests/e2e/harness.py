@@ -221,6 +221,18 @@ async def play_turn(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> 
     return True
 
 
+async def play_game(api: FakeBotAPI, players: list[FakeUser], group_id: int) -> None:
+    """Open a lobby, start it and play the game to its end by buttons (:func:`play_turn`)."""
+    before = len(api.find_messages(group_id, "is over!"))
+    lobby = await open_lobby(api, players, group_id)
+    await players[0].press_and_settle(lobby, "▶️ Start")
+    for _ in range(400):
+        if len(api.find_messages(group_id, "is over!")) > before:
+            return
+        assert await play_turn(api, players, group_id)
+    raise AssertionError("the game did not end")
+
+
 async def mover(api: FakeBotAPI, players: list[FakeUser]) -> FakeUser:
     """The player whose private message now carries move buttons (waiting for the bot to
     have drawn exactly one such keyboard)."""

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.clock import Clock
-from tests.e2e.harness import bot_table, open_lobby, play_turn, wait_for
+from tests.e2e.harness import bot_table, play_game, wait_for
 from tests.fakebot import FakeBotAPI
 
 GROUP = -100333
@@ -22,17 +22,6 @@ async def league(pg_db, pg_url):
     async with bot_table(pg_url, GROUP, "League night", ["Ann", "Bob", "Cat"], clock=clock,
                          sweep_interval=0.05, league_interval=0.05) as (api, players, runner):
         yield api, players, clock, runner
-
-
-async def _game(api: FakeBotAPI, players) -> None:
-    before = len(api.find_messages(GROUP, "is over!"))
-    lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    for _ in range(400):
-        if len(api.find_messages(GROUP, "is over!")) > before:
-            return
-        assert await play_turn(api, players, GROUP)
-    raise AssertionError("the game did not end")
 
 
 async def _ask(api: FakeBotAPI, user, command: str, expect: str) -> str:
@@ -49,14 +38,14 @@ async def test_two_weeks_of_league(league) -> None:
     settings = api.find_messages(GROUP, "Defaults for new games")[-1]
     await ann.press_and_settle(settings, "Coyote · ❤️ Lives: 3")  # → 2 lives: quicker
 
-    await _game(api, players)
+    await play_game(api, players, GROUP)
     clock.now += timedelta(days=2)
-    await _game(api, players)
+    await play_game(api, players, GROUP)
     clock.now = datetime(2026, 3, 9, 8, 0, tzinfo=UTC)  # the next Monday
     await wait_for(lambda: bool(api.find_messages(GROUP, "Final standings of the week")))
     weekly = api.find_messages(GROUP, "Final standings of the week")[-1].text
     assert all(name in weekly for name in ("Ann", "Bob", "Cat"))
-    await _game(api, players)
+    await play_game(api, players, GROUP)
 
     this_week = await _ask(api, ann, "/standings", "Standings this week")
     assert "1." in this_week and ("(+" in this_week or "(-" in this_week)
@@ -92,7 +81,7 @@ async def test_two_weeks_of_league(league) -> None:
 
 async def test_weekly_post_to_a_group_that_became_a_supergroup(league) -> None:
     api, players, clock, _runner = league
-    await _game(api, players)
+    await play_game(api, players, GROUP)
     supergroup = -1009990001
     api.migrate_group(GROUP, supergroup, announce=False)  # the bot learns it from the send
     clock.now = datetime(2026, 3, 9, 0, 0, 5, tzinfo=UTC)

@@ -16,7 +16,7 @@ from league.store.snapshots import UserRef
 from league.tables.ratings import format_rating
 from league.tables.standings import previous_week_bounds, season_bounds, week_bounds, zone
 from tests.clock import Clock
-from tests.e2e.harness import bot_table, open_lobby, play_turn, wait_for
+from tests.e2e.harness import bot_table, play_game, wait_for
 from tests.league.play import finish_coyote
 
 CHAT = -4242
@@ -209,17 +209,6 @@ async def test_last_weeks_table_marks_elo_that_was_provisional_then(pg_db: Datab
 GROUP = -100424242
 
 
-async def _game(api, players) -> None:
-    before = len(api.find_messages(GROUP, "is over!"))
-    lobby = await open_lobby(api, players, GROUP)
-    await players[0].press_and_settle(lobby, "▶️ Start")
-    for _ in range(400):
-        if len(api.find_messages(GROUP, "is over!")) > before:
-            return
-        assert await play_turn(api, players, GROUP)
-    raise AssertionError("the game did not end")
-
-
 async def _ask(api, user, command: str, expect: str) -> str:
     seen = len(api.find_messages(GROUP, expect))
     await user.send(GROUP, command)
@@ -242,7 +231,7 @@ async def test_group_is_posted_an_older_week_after_moving_west(pg_db, pg_url) ->
     async with _league(pg_url, utc(2026, 5, 31, 20)) as (api, players, clock, _runner):
         ann = players[0]
         await _ask(api, ann, "/settings timezone Asia/Seoul", "League weeks in Asia/Seoul")
-        await _game(api, players)
+        await play_game(api, players, GROUP)
         history = await _ask(api, ann, "/history", "Last games in this chat")
         assert "Jun 1" in history  # verified: the chat's date (UTC's is May 31)
         clock.now = utc(2026, 6, 7, 15, 0, 30)  # Monday 00:00:30 in Seoul
@@ -264,7 +253,7 @@ async def test_group_is_told_a_season_champion_again_after_shorter_seasons(
     again: of the last two weeks of the season already announced."""
     async with _league(pg_url, utc(2026, 5, 13, 12)) as (api, players, clock, _runner):
         ann = players[0]
-        await _game(api, players)
+        await play_game(api, players, GROUP)
         clock.now = utc(2026, 5, 18, 0, 0, 30)
         await wait_for(lambda: bool(api.find_messages(GROUP, "Season champion")))
         clock.now = utc(2026, 5, 19, 10)
@@ -292,7 +281,7 @@ async def test_profile_chart_in_a_group_uses_the_groups_time_zone(pg_db, pg_url,
     async with _league(pg_url, utc(2026, 5, 31, 20)) as (api, players, _clock, _runner):
         ann = players[0]
         await _ask(api, ann, "/settings timezone Asia/Seoul", "League weeks in Asia/Seoul")
-        await _game(api, players)
+        await play_game(api, players, GROUP)
         await ann.send(GROUP, "/profile")
         await wait_for(lambda: any(m.kind == "photo" for m in api.messages(GROUP)))
         assert seen == ["Asia/Seoul"]
