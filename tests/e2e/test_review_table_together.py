@@ -315,8 +315,9 @@ async def test_forged_level_bell_and_rematch_presses_change_nothing(table) -> No
 
 
 async def test_the_stand_in_level_setting_reaches_new_lobbies_and_rematches(table) -> None:
-    """/settings' 🤖 Stand-in level cycles (admins only); a new lobby takes it and a
-    rematch keeps the game's, not the chat's newer one."""
+    """/settings' 🤖 Stand-in level cycles (admins only); a new lobby takes it, and so does
+    a rematch: the chat's policies are the admins', and a rematch's lobby shows none of
+    them (its own options, the edition and lives, carry over)."""
     api, (ann, bob, _cat), _clock, runner = table
     await ann.send(GROUP, "/settings")
     await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
@@ -338,7 +339,7 @@ async def test_the_stand_in_level_setting_reaches_new_lobbies_and_rematches(tabl
     await ann.press_and_settle(panel, "🤖 Stand-in level: hard")
     assert "🤖 Stand-in level: normal" in labels(api, api.get_message(GROUP, panel.message_id))
     await ann.press_and_settle(final, "🔁 Rematch")
-    assert (await service_of(runner).get(2)).options["stand_in_level"] == "hard"
+    assert (await service_of(runner).get(2)).options["stand_in_level"] == "normal"
 
 
 async def test_a_subscriber_who_left_the_group_is_not_alerted_nor_seated_by_a_link(
