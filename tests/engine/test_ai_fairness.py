@@ -137,6 +137,13 @@ def play_coyote(edition: str, seats: int, specials: bool, seed: int, policies: l
     """Play (at most ``max_steps`` moves); ``policies[seat]``: a level or ``None`` (random
     legal moves); ``check(state, seat, view, action, level)`` at each computer decision."""
     state = COYOTE.new_state(seats, seed, {"edition": edition, "specials": specials})
+    return _play(COYOTE, state, coyote_choose, coyote_random_legal, seed, policies, check,
+                 max_steps)
+
+
+def _play(game, state: dict, choose, random_legal, seed: int, policies: list, check,
+          max_steps: int) -> dict:
+    """The loop of :func:`play_coyote` and :func:`play_koira`, for either game."""
     rng = random.Random(seed)
     for _ in range(max_steps):
         if state["over"]:
@@ -144,12 +151,12 @@ def play_coyote(edition: str, seats: int, specials: bool, seed: int, policies: l
         seat = state["turn"]
         level = policies[seat]
         if level is None:
-            action = coyote_random_legal(state, seat, rng)
+            action = random_legal(state, seat, rng)
         else:
-            view = COYOTE.view(state, seat)
-            action = coyote_choose(view, random.Random(rng.random()), level)
+            view = game.view(state, seat)
+            action = choose(view, random.Random(rng.random()), level)
             check(state, seat, view, action, level)
-        state, _ = COYOTE.apply(state, seat, action)
+        state, _ = game.apply(state, seat, action)
     return state
 
 
@@ -317,20 +324,9 @@ def test_coyote_swapped_away_feather_stays_unseen_by_its_holder_after_a_wrong_gu
 def play_koira(seats: int, seed: int, options: dict, policies: list, check,
                max_steps: int = 3000) -> dict:
     state, _ = KOIRA.new_game(seats, seed, options)
-    rng = random.Random(seed)
-    for _ in range(max_steps):
-        if state["over"]:
-            break
-        seat = state["turn"]
-        level = policies[seat]
-        if level is None:
-            action = rng.choice(KOIRA.legal_actions(state, seat))
-        else:
-            view = KOIRA.view(state, seat)
-            action = koira_choose(view, random.Random(rng.random()), level)
-            check(state, seat, view, action, level)
-        state, _ = KOIRA.apply(state, seat, action)
-    return state
+    return _play(KOIRA, state, koira_choose,
+                 lambda state, seat, rng: rng.choice(KOIRA.legal_actions(state, seat)),
+                 seed, policies, check, max_steps)
 
 
 @st.composite
