@@ -19,8 +19,8 @@ def error_text(code: str, detail: dict[str, Any]) -> str | None:
             "{lives} lives are only for tables of up to {max} players: change the lives "
             "option, then start.").format(lives=detail.get("lives", ""),
                                           max=detail.get("max", "")),
-        "typed_too_early": _("That number was sent before this round began, so I did not "
-                             "bid it. Type it again if you still mean it."),
+        "typed_too_early": _("That number was sent before this round's cards reached you, "
+                             "so I did not bid it. Type it again if you still mean it."),
         "special_not_available": _("That special action is not available."),
         "mask_used": _("You have already used your mask this round."),
         "draw1_used": _("Draw 1 has already been used this round."),

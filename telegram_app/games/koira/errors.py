@@ -16,7 +16,7 @@ ERROR_CODES = ("one_card_only", "not_in_hand", "stock_too_small", "no_stock_in_p
 
 OWN_CODES = frozenset({"one_card_only", "not_in_hand", "stock_too_small", "no_stock_in_phase_2",
                        "no_pickup_in_phase_1", "nothing_to_pick_up", "bad_sequence",
-                       "does_not_beat", "bad_player_count", "bad_seat"})
+                       "does_not_beat", "bad_player_count", "bad_seat", "typed_too_early"})
 """The codes with a Koira text of their own (the rest are worded by ``render.common``)."""
 
 
@@ -39,6 +39,9 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "bad_player_count": lambda: _("Koira is for {min}–{max} players.").format(
             min=detail.get("min", 3), max=detail.get("max", 8)),
         "bad_seat": lambda: _("You are not playing in this game."),
+        # the league's code for a move typed before this phase's hand reached the chat
+        "typed_too_early": lambda: _("That was typed before your new hand reached you, so I "
+                                     "did not play it. Type it again if you still mean it."),
     }
     text = messages.get(code)
     return text() if text is not None else common.error_text(code, detail)
