@@ -3,10 +3,10 @@ the event log. Nothing here writes."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 
 from league.store.context import Context
-from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
+from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer, PrivateMessage
 from league.store.models import Game as GameRow
 from league.store.rows import MAX_INTEGER, load_game, open_in
 from league.store.snapshots import GameSnapshot, snapshot
@@ -67,19 +67,19 @@ class GameReads:
 
     async def game_of_private_message(self, user_id: int,
                                       message_id: int) -> GameSnapshot | None:
-        """The running game whose current private message to ``user_id`` is ``message_id``
-        (what a reply in the private chat answers), or ``None``."""
+        """The game, running or not, whose private message to ``user_id`` is ``message_id``:
+        the latest, or the first of its hand (what a reply in the private chat answers), or
+        ``None`` (an older message, or none of a game)."""
         async with self.ctx.db.sessions() as session:
             game_id = await session.scalar(
-                select(GameRow.id).join(GamePlayer)
-                .where(GamePlayer.user_id == user_id, GameRow.status == "running",
-                       GamePlayer.private_message_id == message_id).limit(1))
-            if game_id is None:
-                return None
-            game = snapshot(await load_game(session, game_id))
-        player = game.player(user_id)
-        return game if game.status == "running" and player is not None and \
-            player.private_message_id == message_id else None
+                select(PrivateMessage.game_id).join(GamePlayer, and_(
+                    GamePlayer.game_id == PrivateMessage.game_id,
+                    GamePlayer.user_id == PrivateMessage.user_id))
+                .where(GamePlayer.user_id == user_id,
+                       or_(PrivateMessage.message_id == message_id,
+                           PrivateMessage.hand_first_id == message_id))
+                .order_by(PrivateMessage.game_id.desc()).limit(1))
+            return None if game_id is None else snapshot(await load_game(session, game_id))
 
     async def moved_by(self, game_id: int, version: int) -> int | None:
         """The human whose own move raised game ``game_id`` to ``version`` (``None``: a

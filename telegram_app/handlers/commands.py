@@ -244,19 +244,30 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A text typed in the private chat is a move in the game where it is the sender's turn
-    (the game of the message it replies to, when it is a reply; if it is their turn in several
-    games and it is not, they are asked to reply), read by that game's UI (``GameUI.typed``:
-    Coyote's number is a bid); what it cannot read gets its hint. The same message delivered
-    again is not applied again."""
+    """A text typed in the private chat is a move in the game where it is the sender's turn,
+    or, when it replies to one of the bot's messages, in that message's game only (a reply
+    to a closed game's message, or to one the bot cannot place, moves nothing); if it is
+    their turn in several games and it is not a reply, they are asked to reply. That game's
+    UI reads it (``GameUI.typed``: Coyote's number is a bid); what it cannot read gets its
+    hint, under the game's group. The same message delivered again is not applied again."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or not message.text:
         return
     bot = services(context)
     replied = message.reply_to_message
-    game = None if replied is None else await bot.service.game_of_private_message(
-        user.id, replied.message_id)
-    if game is None:
+    if replied is not None and replied.from_user is not None and \
+            replied.from_user.id == context.bot.id:
+        game = await bot.service.game_of_private_message(user.id, replied.message_id)
+        if game is None:
+            await reply(update, context, _(
+                "I cannot tell which game that message is from: reply to the game's latest "
+                "message, or use its buttons."))
+            return
+        if game.status != "running":
+            await reply(update, context, with_place(game, error_text("not_running", None,
+                                                                     game.kind)))
+            return
+    else:
         games = await bot.service.games_on_turn(user.id)
         if len({g.kind for g in games}) > 1:  # (each game's UI words its own moves)
             await reply(update, context, _(
@@ -266,22 +277,23 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         if len(games) > 1:
             await reply(update, context, ui_for(games[0]).typed_choose_text(games))
             return
-        game = games[0] if games else None
-    if game is None:
-        await reply(update, context, _("It is not your turn in any game right now. /help "
-                                       "explains how to play."))
-        return
+        if not games:
+            await reply(update, context, _("It is not your turn in any game right now. "
+                                           "/help explains how to play."))
+            return
+        game = games[0]
     player = game.player(user.id)
     seat = player.seat if player is not None else None
     action = ui_for(game).typed(game, seat if seat is not None else -1, message.text)
     if isinstance(action, str):
-        await reply(update, context, action)
+        await reply(update, context, with_place(game, action))
         return
     try:  # the presenter, the service's commit listener, shows the move
         await bot.service.act(game.id, user.id, game.version, action, typed=message.message_id)
     except ServiceError as exc:
         if exc.code != "already_handled":  # a repeated update: answered the first time
-            await reply(update, context, error_text(exc.code, exc.detail, game.kind))
+            await reply(update, context, with_place(game, error_text(exc.code, exc.detail,
+                                                                     game.kind)))
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
