@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
@@ -61,7 +60,7 @@ class Delivery:
                  db: Any = None) -> None:
         self._read = game
         self.session = session  # (PostgreSQL: the transaction that holds the lock)
-        self._db = db  # (SQLite: where the ephemeral messages are read, when asked)
+        self._db = db  # (where flush writes, and reads go once the session is gone)
         self.told_upto: int | None = None
         self.drawn_at: int | None = None  # (game_messages.drawn_version)
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
@@ -70,14 +69,6 @@ class Delivery:
         self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
         self._reading = asyncio.Lock()  # (one read at a time: a session is not concurrent)
         self.moves_versions: list[int] = []  # (the versions of the last recent_moves)
-        self._flush_db = db  # (where flush writes: a transaction of its own)
-
-    @staticmethod
-    def under_way(game_id: int) -> Delivery | None:
-        """The delivery of ``game_id`` this task (or the task that started it) holds, if
-        any: for drawing code that is handed the game but not its delivery."""
-        delivery = _UNDER_WAY.get()
-        return delivery if delivery is not None and delivery._read.id == game_id else None
 
     async def ephemeral(self) -> dict[int, EphemeralNote]:
         """The players' ephemeral messages of the game (user id -> note), as recorded with
@@ -194,8 +185,8 @@ class Delivery:
         game's lock stays held; the end writes it again, with the rest): for a group message
         that must not be posted twice, recorded as told once it is sent, not after the
         delivery's slower calls (a kill in between would post it again)."""
-        if self._flush_db is not None:
-            async with self._flush_db.sessions.begin() as session:
+        if self._db is not None:
+            async with self._db.sessions.begin() as session:
                 await self.write(session)
 
     async def write(self, session: AsyncSession) -> None:
@@ -261,11 +252,9 @@ class Deliveries:
                 await session.execute(text("SELECT set_config('lock_timeout', :wait, true), "
                                            "pg_advisory_xact_lock(:k, :g)"),
                                       {"wait": f"{LOCK_WAIT}s", "k": DELIVERY_LOCK, "g": game_id})
-                delivery = Delivery(snapshot(await load_game(session, game_id)), session)
-                delivery._flush_db = db
+                delivery = Delivery(snapshot(await load_game(session, game_id)), session, db=db)
             else:  # (one process: the caller's lock is the lock)
                 delivery = Delivery(await self.reads.get(game_id), db=db)
-            under_way = _UNDER_WAY.set(delivery)
             try:
                 try:
                     yield delivery
@@ -276,15 +265,13 @@ class Deliveries:
                         log.debug("keeping game %s's message ids failed", game_id,
                                   exc_info=True)
                     raise
-                finally:
-                    _UNDER_WAY.reset(under_way)
                 await _save(delivery, db)
             finally:
                 # A drawing still running after its delivery failed (asyncio.gather does not
                 # cancel the others) must not use the closed session: it would begin a
                 # transaction nobody ends, holding its locks.
                 delivery.session = None
-                delivery._db = delivery._flush_db = None
+                delivery._db = None
 
     async def reread(self, delivery: Delivery) -> GameSnapshot:
         """The delivery's game read again (in its transaction, if any)."""
@@ -346,10 +333,6 @@ class Deliveries:
         async with self.ctx.db.sessions() as session:
             return sorted({game_id for query in (untold, no_private, lobbies, moved)
                            for game_id in await session.scalars(query)})
-
-
-_UNDER_WAY: ContextVar[Delivery | None] = ContextVar("delivery_under_way", default=None)
-"""The delivery this task holds (:meth:`Delivery.under_way`)."""
 
 
 async def _save(delivery: Delivery, db: Any) -> None:

@@ -56,22 +56,18 @@ def upgrade(url: str | None, revision: str = "head") -> None:
 class Database:
     """An async engine and its session factory (whose commits mark inbox items done)."""
 
-    def __init__(self, url: str | None = None, *, echo: bool = False, pool_size: int = 20) -> None:
+    def __init__(self, url: str | None = None) -> None:
         self.url = async_url(url)
         # Sized for handlers and deliveries (which hold one while sending): overflow ones are
         # opened per use, costlier than the statements (pool of 10: 2,000 connects in 15 s).
         # LIFO: quiet times reuse the same few. hide_parameters: an error (or echo) shows
         # no statement's parameters: the inbox's are users' updates (message texts, presses).
-        self.engine: AsyncEngine = create_async_engine(self.url, echo=echo,
-                                                       pool_size=pool_size,
-                                                       max_overflow=pool_size,
-                                                       pool_use_lifo=True,
-                                                       hide_parameters=True)
+        self.engine: AsyncEngine = create_async_engine(
+            self.url, pool_size=20, max_overflow=20, pool_use_lifo=True, hide_parameters=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         else:
             _ping_idle_connections(self.engine)
-        inbox.install()
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False,
                                            class_=AsyncSession,
                                            sync_session_class=inbox.LeagueSession)

@@ -35,18 +35,7 @@ NAMES_ONLY = "inbox_names_only"  # session.info: a transaction storing only name
 
 
 class LeagueSession(Session):
-    """The league's session class: its commits mark :data:`CURRENT` done (see :func:`install`)."""
-
-
-def install() -> None:
-    """Register the session hooks on :class:`LeagueSession` (idempotent)."""
-    if event.contains(LeagueSession, "before_commit", _before_commit):
-        return
-    event.listen(LeagueSession, "do_orm_execute", _on_execute)
-    event.listen(LeagueSession, "after_flush", _after_flush)
-    event.listen(LeagueSession, "before_commit", _before_commit)
-    event.listen(LeagueSession, "after_commit", _after_commit)
-    event.listen(LeagueSession, "after_rollback", _after_rollback)
+    """The league's session class: its commits mark :data:`CURRENT` done (the hooks below)."""
 
 
 def _changes(session: Session) -> bool:
@@ -54,6 +43,7 @@ def _changes(session: Session) -> bool:
                for o in (*session.new, *session.dirty, *session.deleted))
 
 
+@event.listens_for(LeagueSession, "do_orm_execute")
 def _on_execute(state: ORMExecuteState) -> None:
     stmt = state.statement
     if isinstance(stmt, Insert | Update | Delete) and \
@@ -61,11 +51,13 @@ def _on_execute(state: ORMExecuteState) -> None:
         state.session.info["changed"] = True
 
 
+@event.listens_for(LeagueSession, "after_flush")
 def _after_flush(session: Session, _context: Any) -> None:
     if _changes(session):
         session.info["changed"] = True
 
 
+@event.listens_for(LeagueSession, "before_commit")
 def _before_commit(session: Session) -> None:
     work = CURRENT.get()
     if work is None or work.done or work.several or session.info.get(NAMES_ONLY):
@@ -75,6 +67,7 @@ def _before_commit(session: Session) -> None:
         session.info["marks"] = work
 
 
+@event.listens_for(LeagueSession, "after_commit")
 def _after_commit(session: Session) -> None:
     work = session.info.pop("marks", None)
     if work is not None:
@@ -88,6 +81,7 @@ _MARK_DONE = update(table_of(InboxItem)).where(
     .values(done_at=bindparam("now"))
 
 
+@event.listens_for(LeagueSession, "after_rollback")
 def _after_rollback(session: Session) -> None:
     session.info.pop("marks", None)
     session.info.pop("changed", None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
@@ -33,6 +34,17 @@ AS_MEANT = frozenset({"already_joined"})
 an alert to dismiss."""
 """Seconds a 🎴 press waits for its ephemeral message before it is answered anyway (the
 game's delivery busy, the group's budget spent): Telegram's client spins until then."""
+
+
+def ephemeral_id_of(message: Any) -> int | None:
+    """The ``ephemeral_message_id`` of a pressed message (a ``telegram.Message``), or
+    ``None`` for an ordinary message. PTB 22.8 does not know the field: it is in
+    ``api_kwargs``; an ephemeral message's ``message_id`` is 0."""
+    if message is None or getattr(message, "message_id", None) != 0:
+        return None
+    found = (getattr(message, "api_kwargs", None) or {}).get("ephemeral_message_id")
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 \
+        else None
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -75,7 +87,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 game = await bot.service.get(data.game_id)
             except ServiceError:
                 return
-            ephemeral_id = ephemeral.ephemeral_id_of(query.message)
+            ephemeral_id = ephemeral_id_of(query.message)
             if ephemeral_id is not None:  # (its message_id is 0: not a group message's)
                 bot.presenter.later(ephemeral.redraw_pressed(
                     bot.presenter, game.id, query.from_user.id, query.message.chat.id,
@@ -232,7 +244,7 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
     player = game.player(query.from_user.id)
     seat = None if player is None else player.seat
     message = query.message
-    ephemeral_id = ephemeral.ephemeral_id_of(message)  # (a player's own view, in the group)
+    ephemeral_id = ephemeral_id_of(message)  # (a player's own view, in the group)
     in_table = message is not None and message.chat.id == game.chat_id and ephemeral_id is None
     try:
         # Keyboards are drawn in the language of the message they go on.

@@ -39,7 +39,7 @@ class Screens(Lobbies):
                                     ui_for(game).private_cancelled_text(game, reader=p))
                 for p in game.seated
                 if p.user_id is not None and p.private_message_id and _may_write(p)))
-            await ephemeral.close_all(self, delivery)
+            await ephemeral.close_hand(self, delivery, None)
 
     async def refresh(self, game: GameSnapshot) -> None:
         """Draw every private message, and a quiet group's table, as the game is now (its
@@ -186,7 +186,8 @@ class Screens(Lobbies):
         game = delivery.game
         moves = moves if moves is not None else await _moves(delivery)
         table = ui_for(game).table_text(game, mention=True, moves=moves)
-        # (a quiet group's table opens with what ended the hand before: the report's lines)
+        # (with a note per move, the table opens with what ended the hand before: the
+        # report's lines; a quiet group's table draws its opening from the moves)
         text = fit_lines([*report_lines, "", table]) if report_lines and moves is None \
             else fit_lines(table.split("\n"))
         table_id = await self.messenger.send_result(game.chat_id, text,
@@ -241,7 +242,7 @@ class Screens(Lobbies):
         if that is gone)."""
         game = delivery.game
         assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
-        if await self.messenger.edit_result(
+        if await self.messenger.edit(
                 player.user_id, player.private_message_id,
                 ui_for(game).private_text(game, player.seat),
                 markup=private_keyboard(game, player.seat)) == "ok":
@@ -259,16 +260,15 @@ class Screens(Lobbies):
         await self.messenger.edit(game.chat_id, game.table_message_id,
                                   fit_lines(text.split("\n")))
 
-    async def _close_hand(self, game: GameSnapshot, hand: int,
+    async def _close_hand(self, delivery: Delivery, game: GameSnapshot, hand: int,
                           seats: set[int] | None = None) -> None:
         """Close ``hand``'s private messages of ``seats`` (default: all); at the end every
         one, an earlier hand's too (a knocked-out player's may still say it is their turn)."""
         over = is_over(game)
         if over:
             seats = None
-            delivery = Delivery.under_way(game.id)
-            moves = await _moves(delivery) if delivery is not None else None
-            if delivery is not None and moves is not None:  # (a quiet group's table)
+            moves = await _moves(delivery)
+            if moves is not None:  # (a quiet group's table)
                 await self._close_table(delivery, game, moves)
             else:
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
@@ -279,7 +279,7 @@ class Screens(Lobbies):
             for p in game.seated
             if p.user_id is not None and p.private_message_id and _may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
-        await ephemeral.close_hand(self, game, hand)
+        await ephemeral.close_hand(self, delivery, None if over else hand)
 
     async def _drop_reminder(self, delivery: Delivery) -> None:
         """Delete the group's reminder or ping of a turn (its turn is over)."""
@@ -327,21 +327,18 @@ class Screens(Lobbies):
         if (player.user_id is None or player.seat is None or not player.private_message_id
                 or private_hand(player) != hand_number(game) or not _may_write(player)):
             return True
-        return await self.messenger.edit_result(
+        return await self.messenger.edit(
             player.user_id, player.private_message_id,
             ui_for(game).private_text(game, player.seat),
             markup=private_keyboard(game, player.seat)) != "failed"
 
-    async def _edit_table(self, delivery: Delivery) -> None:
-        await self._edit_table_result(delivery)
-
-    async def _edit_table_result(self, delivery: Delivery) -> str:
+    async def _edit_table(self, delivery: Delivery) -> str:
         """Draw the table as the game is now: ``"ok"``, ``"gone"`` or ``"failed"``."""
         game = delivery.game
         if game.table_message_id is None:
             return "gone"
         text = fit_lines(ui_for(game).table_text(game, moves=await _moves(delivery)).split("\n"))
-        return await self.messenger.edit_result(game.chat_id, game.table_message_id, text,
+        return await self.messenger.edit(game.chat_id, game.table_message_id, text,
                                                 markup=table_keyboard(game))
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from league.delivery import Delivery, EphemeralNote
 from league.store.snapshots import GameSnapshot, PlayerInfo
@@ -40,17 +40,6 @@ if TYPE_CHECKING:
     from telegram_app.presenter.drawing import Screens
 
 log = logging.getLogger(__name__)
-
-
-def ephemeral_id_of(message: Any) -> int | None:
-    """The ``ephemeral_message_id`` of a pressed message (a ``telegram.Message``), or
-    ``None`` for an ordinary message. PTB 22.8 does not know the field: it is in
-    ``api_kwargs``; an ephemeral message's ``message_id`` is 0."""
-    if message is None or getattr(message, "message_id", None) != 0:
-        return None
-    found = (getattr(message, "api_kwargs", None) or {}).get("ephemeral_message_id")
-    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 \
-        else None
 
 
 def _shown_to(game: GameSnapshot, player: PlayerInfo | None) -> bool:
@@ -115,23 +104,12 @@ async def refresh(screens: Screens, delivery: Delivery, seats: set[int] | None =
     await asyncio.gather(*work)
 
 
-async def close_hand(screens: Screens, game: GameSnapshot, hand: int) -> None:
-    """The hand ``hand`` ended (``_close_hand``): delete its ephemeral messages; at the
-    game's end, every one. Needs the game's delivery under way (it records the deletions)."""
-    delivery = Delivery.under_way(game.id)
-    if delivery is None:
-        return
-    over = is_over(game) or game.status != "running"
+async def close_hand(screens: Screens, delivery: Delivery, hand: int | None) -> None:
+    """Delete the ephemeral messages of hand ``hand`` (``None``: every one, at the game's end
+    or cancel)."""
     notes = await delivery.ephemeral()
-    await asyncio.gather(*(_delete(screens, delivery, user_id, note)
-                           for user_id, note in notes.items() if over or note.hand == hand))
-
-
-async def close_all(screens: Screens, delivery: Delivery) -> None:
-    """The game ended or was cancelled: delete every ephemeral message of it."""
-    notes = await delivery.ephemeral()
-    await asyncio.gather(*(_delete(screens, delivery, user_id, note)
-                           for user_id, note in notes.items()))
+    await asyncio.gather(*(_delete(screens, delivery, user_id, note) for user_id, note
+                           in notes.items() if hand is None or note.hand == hand))
 
 
 async def redraw_pressed(screens: Screens, game_id: int, user_id: int, chat_id: int,

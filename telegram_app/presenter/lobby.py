@@ -11,7 +11,7 @@ from league.service import MatchService
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.registry import ui_for
 from telegram_app.keyboards import lobby_keyboard
-from telegram_app.presenter.table_topics import TableTopics
+from telegram_app.tournaments.table_topics import TableTopics
 from telegram_app.transport.keylocks import KeyLocks
 from telegram_app.transport.messenger import Messenger
 
@@ -62,7 +62,7 @@ class Lobbies:
                 delivery.set_messages(lobby=sent, chat=self.messenger.current_chat(game.chat_id))
             shown = sent != "lost"
         else:
-            shown = await self.messenger.edit_result(game.chat_id, game.lobby_message_id,
+            shown = await self.messenger.edit(game.chat_id, game.lobby_message_id,
                                                      text, markup=markup) != "failed"
         if shown:
             delivery.told(game.version)

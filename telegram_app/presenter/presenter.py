@@ -11,7 +11,7 @@ from typing import Any
 from league.match.outcome import Outcome
 from league.service import MatchService
 from telegram_app.presenter.reports import Reports
-from telegram_app.presenter.table_topics import TableTopics
+from telegram_app.tournaments.table_topics import TableTopics
 from telegram_app.transport.keylocks import KeyLocks
 from telegram_app.transport.messenger import Messenger
 from telegram_app.transport.outage import OutageLog, is_outage, sqlstate
@@ -42,31 +42,28 @@ class Presenter(Reports):
     def committed(self, outcome: Outcome) -> None:
         """Note a change and deliver its game (the next delivery takes all noted, in order)."""
         self._pending.setdefault(outcome.game.id, {})[outcome.game.version] = outcome
-        self.spawn(self.deliver(outcome.game.id))
+        self.spawn(self.deliver(outcome.game.id), f"showing game {outcome.game.id} failed")
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` beside the handlers, without the update's language or inbox item."""
-        task = asyncio.get_running_loop().create_task(work, context=contextvars.Context())
+    def spawn(self, work: Coroutine[Any, Any, Any], what: str = "drawing a game failed") -> None:
+        """Run ``work`` beside the handlers (its waits hold no handler's slot: SQLite has one),
+        without the update's language or inbox item; a failure is logged as ``what``."""
+        task = asyncio.get_running_loop().create_task(self._logged(work, what),
+                                                      context=contextvars.Context())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def later(self, draw: Coroutine[Any, Any, Any]) -> None:
-        """Run a handler's draw beside it: its waits hold no handler's slot (SQLite has one)."""
-        self.spawn(self._logged(draw))
+    later = spawn
 
-    async def _logged(self, draw: Coroutine[Any, Any, Any]) -> None:
+    async def _logged(self, work: Coroutine[Any, Any, Any], what: str) -> None:
         try:
-            await draw
+            await work
         except Exception as exc:
-            self._failed(exc, "drawing a game failed")
-
-    def _failed(self, exc: Exception, what: str) -> None:
-        if is_outage(exc):
-            self.outage.failed(exc)
-        elif sqlstate(exc) == LOCK_TIMEOUT:  # (another process's delivery: a sweep retries)
-            log.info("%s: the game's delivery is busy elsewhere", what)
-        else:
-            log.exception(what)
+            if is_outage(exc):
+                self.outage.failed(exc)
+            elif sqlstate(exc) == LOCK_TIMEOUT:  # (another process's delivery: a sweep retries)
+                log.info("%s: the game's delivery is busy elsewhere", what)
+            else:
+                log.exception(what)
 
     def busy(self) -> bool:
         return bool(self._tasks)
@@ -79,25 +76,23 @@ class Presenter(Reports):
         """Deliver the sweep's games not under way here; unawaited: a slow one stalls no sweep."""
         for game_id in game_ids:
             if game_id not in self._locks:
-                self.spawn(self.deliver(game_id))
+                self.spawn(self.deliver(game_id), f"showing game {game_id} failed")
 
     async def deliver(self, game_id: int) -> None:
-        """Show what changed since the group was last told (errors: logged; swept again)."""
-        try:
-            pending = self._pending.get(game_id) or {}
-            chat = next(iter(pending.values())).game.chat_id if pending else None
-            async with self.delivering(game_id, chat) as delivery:
-                runs = _runs(self._pending.pop(game_id, {}))
-                for n, outcome in enumerate(runs):
-                    if outcome.started:
-                        await self._close_lobby(delivery.game)
-                    if n > 0:  # (read again: the game may have moved on since the first read)
-                        await self.service.reread(delivery)
-                    await self._moved(outcome, delivery)
-                if not runs:
-                    await self._represent(delivery, self.messenger.bot.username)
-        except Exception as exc:
-            self._failed(exc, f"showing game {game_id} failed")
+        """Show what changed since the group was last told (run by :meth:`spawn`: a failure
+        is logged, and the sweep finds the game again)."""
+        pending = self._pending.get(game_id) or {}
+        chat = next(iter(pending.values())).game.chat_id if pending else None
+        async with self.delivering(game_id, chat) as delivery:
+            runs = _runs(self._pending.pop(game_id, {}))
+            for n, outcome in enumerate(runs):
+                if outcome.started:
+                    await self._close_lobby(delivery.game)
+                if n > 0:  # (read again: the game may have moved on since the first read)
+                    await self.service.reread(delivery)
+                await self._moved(outcome, delivery)
+            if not runs:
+                await self._represent(delivery, self.messenger.bot.username)
 
 
 def _runs(pending: dict[int, Outcome]) -> list[Outcome]:

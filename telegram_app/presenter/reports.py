@@ -32,7 +32,6 @@ NOTABLE = frozenset({PLAYER_REMOVED, TIMED_OUT, GAME_OVER})
 hand are told by the table, edited in place (README, "Message economy")."""
 
 
-
 class Reports(Screens):
     async def _represent(self, delivery: Delivery, bot_username: str | None) -> None:
         """Show a game with no change noted here: the logged untold moves, then its messages."""
@@ -52,26 +51,24 @@ class Reports(Screens):
         if told < fresh.version:
             logged = await self.service.untold(fresh.id, told, fresh.version)
             held = ui_for(fresh).still_acting(fresh, logged)  # (a Reverse: told later)
-            if held:
-                pass
-            elif not is_over(fresh) and any(_opens_table(fresh, e) for e in logged):
+            if not held and not is_over(fresh) and any(_opens_table(fresh, e) for e in logged):
                 arrived = await self._new_table(delivery, ui_for(fresh).untold_lines(
                     fresh, logged), version=fresh.version)  # (it pings the player to act)
-            else:
+            elif not held:
                 arrived = await self._tell_logged(delivery, logged)
                 # (the moves may have passed the turn and no one told its player: a ping
                 # twice beats none; once told, no sweep comes back to ping again)
                 ping = current_seat(fresh) if arrived else None
         drawn = True
         if is_over(fresh):
-            await self._close_hand(fresh, hand_number(fresh))
+            await self._close_hand(delivery, fresh, hand_number(fresh))
         else:
             pinged = fresh.at_seat(ping) if ping is not None else None
             drawn = await self._refresh_and_ping(delivery, None, ping, mention=quiet(fresh))
             if pinged is not None:  # (their message before may still carry the buttons of
                 await self.retire(delivery, pinged)  # a turn that came back to them)
             if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
-                drawn = await self._edit_table_result(delivery) != "failed" and drawn
+                drawn = await self._edit_table(delivery) != "failed" and drawn
         if arrived:
             delivery.told(fresh.version)
         elif held and drawn:
@@ -117,7 +114,7 @@ class Reports(Screens):
             # A later delivery told these moves (and any new table); their hand is to close.
             shown = ui.report(game, outcome.steps, mention=False)
             if shown.closed is not None:
-                await self._close_hand(fresh, shown.closed, set())
+                await self._close_hand(delivery, fresh, shown.closed, set())
             if not is_over(fresh):
                 await self._refresh(delivery, seats)
             return
@@ -139,12 +136,12 @@ class Reports(Screens):
             return
         if not over and not _opens_table(fresh, outcome.events):
             (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once; a
-                self._tell(game, fresh, outcome, told),  # note per move names the turn)
+                self._tell(delivery, game, fresh, outcome, told),  # note per move names the turn)
                 self._refresh_and_ping(delivery, seats, ping, mention=quiet(fresh),
                                        moved=True))
         else:
             await self._group_ping(delivery, None, moved=True)  # (a new table names it)
-            shown, arrived = await self._tell(game, fresh, outcome, told)
+            shown, arrived = await self._tell(delivery, game, fresh, outcome, told)
             if not over and shown.new_table:  # the report opens the new table
                 arrived = await self._new_table(delivery, shown.lines, seats, ping=ping,
                                                 version=game.version)
@@ -166,7 +163,7 @@ class Reports(Screens):
         short mention in the group when private messages do not reach them (deleted, as a
         reminder is, once the turn moved on)."""
         edited, _ = await asyncio.gather(
-            self._edit_table_result(delivery), self._refresh_and_ping(delivery, seats, ping))
+            self._edit_table(delivery), self._refresh_and_ping(delivery, seats, ping))
         if edited != "failed":
             delivery.told(outcome.game.version)
 
@@ -205,8 +202,8 @@ class Reports(Screens):
         if sent is not None:
             delivery.set_messages(reminder=sent)
 
-    async def _tell(self, game: GameSnapshot, fresh: GameSnapshot, outcome: Outcome,
-                    told: int | None) -> tuple[Report, bool]:
+    async def _tell(self, delivery: Delivery, game: GameSnapshot, fresh: GameSnapshot,
+                    outcome: Outcome, told: int | None) -> tuple[Report, bool]:
         """Send the report unless it heads a new table; close its hand; told unless lost."""
         before = game.version - len(outcome.steps)  # each step raised the version by one
         ui = ui_for(game)
@@ -227,7 +224,7 @@ class Reports(Screens):
                 shown.new_table and not is_over(fresh)
                 and redrawn_in_place(fresh, fresh.at_seat(outcome.turn_before))) \
                 else {outcome.turn_before}
-            await self._close_hand(fresh, shown.closed, mover)
+            await self._close_hand(delivery, fresh, shown.closed, mover)
         if shown.lines and not (shown.new_table and not is_over(fresh)):
             with for_chat(game):
                 lines = note_lines(game, shown.lines, outcome.events, ui.game_over_text(game)

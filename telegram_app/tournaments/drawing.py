@@ -28,7 +28,7 @@ async def show_signup(bot: BotServices, memory: TournamentMemory, tournament_id:
         with use_language(await bot.service.chat_language(cup.chat_id)):
             text = texts.signup_text(cup, name(creator) if creator else None)
             markup = keyboards.signup_keyboard(cup)
-        shown = "gone" if cup.message_id is None else await bot.messenger.edit_result(
+        shown = "gone" if cup.message_id is None else await bot.messenger.edit(
             cup.chat_id, cup.message_id, text, markup=markup)
         if shown == "gone" and cup.status == "signup":
             sent = await bot.messenger.send(cup.chat_id, text, thread_id=cup.thread_id,

@@ -174,12 +174,7 @@ class Messenger:
         return topic.message_thread_id
 
     async def edit(self, chat_id: int, message_id: int | None, text: str, *,
-                   markup: InlineKeyboardMarkup | None = None) -> bool:
-        """Edit a message in place; ``True`` if it now shows ``text`` (or already did)."""
-        return await self.edit_result(chat_id, message_id, text, markup=markup) == "ok"
-
-    async def edit_result(self, chat_id: int, message_id: int | None, text: str, *,
-                          markup: InlineKeyboardMarkup | None = None) -> EditResult:
+                   markup: InlineKeyboardMarkup | None = None) -> EditResult:
         """``"ok"`` (it shows ``text``), ``"gone"`` (nothing to edit) or ``"failed"``."""
         if message_id is None:
             return "gone"

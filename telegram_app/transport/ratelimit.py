@@ -45,7 +45,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
 
     def __init__(self, overall_max_rate: float = 30, group_max_rate: float = 20,
                  max_retries: int = 3) -> None:
-        self._overall = _Window(int(overall_max_rate), 1) if overall_max_rate else None
+        self._overall = _Window(int(overall_max_rate), 1)
         self._group_rate = int(group_max_rate)
         self._groups: OrderedDict[int | str, _Window] = OrderedDict()
         self._paused: dict[int | str, float] = {}  # chat -> loop time its pause ends
@@ -53,7 +53,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._max_retries = max_retries
         self._waiting: set[asyncio.Task] = set()  # tasks waiting for a turn right now
         self._given_up = False
-        self.waits = 0.0  # seconds spent waiting for a budget or a pause (metrics)
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -107,7 +106,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                          data: dict[str, Any]) -> int | str | None:
         """Wait for the chat's turn; returns the chat it goes to (:meth:`migrated`)."""
         loop = asyncio.get_running_loop()
-        start = loop.time()
         sends = endpoint.startswith("send")
         while chat is not None:
             if sends and chat in self._moved:
@@ -118,8 +116,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 await self._sleep(until - loop.time())
             self._paused.pop(chat, None)
             group = isinstance(chat, str) or chat < 0  # (or a channel)
-            windows = [w for w in (self._group(chat) if group and self._group_rate else None,
-                                   self._overall) if w is not None]
+            windows = [self._group(chat), self._overall] if group else [self._overall]
             async with contextlib.AsyncExitStack() as turns:
                 for window in windows:
                     # (a held turn: a call ahead waits for room; a free one is taken at once)
@@ -132,7 +129,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     for window in windows:
                         window.starts.append(now)
                     break
-        self.waits += loop.time() - start
         return chat
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Result]],

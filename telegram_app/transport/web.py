@@ -1,22 +1,7 @@
-"""The bot's web app (Starlette, served by uvicorn): Telegram's webhook, ``/healthz`` and
-``/metrics``. Later features (the Mini App) add their routes: :func:`create_web_app` takes
-``extra_routes``, and :func:`routes` gives the bot's own to compose into another app.
-
-Webhook (PTB's custom-webhook pattern): a POST to the webhook path must carry Telegram's
-``X-Telegram-Bot-Api-Secret-Token`` header equal to ``TELEGRAM_WEBHOOK_SECRET`` (else 403 and
-nothing is read); the update is stored in the inbox *before* the 200 (see
-:mod:`telegram_app.transport.intake`), then queued for the Application. Telegram redelivers what got
-no 200; a repeat is dropped by the inbox. While the database cannot be reached, an update
-whose sender can be told "nothing was changed" (a press, a command) gets its 200 and that
-answer; one with nobody to tell (a departure from the group, a migration) gets 503, so
-Telegram delivers it again until it can be stored.
-
-A body longer than :data:`WEBHOOK_MAX_BODY` gets 413 (:class:`~.webguard.BodyLimit`:
-no more is read). A body that is no update (:mod:`telegram_app.transport.update_check`: not strict
-JSON, not an object, no integer ``update_id`` in the database's range, a field the bot reads
-of the wrong type) is logged as one warning and answered 200, neither stored nor handled:
-Telegram would deliver it again forever otherwise.
-"""
+"""The bot's web app (Starlette, served by uvicorn): Telegram's webhook, ``/healthz``,
+``/metrics``, and the routes added to it (the Mini App's). The webhook stores an update before
+its 200 (DEVELOPERS.md, "From an update to its messages"); a request without Telegram's
+secret header gets 403, unread."""
 
 from __future__ import annotations
 
@@ -49,10 +34,10 @@ WEBHOOK_MAX_BODY = 1024 * 1024
 characters with its entities, a reply to another and a keyboard) are a few tens of KiB."""
 
 
-def routes(app: Application, *, webhook_path: str | None, secret: str | None
-           ) -> list[BaseRoute]:
-    """The bot's routes: the webhook at ``webhook_path`` (when given; ``secret`` required),
-    ``/healthz`` and ``/metrics``."""
+def create_web_app(app: Application, *, webhook_path: str | None, secret: str | None,
+                   extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
+    """The web app: the webhook at ``webhook_path`` (when given; ``secret`` required),
+    ``/healthz``, ``/metrics`` and ``extra_routes``."""
 
     async def webhook(request: Request) -> Response:
         sent = request.headers.get(SECRET_HEADER, "")
@@ -107,16 +92,7 @@ def routes(app: Application, *, webhook_path: str | None, secret: str | None
             metrics.SWEEPER_LAG.set(age)
         return Response(generate_latest(metrics.REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
-    found: list[BaseRoute] = [Route("/healthz", healthz, methods=["GET"]),
-                              Route("/metrics", metrics_page, methods=["GET"])]
-    if webhook_path:
-        found.insert(0, Route(webhook_path, webhook, methods=["POST"], middleware=[
-            Middleware(BodyLimit, limit=WEBHOOK_MAX_BODY)]))
-    return found
-
-
-def create_web_app(app: Application, *, webhook_path: str | None, secret: str | None,
-                   extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
-    """The Starlette app: :func:`routes` plus ``extra_routes``."""
-    return Starlette(routes=[*routes(app, webhook_path=webhook_path, secret=secret),
-                             *extra_routes])
+    hook = [Route(webhook_path, webhook, methods=["POST"], middleware=[
+        Middleware(BodyLimit, limit=WEBHOOK_MAX_BODY)])] if webhook_path else []
+    return Starlette(routes=[*hook, Route("/healthz", healthz, methods=["GET"]),
+                             Route("/metrics", metrics_page, methods=["GET"]), *extra_routes])

@@ -109,7 +109,6 @@ def test_no_minute_holds_more_than_a_groups_budget() -> None:
         await asyncio.gather(*(
             limiter.process_request(call, (chat,), {}, "sendMessage", {"chat_id": chat}, None)
             for chat in [-1] * 40 + [-2] * 5 + [-1] * 5))
-        assert limiter.waits > 0
 
     on_virtual_time(main())
     assert len(calls[-1]) == 45 and len(calls[-2]) == 5

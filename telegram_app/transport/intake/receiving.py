@@ -53,10 +53,12 @@ class Received:
                    if unstorable(p)}
         items = [Item(u.update_id, lane_of(u), p)
                  for u, p in zip(updates, payloads, strict=True) if u.update_id not in refused]
+        new: set[int] | None = None  # (None: not stored)
+        confirmed = len(updates)
         try:
             new = await self.inbox.store(items, held_for=self.held_for)
+            self.outage.ok()
         except Exception as exc:
-            confirmed = len(updates)
             if not is_outage(exc):
                 log.exception("storing %d updates failed", len(items))
             else:
@@ -64,21 +66,15 @@ class Received:
                 confirmed = next((n for n, u in enumerate(updates)
                                   if not answerable(u) and u.update_id not in refused),
                                  len(updates))
-            for update in updates[:confirmed]:
-                if update.update_id in refused:
-                    await self.refuse(update)
-                elif answerable(update):
-                    self.fresh[update.update_id] = False
-            return confirmed
-        self.outage.ok()
-        for update in updates:
-            if update.update_id in refused:
+        for update in updates[:confirmed]:
+            uid = update.update_id
+            if uid in refused:
                 await self.refuse(update)
-        for update in updates:
-            if update.update_id in new:
-                self.fresh[update.update_id] = True
-                self.started_at[update.update_id] = now
-        return len(updates)
+            elif new is None and answerable(update):
+                self.fresh[uid] = False
+            elif new is not None and uid in new:
+                self.fresh[uid], self.started_at[uid] = True, now
+        return confirmed
 
     @staticmethod
     async def refuse(update: Update) -> None:
