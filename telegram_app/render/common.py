@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from league.store.snapshots import PlayerInfo
@@ -138,22 +139,40 @@ def _game_error(code: str, detail: dict[str, Any], kind: str | None) -> str | No
 
 
 MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters; keep room for entities
+_TAG = re.compile(r"<[^>]*>")
+
+
+def visible_length(html: str) -> int:
+    """The characters of an HTML message as Telegram counts them against its limit: after
+    parsing, so tags and a mention's link count nothing and ``&amp;`` counts one."""
+    return len(unescape(_TAG.sub("", html)))
 
 
 def fit_lines(lines: list[str], limit: int = MESSAGE_LIMIT, *, keep: str = "last") -> str:
-    """Join whole lines into one message of at most ``limit`` characters, dropping the
-    oldest lines (``keep="last"``) or the newest (``keep="first"``) behind a "…" line, so no
+    """Join whole lines into one message of at most ``limit`` characters as Telegram counts
+    them (:func:`visible_length`), dropping the oldest lines (``keep="last"``), the newest
+    (``keep="first"``) or the middle (``keep="ends"``: the first line, the last lines in up
+    to half the room, then as many lines after the first as fit) behind a "…" line, so no
     HTML tag is ever cut in half."""
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
+    sizes = [visible_length(line) + 1 for line in lines]
+    if sum(sizes) <= limit + 1:
+        return "\n".join(lines)
+    if keep == "ends":
+        tail = _fitting(lines[:0:-1], sizes[:0:-1], (limit - sizes[0]) // 2)
+        room = limit - sizes[0] - 2 - sum(sizes[len(lines) - len(tail):])
+        head = _fitting(lines[1:], sizes[1:], room)
+        return "\n".join([lines[0], *head, "…", *reversed(tail)])
+    if keep == "last":
+        return "\n".join(["…", *reversed(_fitting(lines[::-1], sizes[::-1], limit - 2))])
+    return "\n".join([*_fitting(lines, sizes, limit - 2), "…"])
+
+
+def _fitting(lines: list[str], sizes: list[int], room: int) -> list[str]:
+    """The first of ``lines`` whose ``sizes`` fit in ``room``."""
     kept: list[str] = []
-    size = 2
-    for line in (reversed(lines) if keep == "last" else lines):
-        if size + len(line) + 1 > limit:
+    for line, size in zip(lines, sizes, strict=True):
+        if size > room:
             break
         kept.append(line)
-        size += len(line) + 1
-    if keep == "last":
-        return "\n".join(["…", *reversed(kept)])
-    return "\n".join([*kept, "…"])
+        room -= size
+    return kept

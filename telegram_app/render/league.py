@@ -142,7 +142,7 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id) + " · " +
              ", ".join(seat_label(p) for p in game.seated)]
     lines += ui_for(game).replay_lines(game, log)
-    return fit_lines(lines, keep="first")
+    return fit_lines(lines, keep="ends")  # (a long game's middle goes: never how it ended)
 
 
 CAPTION_LIMIT = 1000

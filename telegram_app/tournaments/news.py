@@ -44,16 +44,16 @@ def round_text(cup: TournamentSnapshot) -> str:
         if len(cup.standings) > SHOWN_STANDINGS:
             lines.append("…")
     lines.append("")
-    for table in cup.tables_of(cup.round):
-        lines.append(_("Table {table}: {names}").format(
-            table=table.table, names=", ".join(mention(cup.entry(e)) for e in table.entries)))
+    if cup.round_ends_at is not None:  # (before the tables: a long list is cut at its end)
+        lines.append(_("⏱ Play your table's game before {time}: then the computer finishes "
+                       "the tables still playing.").format(time=deadline(cup)))
     byes = cup.byes_of(cup.round)
     if byes:
         lines.append(_("☕ Bye (½ point): {names}").format(
             names=", ".join(mention(e) for e in byes)))
-    if cup.round_ends_at is not None:
-        lines.append(_("⏱ Play your table's game before {time}: then the computer finishes "
-                       "the tables still playing.").format(time=deadline(cup)))
+    for table in cup.tables_of(cup.round):
+        lines.append(_("Table {table}: {names}").format(
+            table=table.table, names=", ".join(mention(cup.entry(e)) for e in table.entries)))
     return fit_lines(lines, keep="first")
 
 

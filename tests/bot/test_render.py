@@ -18,6 +18,7 @@ from telegram_app.games.coyote.keyboards import mod_of, move_rows, unmod
 from telegram_app.games.coyote.showdown import showdown_summary, showdown_text
 from telegram_app.games.coyote.table import controls
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
+from telegram_app.render import common
 from telegram_app.render.turns import reminder_text
 from tests.fakebot import parse_html
 
@@ -465,3 +466,19 @@ def test_an_expired_lobby_names_the_command_for_its_edition(edition: str, comman
     options = {"edition": edition}
     state = CoyoteGame().new_state(3, 7, options)
     assert command in render.lobby_expired_text(_snapshot(state, options))
+
+
+def test_fit_lines_counts_what_telegram_counts_and_keeps_the_chosen_end() -> None:
+    """A message is measured after parsing (a mention's link and "&amp;" count as their
+    text); what does not fit goes behind "…", never half a tag: the oldest lines, the
+    newest, or the middle (the first line and the end stay)."""
+    mention = '<a href="tg://user?id=123456789">A &amp; B</a>'
+    assert common.visible_length(mention) == len("A & B")
+    lines = [mention] * 500  # 3,000 characters as Telegram counts them, 23,000 of HTML
+    assert common.fit_lines(lines) == "\n".join(lines)
+    numbered = [f"<b>{i:03d}</b>" for i in range(100)]  # 3 characters each, 4 with "\n"
+    assert common.fit_lines(numbered, 40).split("\n") == ["…", *numbered[-9:]]
+    assert common.fit_lines(numbered, 40, keep="first").split("\n") == [*numbered[:9], "…"]
+    ends = common.fit_lines(numbered, 40, keep="ends").split("\n")
+    assert ends == [numbered[0], *numbered[1:5], "…", *numbered[-4:]]
+    assert common.visible_length("\n".join(ends)) <= 40

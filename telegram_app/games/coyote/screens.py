@@ -24,12 +24,14 @@ from telegram_app.games.coyote.words import (
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render import results
 from telegram_app.render.common import (
+    MESSAGE_LIMIT,
     mention_html,
     name_html,
     pace_text,
     plain_name,
     seat_label,
     time_html,
+    visible_length,
 )
 from telegram_app.render.language import (
     for_chat,
@@ -188,26 +190,31 @@ def table_text(game: GameSnapshot, *, mention: bool = False,
     if opening:
         lines += [*opening, ""]
     lines += _seat_lines(game, view if live else {**view, "turn": None}, None)
-    if moves:
-        lines += ["", *(["…"] if len(moves) > TABLE_MOVES else []), *moves[-TABLE_MOVES:]]
+    tail: list[str] = []
     status = status_lines(game, view)
     if status:
-        lines += ["", *status]
+        tail += ["", *status]
     if view["over"]:
-        lines.append(_("The game is over."))
+        tail.append(_("The game is over."))
     elif view["turn"] is not None and (mention or live):
         player = game.at_seat(view["turn"])
         if mention and not state.get("bids"):
-            lines += ["", _("{name} opens the round.").format(name=mention_html(player))]
+            tail += ["", _("{name} opens the round.").format(name=mention_html(player))]
         else:  # (a new table whose round a computer opened names its player to act too)
-            lines += ["", _("Waiting for {name}.").format(
+            tail += ["", _("Waiting for {name}.").format(
                 name=(mention_html if mention else name_html)(player))]
         clock = clock_line(game) if live else ""
         if clock:
-            lines.append(clock)
-    lines.append(_("🎴 shows you the others' cards and your moves here; our private chat has "
-                   "them too."))
-    return "\n".join(lines)
+            tail.append(clock)
+    tail.append(_("🎴 shows you the others' cards and your moves here; our private chat has "
+                  "them too."))
+    if moves:  # the latest that fit: the heading, seats and turn are never cut
+        room = MESSAGE_LIMIT - visible_length("\n".join([*lines, *tail])) - 6
+        shown = moves[-TABLE_MOVES:]
+        while shown and visible_length("\n".join(shown)) > room:
+            shown = shown[1:]
+        lines += ["", *(["…"] if len(shown) < len(moves) else []), *shown]
+    return "\n".join([*lines, *tail])
 
 
 def clock_line(game: GameSnapshot) -> str:

@@ -8,11 +8,7 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.notes import Event, shares
 from telegram_app.games.koira.words import card_label, cards_label, suit_name
 from telegram_app.i18n import _
-from telegram_app.render.common import (
-    MESSAGE_LIMIT,
-    fit_lines,
-    plain_name,
-)
+from telegram_app.render.common import plain_name
 from telegram_app.render.results import places_text, ranked
 
 
@@ -88,13 +84,3 @@ def replay_lines(game: GameSnapshot, log: list[list[Event]]) -> tuple[list[str],
                 trick.append(part)
     close()
     return lines, end
-
-
-def replay_text(game: GameSnapshot, log: list[list[Event]]) -> str:
-    """``/replay ID`` of a Koira game within one message: the heading, the tricks (the
-    latest dropped behind "…" if too long) and the koira."""
-    lines, end = replay_lines(game, log)
-    head = _("🎬 <b>Replay of game #{id}</b>").format(id=game.id)
-    room = MESSAGE_LIMIT - len(head) - sum(len(x) + 1 for x in end) - 2
-    return "\n".join([head, fit_lines(lines, room, keep="first"), *end]) if lines else \
-        "\n".join([head, *end])
