@@ -29,11 +29,11 @@ from telegram_app.tournaments.keyboards import VERBS as tournament_verbs
 
 log = logging.getLogger(__name__)
 PEEK_ANSWER_WITHIN = 5.0
+"""Seconds a 🎴 press waits for its ephemeral message before it is answered anyway (the
+game's delivery busy, the group's budget spent): Telegram's client spins until then."""
 AS_MEANT = frozenset({"already_joined"})
 """Refusals that leave things as the presser meant (a double tap on ✋ Join): a toast, not
 an alert to dismiss."""
-"""Seconds a 🎴 press waits for its ephemeral message before it is answered anyway (the
-game's delivery busy, the group's budget spent): Telegram's client spins until then."""
 
 
 def ephemeral_id_of(message: Any) -> int | None:
