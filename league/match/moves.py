@@ -71,8 +71,8 @@ class Moves:
         Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
         concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
         message, or a later one, was applied already), ``typed_too_early`` (``typed``: sent
-        before this hand's private message reached the chat, so meant for an earlier
-        hand), or a rule code
+        before this hand's first private message, so meant for an earlier hand), or a rule
+        code
         from the engine.
         """
         try:
@@ -281,14 +281,14 @@ def _check_typed(player: GamePlayer, private: PrivateMessage | None, hand: int,
                  message_id: int) -> None:
     """Refuse a typed move that was applied already, or that was typed before this hand's
     first private message was sent (message ids in one private chat only grow; a turn's
-    ping, a later message of the same hand, may arrive after the number was typed), or
-    while that message is still on its way (the chat still shows an earlier hand)."""
+    ping, a later message of the same hand, may arrive after the number was typed). While
+    the hand's message is not recorded yet, the number counts: the record is written when
+    the delivery ends, well after the message may have reached the chat, and a player the
+    bot can no longer write to gets none."""
     if player.last_typed_id is not None and message_id <= player.last_typed_id:
         raise ServiceError("already_handled")
-    if private is None or private.hand is None:
+    if private is None or private.hand != hand:
         return
-    if private.hand != hand:
-        raise ServiceError("typed_too_early")
     shown = private.hand_first_id or private.message_id
     if shown and message_id < shown:
         raise ServiceError("typed_too_early")

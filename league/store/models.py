@@ -170,7 +170,9 @@ class PrivateMessage(Base):
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
                                          primary_key=True, autoincrement=False)
-    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    # (indexed: a reply in the private chat is placed by its message among the user's games)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False,
+                                         index=True)
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     hand: Mapped[int | None] = mapped_column(Integer)
     hand_first_id: Mapped[int | None] = mapped_column(BigInteger)

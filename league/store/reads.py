@@ -3,7 +3,7 @@ the event log. Nothing here writes."""
 
 from __future__ import annotations
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import or_, select
 
 from league.store.context import Context
 from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer, PrivateMessage
@@ -29,8 +29,10 @@ class GameReads:
         async with self.ctx.db.sessions() as session:
             return snapshot(await load_game(session, game_id))
 
-    async def running_games_of(self, user_id: int) -> list[GameSnapshot]:
-        """Running games in which ``user_id`` is still playing (``Game.still_playing``)."""
+    async def running_games_of(self, user_id: int, *,
+                               out_too: bool = False) -> list[GameSnapshot]:
+        """Running games in which ``user_id`` is still playing (``Game.still_playing``), or
+        seated at all (``out_too``: knocked out or gone)."""
         async with self.ctx.db.sessions() as session:
             ids = await session.scalars(
                 select(GameRow.id).join(GamePlayer)
@@ -39,7 +41,7 @@ class GameReads:
             games = [snapshot(await load_game(session, game_id))
                      for game_id in ids.all()]
         return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
-                and p.playing]
+                and (p.playing or out_too)]
 
     async def open_games_in(self, chat_id: int) -> list[GameSnapshot]:
         """Every lobby and running game of a chat, all topics."""
@@ -72,10 +74,8 @@ class GameReads:
         ``None`` (an older message, or none of a game)."""
         async with self.ctx.db.sessions() as session:
             game_id = await session.scalar(
-                select(PrivateMessage.game_id).join(GamePlayer, and_(
-                    GamePlayer.game_id == PrivateMessage.game_id,
-                    GamePlayer.user_id == PrivateMessage.user_id))
-                .where(GamePlayer.user_id == user_id,
+                select(PrivateMessage.game_id)
+                .where(PrivateMessage.user_id == user_id,
                        or_(PrivateMessage.message_id == message_id,
                            PrivateMessage.hand_first_id == message_id))
                 .order_by(PrivateMessage.game_id.desc()).limit(1))

@@ -245,29 +245,34 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A text typed in the private chat is a move in the game where it is the sender's turn,
-    or, when it replies to one of the bot's messages, in that message's game only (a reply
-    to a closed game's message, or to one the bot cannot place, moves nothing); if it is
-    their turn in several games and it is not a reply, they are asked to reply. That game's
-    UI reads it (``GameUI.typed``: Coyote's number is a bid); what it cannot read gets its
-    hint, under the game's group. The same message delivered again is not applied again."""
+    or, when it replies to a game's message (its latest, or its hand's first), in that game
+    only (a closed game's: nothing moves); if it is their turn in several games and it is
+    not such a reply, they are asked to reply. A reply to another of the bot's messages (an
+    answer, or an older view whose game the bot no longer knows) is read as no reply while
+    the sender is seated in one running game only, else they are asked to reply to the
+    game's latest message. That game's UI reads it (``GameUI.typed``: Coyote's number is a
+    bid); what it cannot read gets its hint, under the game's group. The same message
+    delivered again is not applied again."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or not message.text:
         return
     bot = services(context)
     replied = message.reply_to_message
-    if replied is not None and replied.from_user is not None and \
-            replied.from_user.id == context.bot.id:
-        game = await bot.service.game_of_private_message(user.id, replied.message_id)
-        if game is None:
-            await reply(update, context, _(
-                "I cannot tell which game that message is from: reply to the game's latest "
-                "message, or use its buttons."))
-            return
-        if game.status != "running":
-            await reply(update, context, with_place(game, error_text("not_running", None,
-                                                                     game.kind)))
-            return
-    else:
+    by_bot = replied is not None and replied.from_user is not None and \
+        replied.from_user.id == context.bot.id
+    game = await bot.service.game_of_private_message(user.id, replied.message_id) \
+        if by_bot and replied is not None else None
+    if game is not None and game.status != "running":
+        await reply(update, context, with_place(game, error_text("not_running", None,
+                                                                 game.kind)))
+        return
+    if game is None and by_bot and len(await bot.service.running_games_of(
+            user.id, out_too=True)) > 1:
+        await reply(update, context, _(
+            "I cannot tell which game that message is from: reply to the game's latest "
+            "message, or use its buttons."))
+        return
+    if game is None:
         games = await bot.service.games_on_turn(user.id)
         if len({g.kind for g in games}) > 1:  # (each game's UI words its own moves)
             await reply(update, context, _(

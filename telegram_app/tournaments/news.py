@@ -39,12 +39,10 @@ def round_text(cup: TournamentSnapshot) -> str:
                         len(cup.active)).format(n=len(cup.active)))
     else:
         lines += round_notes(cup, cup.round - 1)
-        lines.append(_("<b>Standings:</b>"))
-        lines += standings_lines(cup, cup.standings[:SHOWN_STANDINGS])
-        if len(cup.standings) > SHOWN_STANDINGS:
-            lines.append("…")
+    # Who plays where (each mention notifies its player) and the deadline come before the
+    # standings: a long message is cut at its end.
     lines.append("")
-    if cup.round_ends_at is not None:  # (before the tables: a long list is cut at its end)
+    if cup.round_ends_at is not None:
         lines.append(_("⏱ Play your table's game before {time}: then the computer finishes "
                        "the tables still playing.").format(time=deadline(cup)))
     byes = cup.byes_of(cup.round)
@@ -54,6 +52,11 @@ def round_text(cup: TournamentSnapshot) -> str:
     for table in cup.tables_of(cup.round):
         lines.append(_("Table {table}: {names}").format(
             table=table.table, names=", ".join(mention(cup.entry(e)) for e in table.entries)))
+    if cup.round > 1:
+        lines += ["", _("<b>Standings:</b>"), *standings_lines(
+            cup, cup.standings[:SHOWN_STANDINGS])]
+        if len(cup.standings) > SHOWN_STANDINGS:
+            lines.append("…")
     return fit_lines(lines, keep="first")
 
 

@@ -173,24 +173,6 @@ async def test_a_typed_bid_is_applied_once_and_only_in_its_round(pg_db: Database
     await service.act(game_id, first, game.version, Action("bid", 20), typed=61)
 
 
-async def test_a_number_typed_while_the_rounds_message_is_on_its_way_is_refused(
-        pg_db: Database) -> None:
-    """Until this round's private message is recorded, the chat still shows the round
-    before: a number typed there (whatever its id) was not meant for cards not yet seen."""
-    service = MatchService(pg_db)
-    game_id = await _running(service)
-    game = await service.get(game_id)
-    first = _user_at(game, game.state["turn"])
-    async with service.delivering(game_id) as delivery:
-        delivery.set_private(first, 50, game.state["round"] - 1)
-    with pytest.raises(ServiceError, match="typed_too_early"):
-        await service.act(game_id, first, game.version, Action("bid", 3), typed=60)
-    async with service.delivering(game_id) as delivery:  # this round's message arrives
-        delivery.set_private(first, 70, game.state["round"])
-    await service.act(game_id, first, game.version, Action("bid", 3), typed=71)
-    assert (await service.get(game_id)).state["bids"][-1][1] == 3
-
-
 async def test_a_number_typed_before_the_turns_ping_counts(pg_db: Database) -> None:
     """A player gets a new private message when their turn comes (it notifies): a number
     they typed just before it arrived, after the round's first message, is still this
