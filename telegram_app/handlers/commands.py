@@ -288,6 +288,8 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
             return
         game = games[0]
     player = game.player(user.id)
+    if player is not None and player.reachable is False:  # (they unblocked the bot: it
+        await bot.service.touch_user(user_ref(user), can_message=True)  # may write again)
     seat = player.seat if player is not None else None
     action = ui_for(game).typed(game, seat if seat is not None else -1, message.text)
     if isinstance(action, str):
