@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.e2e.harness import bot_table, hold, move_version, private_turn_message, wait_for
+from tests.e2e.test_stale_input import _game_with_two_ais
 from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100_2525
@@ -25,12 +26,7 @@ def plain(text: str | None) -> str:
 
 
 async def ann_with_two_computers(api: FakeBotAPI, ann: FakeUser) -> None:
-    await ann.send(GROUP, "/newgame")
-    await wait_for(lambda: bool(said(api, GROUP, "new game #")))
-    await api.settle()
-    lobby = said(api, GROUP, "new game #")[-1]
-    for label in ("🤖 Add AI", "🤖 Add AI", "▶️ Start"):
-        await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), label)
+    await _game_with_two_ais(api, ann, GROUP)
 
 
 def round_offer(api: FakeBotAPI, ann: FakeUser, round_no: int):
