@@ -14,7 +14,7 @@ from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keybo
 from telegram_app.presenter import ephemeral
 from telegram_app.presenter.lobby import Lobbies
 from telegram_app.render.common import fit_lines
-from telegram_app.render.language import for_player
+from telegram_app.render.language import for_chat, for_player
 from telegram_app.render.place import place_line, with_place
 
 
@@ -195,6 +195,8 @@ class Screens(Lobbies):
                                                     markup=table_keyboard(game))
         if isinstance(table_id, int):
             delivery.set_messages(table=table_id, chat=self.messenger.current_chat(game.chat_id))
+        else:  # (the table before is closed, or gone: none is edited as this one; the
+            delivery.messages["table_message_id"] = None  # next move posts it again)
         return table_id != "lost"
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,
@@ -282,11 +284,18 @@ class Screens(Lobbies):
         await ephemeral.close_hand(self, delivery, None if over else hand)
 
     async def _drop_reminder(self, delivery: Delivery) -> None:
-        """Delete the group's reminder or ping of a turn (its turn is over)."""
+        """Delete the group's reminder or ping of a turn (its turn is over); where Telegram
+        keeps it (older than 48 hours), it says so instead of naming a player to act."""
         game = delivery.game
-        if game.reminder_message_id is not None and \
-                await self.messenger.delete(game.chat_id, game.reminder_message_id):
-            delivery.forget_reminder()
+        if game.reminder_message_id is None:
+            return
+        if not await self.messenger.delete(game.chat_id, game.reminder_message_id):
+            with for_chat(game):
+                over = _("⏹ This turn is over.")
+            if await self.messenger.edit(game.chat_id, game.reminder_message_id,
+                                         over) == "failed":
+                return  # (the next delivery tries again)
+        delivery.forget_reminder()
 
     async def retire(self, delivery: Delivery, player: PlayerInfo) -> None:
         """Take ``player``'s private message (as read: it may still carry buttons) out of
@@ -338,8 +347,13 @@ class Screens(Lobbies):
         if game.table_message_id is None:
             return "gone"
         text = fit_lines(ui_for(game).table_text(game, moves=await _moves(delivery)).split("\n"))
-        return await self.messenger.edit(game.chat_id, game.table_message_id, text,
-                                                markup=table_keyboard(game))
+        edited = await self.messenger.edit(game.chat_id, game.table_message_id, text,
+                                           markup=table_keyboard(game))
+        if edited == "gone" and self.messenger.current_chat(game.chat_id) == game.chat_id:
+            # (deleted, by an admin say: the group needs its table; a group that became a
+            # supergroup is posted its games afresh, once, by the migration)
+            return "ok" if await self._post_table(delivery) else "failed"
+        return edited
 
 
 def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:

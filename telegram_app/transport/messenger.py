@@ -318,9 +318,12 @@ class Messenger:
 
 
 def _passing(exc: NetworkError, repeatable: bool) -> bool:
-    # (BadRequest is a NetworkError, but final; a timed-out send may have arrived)
-    if isinstance(exc, (BadRequest, TimedOut)):
+    # (BadRequest is a NetworkError, but final; a timed-out send may have arrived, and a
+    # timed-out edit or delete may be made again: done already, it changes nothing)
+    if isinstance(exc, BadRequest):
         return False
+    if isinstance(exc, TimedOut):
+        return repeatable
     cause = exc.__cause__
     if cause is None:  # Telegram answered with a 5xx
         return True
