@@ -177,6 +177,11 @@ class Delivery:
         """The group's last reminder (or turn ping) was deleted."""
         self.messages["reminder_message_id"] = None
 
+    def forget_table(self) -> None:
+        """The game's new table could not be posted: none is edited as it (the next move
+        posts it again)."""
+        self.messages["table_message_id"] = None
+
     def set_private(self, user_id: int, message_id: int | None, hand: int | None) -> None:
         self.private[user_id] = (message_id, hand)
 

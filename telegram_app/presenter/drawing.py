@@ -195,8 +195,8 @@ class Screens(Lobbies):
                                                     markup=table_keyboard(game))
         if isinstance(table_id, int):
             delivery.set_messages(table=table_id, chat=self.messenger.current_chat(game.chat_id))
-        else:  # (the table before is closed, or gone: none is edited as this one; the
-            delivery.messages["table_message_id"] = None  # next move posts it again)
+        else:  # (the table before is closed, or gone: it must not be edited as this one)
+            delivery.forget_table()
         return table_id != "lost"
 
     async def _new_table(self, delivery: Delivery, report_lines: list[str] | None = None,

@@ -21,7 +21,7 @@ from aiohttp import web
 
 from engine import GAMES
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, choose, move_version, press_move
+from tests.e2e.harness import BotRunner, choose, move_version, press_move, start_game
 from tests.e2e.koira_play import carry_out, computer_choice, koira_version, service_of
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 from tests.fakebot.models import ApiError
@@ -153,13 +153,7 @@ async def wait(condition, timeout: float = 15) -> bool:  # noqa: ASYNC109
 
 async def start(api: AmbiguousAPI, players: list[FakeUser], runner: BotRunner,
                 command: str = "/newgame") -> int:
-    await players[0].send(GROUP, command)
-    await wait(lambda: bool(api.find_messages(GROUP, "new game #")))
-    await api.settle(quiet=0.05)
-    lobby = api.find_messages(GROUP, "new game #")[-1]
-    for user in players[1:]:
-        await user.press_and_settle(lobby, "✋ Join", quiet=0.02)
-    await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id), "▶️ Start")
+    await start_game(api, players, GROUP, command)
     await api.settle(quiet=0.2)
     return (await service_of(runner).open_games_in(GROUP))[0].id
 

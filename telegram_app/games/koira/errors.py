@@ -39,7 +39,7 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "bad_player_count": lambda: _("Koira is for {min}–{max} players.").format(
             min=detail.get("min", 3), max=detail.get("max", 8)),
         "bad_seat": lambda: _("You are not playing in this game."),
-        # the league's code for a move typed before this phase's hand reached the chat
+        # the league's code for a move typed before this phase's first private message
         "typed_too_early": lambda: _("That was typed before your new hand reached you, so I "
                                      "did not play it. Type it again if you still mean it."),
     }
