@@ -112,15 +112,27 @@ async def _direct_move(query: CallbackQuery, data: Callback, bot: BotServices) -
     if chat_id is None:
         return False
     try:
-        await bot.service.act(data.game_id, query.from_user.id, data.version or 0, action,
-                              in_chat=chat_id)
+        outcome = await bot.service.act(data.game_id, query.from_user.id, data.version or 0,
+                                        action, in_chat=chat_id)
     except ServiceError as exc:
         # (bad_action: maybe another game's button, which the usual path tells apart)
         if exc.code in ("stale", "not_running", "not_a_player", "bad_button", "bad_action"):
             return False  # the usual path's checks, in its order (a non-player first)
         raise
     _answer(bot, query)
+    _close_untracked(query, outcome.game, bot)
     return True
+
+
+def _close_untracked(query: CallbackQuery, game: GameSnapshot, bot: BotServices) -> None:
+    """A move pressed on a private message the game does not record (its send's answer was
+    lost: the bot never learnt its id) leaves that message's buttons live; they go."""
+    message = query.message
+    player = game.player(query.from_user.id)
+    if message is None or message.chat.id <= 0 or player is None or \
+            message.message_id == player.private_message_id:
+        return
+    bot.presenter.later(bot.presenter.redraw(game, message.chat.id, message.message_id, None))
 
 
 def _check_chat(query: CallbackQuery, data: Callback, game: GameSnapshot) -> None:
@@ -253,8 +265,9 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
     except (KeyError, IndexError):
         raise ServiceError("bad_button") from None
     if isinstance(result, Action):
-        await bot.service.act(game.id, query.from_user.id, data.version or 0, result)
+        outcome = await bot.service.act(game.id, query.from_user.id, data.version or 0, result)
         _answer(bot, query)
+        _close_untracked(query, outcome.game, bot)
         return
     if message is None or seat is None:
         raise ServiceError("stale")
