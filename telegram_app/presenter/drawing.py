@@ -241,15 +241,16 @@ class Screens(Lobbies):
 
     async def _private_in_place(self, delivery: Delivery, player: PlayerInfo) -> None:
         """Draw the new hand on ``player``'s latest private message of the game (a new one
-        if that is gone)."""
+        if that is gone, unless Telegram refused the edit: they blocked the bot)."""
         game = delivery.game
         assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
-        if await self.messenger.edit(
-                player.user_id, player.private_message_id,
-                ui_for(game).private_text(game, player.seat),
-                markup=private_keyboard(game, player.seat)) == "ok":
+        edited = await self.messenger.edit(
+            player.user_id, player.private_message_id,
+            ui_for(game).private_text(game, player.seat),
+            markup=private_keyboard(game, player.seat))
+        if edited == "ok":
             delivery.set_private(player.user_id, player.private_message_id, hand_number(game))
-        else:
+        elif player.user_id in await self.service.reachable([player.user_id]):
             await self._send_private(delivery, player)
 
     async def _close_table(self, delivery: Delivery, game: GameSnapshot,

@@ -181,6 +181,40 @@ async def test_the_lobby_hints_who_gets_no_message_on_their_turn(table) -> None:
     await wait_for(lambda: "🔕" not in plain(api.get_message(GROUP, lobby.message_id).text))
 
 
+async def test_a_blocked_player_is_not_dealt_twice_at_the_round_end(table) -> None:
+    """Cat blocks the bot once she has her cards; the round ends before anything else is
+    sent to her. The new hand, drawn on her message, is refused: that one refusal is all
+    (no new message is tried in its place)."""
+    api, players, _clock, runner = table
+    ann, bob, cat = players[:3]
+    # (seed 3, three seats: Ann starts, then Bob, then Cat)
+    runner.app.bot_data[KEY].service.new_seed = lambda: 3
+    lobby = await open_lobby(api, [ann, bob, cat], GROUP)
+    await ann.press_and_settle(lobby, "▶️ Start")
+    await wait_for(lambda: private_turn_message(api, ann) is not None
+                   and bool(api.bot_messages(cat.id)))
+    cat.block_bot()
+    tried = len([r for r in api.requests if r.params.get("chat_id") == cat.id])
+    message = private_turn_message(api, ann)
+    assert message is not None
+    bid = min((int(d.split(":")[3]), d) for _, d in api.buttons(message)
+              if d and d.startswith("b:") and d.count(":") == 3)[1]
+    await press_move(api, ann, message, bid)
+    await wait_for(lambda: private_turn_message(api, bob) is not None)
+    message = private_turn_message(api, bob)
+    assert message is not None
+    call = next(d for _, d in api.buttons(message) if d and d.startswith(("c:", "cc:")))
+    await press_move(api, bob, message, call)
+
+    def to_cat() -> list:
+        return [r for r in api.requests if r.params.get("chat_id") == cat.id][tried:]
+
+    await wait_for(lambda: bool(to_cat()))
+    await api.settle(quiet=0.3)
+    refused = to_cat()
+    assert len(refused) == 1, [r.method for r in refused]
+
+
 @pytest.mark.parametrize("blocked", ["before the deal", "after the deal"])
 async def test_no_reminder_to_a_player_who_blocked_the_bot(table, blocked: str) -> None:
     """Cat blocks the bot before the game, or once she has her cards: the first private
