@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 from sqlalchemy.engine import make_url
 from telegram import Bot
@@ -174,9 +174,8 @@ def prepare_database(url: str | None) -> None:
     ``DATABASE_URL`` and exits with status 1 (a service manager may try again)."""
     from league.store.db import DEFAULT_URL, upgrade
 
-    parsed = make_url(url or DEFAULT_URL)
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        path = Path(parsed.database or "")
+    path = sqlite_file(url or DEFAULT_URL)
+    if path is not None:
         if not _hold(path):
             log.error("DATABASE_URL: the SQLite file %s is in use by another bot process "
                       "(one process a file; for more, use PostgreSQL)", path)
@@ -189,6 +188,20 @@ def prepare_database(url: str | None) -> None:
         log.error("DATABASE_URL: the database cannot be used (%s: %s)",
                   type(exc).__name__, reason[:300])
         sys.exit(UNREACHABLE_STATUS)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file an SQLite ``url`` opens (``None``: another database, or one in memory). A
+    URI (``sqlite:///file:data/x.db?uri=true``) names it between ``file:`` and its query."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    if parsed.query.get("uri") == "true" and database.startswith("file:"):
+        if parsed.query.get("mode") == "memory":
+            return None
+        database = unquote(urlsplit(database).path)
+    return Path(database) if database not in ("", ":memory:") else None
 
 
 def _hold(path: Path) -> bool:
