@@ -29,7 +29,7 @@ from league.store.models import (
 from league.store.models import Game as GameRow
 from league.store.reads import GameReads
 from league.store.rows import load_game
-from league.store.snapshots import GameSnapshot, snapshot
+from league.store.snapshots import GameSnapshot, PlayerInfo, snapshot
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,7 @@ class Delivery:
         self.drawn_at: int | None = None  # (game_messages.drawn_version)
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
         self.private: dict[int, tuple[int | None, int | None]] = {}  # user -> (id, hand)
+        self.refused: set[int] = set()  # users Telegram refused a private message (see game)
         self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
         self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
         self._reading = asyncio.Lock()  # (one read at a time: a session is not concurrent)
@@ -109,15 +110,22 @@ class Delivery:
 
     @property
     def game(self) -> GameSnapshot:
+        """The game as read, with what this delivery recorded: its messages, and the players
+        Telegram refused (``reachable`` false: nothing private is tried again)."""
         game = self._read
-        if not (self.messages or self.private or self.told_upto is not None):
+        if not (self.messages or self.private or self.refused or self.told_upto is not None):
             return game
-        players = tuple(
-            replace(p, private_message_id=self.private[p.user_id][0],
-                    private_hand=self.private[p.user_id][1])
-            if p.user_id in self.private else p for p in game.players)
+        players = tuple(self._player(p) for p in game.players)
         return replace(game, players=players, told_version=self.told_version(game),
                        **{_FIELDS.get(k, k): v for k, v in self.messages.items()})
+
+    def _player(self, player: PlayerInfo) -> PlayerInfo:
+        if player.user_id in self.private:
+            message_id, hand = self.private[player.user_id]
+            player = replace(player, private_message_id=message_id, private_hand=hand)
+        if player.user_id in self.refused:
+            player = replace(player, reachable=False)
+        return player
 
     def told(self, version: int) -> None:
         """The group has been shown the game up to ``version``."""

@@ -19,13 +19,14 @@ class People:
         self.ctx = ctx
 
     async def touch_user(self, user: UserRef, *, can_message: bool | None = None) -> bool:
-        """Create or refresh a user's names; optionally set ``can_message``. Returns the stored
-        ``can_message`` (whether private messages reach them)."""
+        """Create or refresh a user's names; optionally set ``can_message``. Returns whether
+        private messages reached them before (``False`` for a new user)."""
         async with self.ctx.db.sessions.begin() as session:
             row = await upsert_user(session, user)
+            before = row.can_message
             if can_message is not None:
                 row.can_message = can_message
-            return row.can_message
+            return before
 
     async def chat_language(self, chat_id: int) -> str | None:
         """The language code a chat's messages are written in (``None``: not set yet)."""

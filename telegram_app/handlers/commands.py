@@ -193,7 +193,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await help_command(update, context)
         return
     bot = services(context)
-    await bot.service.touch_user(user_ref(user), can_message=True)
+    back = not await bot.service.touch_user(user_ref(user), can_message=True)
     payload = (context.args or [""])[0]
     game = None
     number = payload[1:]
@@ -214,12 +214,11 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 return
             game = None
     player = game.player(user.id) if game else None
+    # A player back after blocking the bot, or new to the private chat mid-game: their
+    # current views (the link's game's below), or the welcome if they play nowhere.
+    running = await _send_views(bot, user.id, but=game.id if game and player else None) \
+        if game is None or player is None or back else []
     if game is None or player is None:
-        # A player back after blocking the bot, or new to the private chat mid-game: send
-        # their current views, or the welcome if they play nowhere.
-        running = await bot.service.running_games_of(user.id)
-        for current in running:
-            bot.presenter.later(bot.presenter.send_private(current, current.player(user.id)))  # type: ignore[arg-type]
         if game is not None and payload.startswith("j") and game.status != "lobby" and \
                 await bot.service.subscribed(game.chat_id, user.id):  # (an alert's, late)
             await reply(update, context, with_place(game, _(
@@ -243,6 +242,17 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, context, texts.welcome_text())
 
 
+async def _send_views(bot: BotServices, user_id: int, *,
+                      but: int | None = None) -> list[GameSnapshot]:
+    """Send ``user_id`` their view of each running game they play (but game ``but``); the
+    games."""
+    running = await bot.service.running_games_of(user_id)
+    for game in running:
+        if game.id != but:
+            bot.presenter.later(bot.presenter.send_private(game, game.player(user_id)))  # type: ignore[arg-type]
+    return running
+
+
 async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A text typed in the private chat is a move in the game where it is the sender's turn,
     or, when it replies to a game's message (its latest, or its hand's first), in that game
@@ -257,6 +267,8 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if user is None or message is None or not message.text:
         return
     bot = services(context)
+    if not await bot.service.touch_user(user_ref(user), can_message=True):
+        await _send_views(bot, user.id)  # (back after blocking the bot: it may write again)
     replied = message.reply_to_message
     by_bot = replied is not None and replied.from_user is not None and \
         replied.from_user.id == context.bot.id
@@ -288,8 +300,6 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
             return
         game = games[0]
     player = game.player(user.id)
-    if player is not None and player.reachable is False:  # (they unblocked the bot: it
-        await bot.service.touch_user(user_ref(user), can_message=True)  # may write again)
     seat = player.seat if player is not None else None
     action = ui_for(game).typed(game, seat if seat is not None else -1, message.text)
     if isinstance(action, str):

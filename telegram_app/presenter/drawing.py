@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from telegram import InlineKeyboardMarkup
+
 from league.delivery import Delivery
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import current_seat, hand_number, is_over, private_hand
@@ -16,6 +18,7 @@ from telegram_app.presenter.lobby import Lobbies
 from telegram_app.render.common import fit_lines
 from telegram_app.render.language import for_chat, for_player
 from telegram_app.render.place import place_line, with_place
+from telegram_app.transport.messenger import EditResult
 
 
 class Screens(Lobbies):
@@ -35,8 +38,8 @@ class Screens(Lobbies):
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
             await self._drop_reminder(delivery)
             await asyncio.gather(*(
-                self.messenger.edit(p.user_id, p.private_message_id,
-                                    ui_for(game).private_cancelled_text(game, reader=p))
+                self._edit_in_private(delivery, p, ui_for(game).private_cancelled_text(
+                    game, reader=p))
                 for p in game.seated
                 if p.user_id is not None and p.private_message_id and _may_write(p)))
             await ephemeral.close_hand(self, delivery, None)
@@ -74,7 +77,7 @@ class Screens(Lobbies):
                   and p.user_id is not None and _may_write(p) and _in_hand(game, p)]
         shown += await asyncio.gather(
             *(self._send_private(delivery, p) for p in pinged),
-            *(self._edit_private(game, p) for p in game.seated
+            *(self._edit_private(delivery, p) for p in game.seated
               if p not in missing and p not in pinged and (seats is None or p.seat in seats)))
         await ephemeral.refresh(self, delivery, seats)
         return all(shown)
@@ -97,7 +100,7 @@ class Screens(Lobbies):
                     await self.messenger.edit_markup(chat_id, message_id, None)
             elif game.status == "running" and (player := game.player(chat_id)) is not None \
                     and player.private_message_id == message_id:
-                await self._edit_private(game, player)
+                await self._edit_private(delivery, player)
             elif chat_id > 0 and game.status != "running" and \
                     (reader := game.player(chat_id)) is not None:  # (a stranger's: no title)
                 ui = ui_for(game)
@@ -152,6 +155,10 @@ class Screens(Lobbies):
                 await self._send_private(delivery, current)
                 if private_hand(current) == hand_number(delivery.game):
                     await self.retire(delivery, current)  # (one live keyboard a game a chat)
+                elif current.private_message_id:  # (an earlier hand's, never closed: the
+                    await self._edit_in_private(  # bot could not write to them then)
+                        delivery, current, ui_for(game).private_closed_text(
+                            delivery.game, private_hand(current) or 0, reader=current))
 
     async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
         """The clock's reminder to the player to act, in their private chat: a new private
@@ -177,9 +184,28 @@ class Screens(Lobbies):
             text = fit_lines([*head, heading, "", *lines], keep="first")
         message_id = await self.messenger.send(
             player.user_id, text, markup=private_keyboard(game, player.seat))
-        if message_id is not None:
-            delivery.set_private(player.user_id, message_id, hand_number(game))
-        return message_id is not None
+        if message_id is None:
+            await self._learn_refusal(delivery, player.user_id)
+            return False
+        delivery.set_private(player.user_id, message_id, hand_number(game))
+        return True
+
+    async def _edit_in_private(self, delivery: Delivery, player: PlayerInfo, text: str,
+                               markup: InlineKeyboardMarkup | None = None) -> EditResult:
+        """Edit ``player``'s latest private message of the game to show ``text``."""
+        assert player.user_id is not None
+        edited = await self.messenger.edit(player.user_id, player.private_message_id, text,
+                                           markup=markup)
+        if edited == "gone":
+            await self._learn_refusal(delivery, player.user_id)
+        return edited
+
+    async def _learn_refusal(self, delivery: Delivery, user_id: int) -> None:
+        """After a private message to ``user_id`` failed: if Telegram refused it (they
+        blocked the bot; the messenger noted it in the league), nothing private is tried
+        again in this delivery (a refusal a delivery, not one a call)."""
+        if user_id not in await self.service.reachable([user_id]):
+            delivery.refused.add(user_id)
 
     async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None,
                           moves: list[list[dict[str, Any]]] | None = None) -> bool:
@@ -234,7 +260,7 @@ class Screens(Lobbies):
             *(self._send_private(delivery, p) for p in dealt if p not in in_place),
             *(self._private_in_place(delivery, p) for p in in_place),
             *(self._send_private(delivery, p) for p in pinged),
-            *(self._edit_private(game, p) for p in redrawn if p not in pinged),
+            *(self._edit_private(delivery, p) for p in redrawn if p not in pinged),
             self._close_table(delivery, game, moves))
         await ephemeral.refresh(self, delivery, seats)
         return bool(told[0])
@@ -244,13 +270,12 @@ class Screens(Lobbies):
         if that is gone, unless Telegram refused the edit: they blocked the bot)."""
         game = delivery.game
         assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
-        edited = await self.messenger.edit(
-            player.user_id, player.private_message_id,
-            ui_for(game).private_text(game, player.seat),
+        edited = await self._edit_in_private(
+            delivery, player, ui_for(game).private_text(game, player.seat),
             markup=private_keyboard(game, player.seat))
         if edited == "ok":
             delivery.set_private(player.user_id, player.private_message_id, hand_number(game))
-        elif player.user_id in await self.service.reachable([player.user_id]):
+        elif player.user_id not in delivery.refused:
             await self._send_private(delivery, player)
 
     async def _close_table(self, delivery: Delivery, game: GameSnapshot,
@@ -276,9 +301,8 @@ class Screens(Lobbies):
             else:
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
-            self.messenger.edit(p.user_id, p.private_message_id,
-                                ui_for(game).private_closed_text(
-                                    game, private_hand(p) or hand, reader=p))
+            self._edit_in_private(delivery, p, ui_for(game).private_closed_text(
+                game, private_hand(p) or hand, reader=p))
             for p in game.seated
             if p.user_id is not None and p.private_message_id and _may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
@@ -326,20 +350,20 @@ class Screens(Lobbies):
 
         closed = {p.user_id: p for p in game.seated if p.seat in seats and p.user_id is not None
                   and p.private_message_id and _may_write(p)}
-        await asyncio.gather(*(self.messenger.edit(user, p.private_message_id, text(p))
-                               for user, p in closed.items()))
+        await asyncio.gather(*(self._edit_in_private(delivery, p, text(p))
+                               for p in closed.values()))
         for user, p in closed.items():
             delivery.set_private(user, p.private_message_id, None)
 
-    async def _edit_private(self, game: GameSnapshot, player: PlayerInfo) -> bool:
+    async def _edit_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
         """Redraw ``player``'s private message of this hand; ``False`` if Telegram failed
         (not for a message that is gone: redrawing it again would not help)."""
+        game = delivery.game
         if (player.user_id is None or player.seat is None or not player.private_message_id
                 or private_hand(player) != hand_number(game) or not _may_write(player)):
             return True
-        return await self.messenger.edit(
-            player.user_id, player.private_message_id,
-            ui_for(game).private_text(game, player.seat),
+        return await self._edit_in_private(
+            delivery, player, ui_for(game).private_text(game, player.seat),
             markup=private_keyboard(game, player.seat)) != "failed"
 
     async def _edit_table(self, delivery: Delivery) -> str:

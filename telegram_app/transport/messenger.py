@@ -135,9 +135,7 @@ class Messenger:
                 await self.migrated(chat_id, exc.new_chat_id)
                 chat_id, reply_to = exc.new_chat_id, None  # (a message id of the group)
             except Forbidden as exc:
-                if chat_id > 0:
-                    await self.chats.set_can_message(chat_id, False)
-                log.info("cannot message %s: %s", chat_id, exc.message)
+                await self._forbidden("sendMessage", (chat_id,), exc)
                 return "refused"
             except TelegramError as exc:
                 log.warning("sendMessage to %s failed: %s", chat_id, exc)
@@ -273,10 +271,8 @@ class Messenger:
         except ChatMigrated as exc:
             await self.migrated(chat_id, exc.new_chat_id)
             return "gone"
-        except Forbidden as exc:  # (blocked in a private chat; out of a group)
-            if chat_id > 0:  # (ephemeral messages are in groups only)
-                await self.chats.set_can_message(chat_id, False)
-            log.info("cannot %s %s: %s", method, _named(key), exc.message)
+        except Forbidden as exc:
+            await self._forbidden(method, key, exc)
             return "gone"
         except TelegramError as exc:
             log.warning("%s %s failed: %s", method, _named(key), exc)
@@ -293,6 +289,9 @@ class Messenger:
                 **_ids(key), "reply_markup": markup}), repeatable=True)
         except BadRequest as exc:
             return "not modified" in exc.message.lower()
+        except Forbidden as exc:
+            await self._forbidden(method, key, exc)
+            return False
         except TelegramError as exc:
             log.warning("%s %s failed: %s", method, _named(key), exc)
             return False
@@ -308,13 +307,24 @@ class Messenger:
         except BadRequest as exc:
             log.info("%s %s failed: %s", method, _named(key), exc.message)
             return "not found" in exc.message.lower()
+        except Forbidden as exc:
+            await self._forbidden(method, key, exc)
+            return left_is_gone
         except TelegramError as exc:
-            if left_is_gone and isinstance(exc, (ChatMigrated, Forbidden)):
+            if left_is_gone and isinstance(exc, ChatMigrated):
                 log.info("cannot %s %s: %s", method, _named(key), exc)
                 return True
             log.warning("%s %s failed: %s", method, _named(key), exc)
             return False
         return True
+
+    async def _forbidden(self, method: str, key: Key, exc: Forbidden) -> None:
+        """Telegram refused a call in chat ``key[0]``: in a private chat, the user blocked
+        the bot (or never started it), which the league notes until they come back; in a
+        group, the bot is out of it."""
+        if key[0] > 0:  # (ephemeral messages are in groups only)
+            await self.chats.set_can_message(key[0], False)
+        log.info("cannot %s %s: %s", method, _named(key), exc.message)
 
 
 def _passing(exc: NetworkError, repeatable: bool) -> bool:
