@@ -157,11 +157,16 @@ async def set_up(api: FakeBotAPI, users: list[FakeUser]) -> StoredMessage:
     signup = api.find_messages(GROUP, "sign-up is open")[-1]
     for label in ("🔢 Fewer rounds", "🔢 Fewer rounds", "🪑 Smaller tables",
                   "❤️ Lives: 3", "❤️ Lives: 4", "❤️ Lives: 5", *["🤖 Add AI"] * 6):
+        before = current(api, signup).reply_markup
         answer = await ann.press_and_settle(current(api, signup), label, quiet=0.05)
         assert not answer.get("show_alert"), (label, answer)
+        # (the press is answered first; the bot process redraws the message after it)
+        await wait_for(lambda before=before: current(api, signup).reply_markup != before)
     for user in users[1:]:
+        before = current(api, signup).text
         answer = await user.press_and_settle(current(api, signup), "✋ Join", quiet=0.05)
         assert "You joined tournament #1" in answer["text"], answer
+        await wait_for(lambda before=before: current(api, signup).text != before)
     text = current(api, signup).text or ""
     assert f"{ROUNDS} rounds" in text and "tables of 3" in text and "❤️ Lives: 2" in text, text
     assert "Players (9):" in text, text
