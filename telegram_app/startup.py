@@ -26,6 +26,7 @@ from typing import IO
 from urllib.parse import quote, unquote, urlsplit
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.util import asbool
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 
@@ -197,7 +198,7 @@ def sqlite_file(url: str) -> Path | None:
     database = parsed.database or ""
     if parsed.get_backend_name() != "sqlite":
         return None
-    if parsed.query.get("uri") == "true" and database.startswith("file:"):
+    if asbool(parsed.query.get("uri", False)) and database.startswith("file:"):
         if parsed.query.get("mode") == "memory":
             return None
         database = unquote(urlsplit(database).path)

@@ -22,8 +22,10 @@ class People:
         """Create or refresh a user's names; optionally set ``can_message``. Returns whether
         private messages reached them before (``False`` for a new user)."""
         async with self.ctx.db.sessions.begin() as session:
+            # (locked: of two processes handling a returning user's texts, one sees False)
+            before = bool(await session.scalar(select(User.can_message).where(
+                User.id == user.id).with_for_update()))
             row = await upsert_user(session, user)
-            before = row.can_message
             if can_message is not None:
                 row.can_message = can_message
             return before

@@ -211,6 +211,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except ServiceError as exc:
             if payload.startswith("j") and exc.code in ("game_full", "stale"):
                 await reply(update, context, error_text(exc.code, exc.detail))
+                if back:
+                    await _send_views(bot, user.id)
                 return
             game = None
     player = game.player(user.id) if game else None

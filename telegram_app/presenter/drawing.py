@@ -68,8 +68,8 @@ class Screens(Lobbies):
         shown: list[bool] = []
         if missing:
             reachable = await self._reachable(missing)
-            shown += await asyncio.gather(*(self._send_private(delivery, p) for p in missing
-                                            if p.user_id in reachable))
+            shown += await asyncio.gather(*(self._send_private(delivery, p, close_earlier=True)
+                                            for p in missing if p.user_id in reachable))
         turn = current_seat(game)
         if seats is not None and turn is not None:
             seats = seats | {turn}
@@ -152,13 +152,9 @@ class Screens(Lobbies):
         async with self.delivering(game.id, game.chat_id) as delivery:
             current = delivery.game.player(player.user_id) if player.user_id else None
             if delivery.game.status == "running" and current is not None:
-                await self._send_private(delivery, current)
+                await self._send_private(delivery, current, close_earlier=True)
                 if private_hand(current) == hand_number(delivery.game):
                     await self.retire(delivery, current)  # (one live keyboard a game a chat)
-                elif current.private_message_id:  # (an earlier hand's, never closed: the
-                    await self._edit_in_private(  # bot could not write to them then)
-                        delivery, current, ui_for(game).private_closed_text(
-                            delivery.game, private_hand(current) or 0, reader=current))
 
     async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
         """The clock's reminder to the player to act, in their private chat: a new private
@@ -170,9 +166,11 @@ class Screens(Lobbies):
             await self.retire(delivery, player)
 
     async def _send_private(self, delivery: Delivery, player: PlayerInfo, *,
-                            heading: str | None = None) -> bool:
+                            heading: str | None = None, close_earlier: bool = False) -> bool:
         """Send ``player`` the hand's private message (under ``heading``, if any); ``False``
-        if it failed."""
+        if it failed. ``close_earlier``: their message of an earlier hand (``player`` as
+        read) is closed, as the end of that hand would have closed it had the bot been able
+        to write to them then (it may still carry that hand's buttons)."""
         game = delivery.game
         if player.user_id is None or player.seat is None or not _in_hand(game, player):
             return True
@@ -188,6 +186,10 @@ class Screens(Lobbies):
             await self._learn_refusal(delivery, player.user_id)
             return False
         delivery.set_private(player.user_id, message_id, hand_number(game))
+        if close_earlier and player.private_message_id and \
+                private_hand(player) != hand_number(game):
+            await self._edit_in_private(delivery, player, ui_for(game).private_closed_text(
+                game, private_hand(player) or 0, reader=player))
         return True
 
     async def _edit_in_private(self, delivery: Delivery, player: PlayerInfo, text: str,
