@@ -18,6 +18,8 @@ from telegram_app.startup import prepare_database, sqlite_file
     ("sqlite:////srv/league.sqlite3", "/srv/league.sqlite3"),
     ("sqlite+aiosqlite:///file:/srv/league.sqlite3?mode=rwc&uri=true", "/srv/league.sqlite3"),
     ("sqlite:///file:///srv/league.sqlite3?uri=true", "/srv/league.sqlite3"),
+    ("sqlite:///file:/srv/league.sqlite3?uri=1", "/srv/league.sqlite3"),  # (a boolean to
+    ("sqlite:///file:/srv/league.sqlite3?uri=yes", "/srv/league.sqlite3"),  # SQLAlchemy)
     ("sqlite:///file:data/my%20league.sqlite3?uri=true", "data/my league.sqlite3"),
     ("sqlite:///file:shared?mode=memory&cache=shared&uri=true", None),
     ("sqlite:///:memory:", None),

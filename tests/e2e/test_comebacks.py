@@ -1,8 +1,7 @@
 """Players who come back (by /start, or by typing to the bot) while the game moves on: a
 delivery that finds them reachable before /start's own closes their earlier round's message
-left with its buttons; two workers handling their texts at once send their views once; and
-an SQLite URI in any spelling SQLAlchemy accepts. (Found by a second look at the refusals'
-changes; each failed before its fix.)"""
+left with its buttons; two workers handling their texts at once send their views once.
+(Found by a second look at the refusals' changes; each failed before its fix.)"""
 
 from __future__ import annotations
 
@@ -200,18 +199,3 @@ async def test_two_workers_see_one_comeback_once(pg_db) -> None:
         await holder.commit()
         before = await asyncio.gather(*both)
     assert sorted(before) == [False, True], before  # (one comeback, told once)
-
-
-def test_a_uri_that_sqlalchemy_reads_as_one_names_its_file() -> None:
-    """SQLAlchemy takes ``uri`` as a boolean (``1``, ``True``, ``yes`` …, not only ``true``:
-    pysqlite's ``("uri", bool)``) and opens /srv/league.sqlite3; ``sqlite_file`` takes
-    only ``uri=true`` as a URI, so the bot locks a path named ``file:/srv/…`` (as before
-    its fix): the start fails, or a relative one leaves the stray file and the real
-    database unlocked."""
-    from pathlib import Path
-
-    from telegram_app.startup import sqlite_file
-
-    for flag in ("1", "True", "yes"):
-        url = f"sqlite+aiosqlite:///file:/srv/league.sqlite3?mode=rwc&uri={flag}"
-        assert sqlite_file(url) == Path("/srv/league.sqlite3"), flag
