@@ -64,8 +64,9 @@ class Intake:
 
     @property
     def pending(self) -> set[int]:
-        """Ids received or taken here and not yet handled (or being handled)."""
-        return set(self.received.fresh) | self.handling
+        """Ids received or taken here and not yet handled (or being handled), from their
+        store in the inbox on."""
+        return set(self.received.fresh) | self.received.storing | self.handling
 
     async def handle(self, update: Update, coroutine: Awaitable[Any] | None) -> None:
         """Run ``coroutine`` (PTB's handling) in its lane if this process stored it as new."""

@@ -35,6 +35,7 @@ class Received:
         self.held_for = held_for  # (no other process replays what this one stored meanwhile)
         self.outage = outage
         self.fresh: dict[int, bool] = {}
+        self.storing: set[int] = set()  # (being written to the inbox: not yet in fresh)
         self.started_at: dict[int, float] = {}  # (for the press latency metric)
         self.polling: Callable[[], bool] = lambda: True  # (False: PTB's Updater stopped)
 
@@ -53,6 +54,15 @@ class Received:
                    if unstorable(p)}
         items = [Item(u.update_id, lane_of(u), p)
                  for u, p in zip(updates, payloads, strict=True) if u.update_id not in refused]
+        ids = {item.id for item in items}
+        self.storing |= ids
+        try:
+            return await self._store(updates, items, refused, now)
+        finally:
+            self.storing -= ids
+
+    async def _store(self, updates: Sequence[Update], items: list[Item], refused: set[int],
+                     now: float) -> int:
         new: set[int] | None = None  # (None: not stored)
         confirmed = len(updates)
         try:
