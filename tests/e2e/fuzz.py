@@ -30,8 +30,8 @@ from tests.clock import Clock
 from tests.e2e.harness import BotRunner, current_of, wait_for
 from tests.e2e.koira_play import carry_out, computer_choice
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
+from tests.fakebot.audit import Audit
 from tests.fakebot.html_check import parse_html
-from tests.fakebot.models import ApiError
 
 GROUP = -100_990_001
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -81,33 +81,6 @@ def koira_cards(label: str) -> list[str]:
         if word[-1:] in KOIRA_SUITS:
             cards.append(word[:-1] + KOIRA_SUITS[word[-1]])
     return cards
-
-
-class Audit:
-    """The fake's refusals of the bot's calls, recorded as they happen."""
-
-    def __init__(self, api: FakeBotAPI) -> None:
-        self.refused: list[str] = []
-        for name, handler in list(api._handlers.items()):
-            api._handlers[name] = self._wrap(name, handler)
-
-    def _wrap(self, name, handler):
-        def wrapped(params):
-            try:
-                result = handler(params)
-            except ApiError as exc:
-                self.refused.append(f"{name}: {exc.description}")
-                raise
-            if asyncio.iscoroutine(result):
-                async def waited(coro=result):
-                    try:
-                        return await coro
-                    except ApiError as exc:
-                        self.refused.append(f"{name}: {exc.description}")
-                        raise
-                return waited()
-            return result
-        return wrapped
 
 
 @dataclass

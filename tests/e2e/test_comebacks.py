@@ -17,17 +17,16 @@ from league.delivery import DELIVERY_LOCK
 from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
-    MOVE_VERBS,
     bot_table,
     open_lobby,
     press_move,
     private_turn_message,
     wait_for,
 )
-from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage, parse_html
+from tests.e2e.unreachable import call_of, lowest_bid, move_keyboards, peek, plain, sent_to
+from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100828
-CARDS = "🎴 My cards"
 
 
 @pytest.fixture
@@ -36,46 +35,6 @@ async def table(pg_db, pg_url):
     async with bot_table(pg_url, GROUP, "Second look", ["Ann", "Bob", "Cat", "Dan"],
                          clock=clock, sweep_interval=5.0) as (api, players, runner):
         yield api, players, clock, runner, pg_db, pg_url
-
-
-def plain(text_: str | None) -> str:
-    return parse_html(text_ or "")[0].replace("\u2068", "").replace("\u2069", "")
-
-
-def table_message(api: FakeBotAPI) -> StoredMessage | None:
-    tables = [m for m in api.bot_messages(GROUP) if any(t == CARDS for t, _ in api.buttons(m))]
-    return tables[-1] if tables else None
-
-
-def lowest_bid(api: FakeBotAPI, message: StoredMessage) -> str:
-    return min((int(d.split(":")[3]), d) for _, d in api.buttons(message)
-               if d and d.startswith("b:") and d.count(":") == 3)[1]
-
-
-def call_of(api: FakeBotAPI, message: StoredMessage) -> str:
-    return next(d for _, d in api.buttons(message) if d and d.startswith(("c:", "cc:")))
-
-
-def sent_to(api: FakeBotAPI, user: FakeUser) -> list[StoredMessage]:
-    """Every message the bot sent ``user`` privately, deleted ones too."""
-    return [m for m in api.messages(user.id, include_deleted=True) if m.from_bot]
-
-
-def move_keyboards(api: FakeBotAPI, user: FakeUser) -> list[StoredMessage]:
-    """``user``'s private messages that carry Coyote move buttons."""
-    return [m for m in api.bot_messages(user.id)
-            if any(d and d.split(":")[0] in MOVE_VERBS for _, d in api.buttons(m))]
-
-
-async def peek(api: FakeBotAPI, user: FakeUser) -> StoredMessage:
-    """``user`` presses 🎴 on the table: their ephemeral message in the group."""
-    table = table_message(api)
-    assert table is not None
-    before = len(api.ephemeral_messages(GROUP, user.id, include_deleted=True))
-    await user.press_and_settle(table, CARDS, quiet=0.05)
-    await wait_for(lambda: len(api.ephemeral_messages(GROUP, user.id, include_deleted=True))
-                   > before)
-    return api.ephemeral_messages(GROUP, user.id)[-1]
 
 
 @asynccontextmanager
@@ -129,7 +88,7 @@ async def blocked_through_round_one(api: FakeBotAPI, players: list[FakeUser], ru
     await wait_for(lambda: private_turn_message(api, cat) is not None)
     await api.settle(quiet=0.2)
     cat.block_bot()
-    mine = await peek(api, cat)
+    mine = await peek(api, cat, GROUP)
     await press_move(api, cat, mine, lowest_bid(api, mine))  # (refused: the bot learns it)
     await wait_for(lambda: private_turn_message(api, ann) is not None)
     message = private_turn_message(api, ann)

@@ -9,8 +9,6 @@ HTML, not the text Telegram counts, and cut the wrong end), fixed: the tests bel
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
 from collections import Counter
 
@@ -27,6 +25,7 @@ from tests.e2e.harness import (
 )
 from tests.e2e.koira_play import koira_turn_by, service_of
 from tests.fakebot import FakeBotAPI, FakeUser
+from tests.fakebot.audit import Audit
 from tests.fakebot.html_check import parse_html
 from tests.fakebot.models import ApiError
 
@@ -43,51 +42,6 @@ def hostile(i: int) -> str:
 def spanish(i: int) -> str:
     """An ordinary long full name (no markup characters), 64 characters."""
     return (f"{i:02d} María Fernanda de los Ángeles García-Hernández " + "y" * 64)[:64]
-
-
-class Audit:
-    """The fake's refusals, recorded as the bot's calls arrive."""
-
-    def __init__(self, api: FakeBotAPI) -> None:
-        self.api, self.refused = api, []
-        for name, handler in list(api._handlers.items()):
-            api._handlers[name] = self._wrap(name, handler)
-
-    def _wrap(self, name, handler):
-        def wrapped(params):
-            try:
-                result = handler(params)
-            except ApiError as exc:
-                self.refused.append(f"{name}: {exc.description}")
-                raise
-            if asyncio.iscoroutine(result):
-                async def waited(coro=result):
-                    try:
-                        return await coro
-                    except ApiError as exc:
-                        self.refused.append(f"{name}: {exc.description}")
-                        raise
-                return waited()
-            return result
-        return wrapped
-
-    def check(self) -> None:
-        """No refusal but the ordinary ones, and every call within the documented limits."""
-        ordinary = ("not modified", "not found", "query is too old")
-        assert [r for r in self.refused if not any(o in r for o in ordinary)] == []
-        for request in self.api.requests:
-            p, method = request.params, request.method.lower()
-            if method == "answercallbackquery":
-                assert len(str(p.get("text") or "")) <= 200, p
-            for key, limit in (("text", 4096), ("caption", 1024)):
-                if p.get(key) and method != "answercallbackquery":
-                    assert len(parse_html(str(p[key]), strict_amp=False)[0]) <= limit
-            markup = p.get("reply_markup")
-            markup = json.loads(markup) if isinstance(markup, str) else markup
-            rows = (markup or {}).get("inline_keyboard") or []
-            assert sum(map(len, rows)) <= 100 and all(len(r) <= 8 for r in rows)
-            for button in (b for r in rows for b in r if "callback_data" in b):
-                assert len(button["callback_data"].encode()) <= 64
 
 
 def group_tables(api: FakeBotAPI) -> list[str]:

@@ -17,7 +17,6 @@ from league.service import MatchService
 from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
-    MOVE_VERBS,
     bot_table,
     open_lobby,
     press_move,
@@ -25,10 +24,18 @@ from tests.e2e.harness import (
     wait_for,
 )
 from tests.e2e.koira_play import KOIRA, computer_choice
-from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage, parse_html
+from tests.e2e.unreachable import (
+    call_of,
+    lowest_bid,
+    move_keyboards,
+    peek,
+    plain,
+    sent_to,
+    table_message,
+)
+from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100818
-CARDS = "🎴 My cards"
 
 
 @pytest.fixture
@@ -39,49 +46,9 @@ async def table(pg_db, pg_url):
         yield api, players, clock, runner, pg_db
 
 
-def plain(text: str | None) -> str:
-    return parse_html(text or "")[0].replace("\u2068", "").replace("\u2069", "")
-
-
 def to(api: FakeBotAPI, user: FakeUser, since: int = 0) -> list:
     """The bot's calls to ``user``'s private chat (from the ``since``-th)."""
     return [r for r in api.requests if r.params.get("chat_id") == user.id][since:]
-
-
-def table_message(api: FakeBotAPI) -> StoredMessage | None:
-    tables = [m for m in api.bot_messages(GROUP) if any(t == CARDS for t, _ in api.buttons(m))]
-    return tables[-1] if tables else None
-
-
-def lowest_bid(api: FakeBotAPI, message: StoredMessage) -> str:
-    return min((int(d.split(":")[3]), d) for _, d in api.buttons(message)
-               if d and d.startswith("b:") and d.count(":") == 3)[1]
-
-
-def call_of(api: FakeBotAPI, message: StoredMessage) -> str:
-    return next(d for _, d in api.buttons(message) if d and d.startswith(("c:", "cc:")))
-
-
-def sent_to(api: FakeBotAPI, user: FakeUser) -> list[StoredMessage]:
-    """Every message the bot sent ``user`` privately, deleted ones too."""
-    return [m for m in api.messages(user.id, include_deleted=True) if m.from_bot]
-
-
-def move_keyboards(api: FakeBotAPI, user: FakeUser) -> list[StoredMessage]:
-    """``user``'s private messages that carry Coyote move buttons."""
-    return [m for m in api.bot_messages(user.id)
-            if any(d and d.split(":")[0] in MOVE_VERBS for _, d in api.buttons(m))]
-
-
-async def peek(api: FakeBotAPI, user: FakeUser) -> StoredMessage:
-    """``user`` presses 🎴 on the table: their ephemeral message in the group."""
-    table = table_message(api)
-    assert table is not None
-    before = len(api.ephemeral_messages(GROUP, user.id, include_deleted=True))
-    await user.press_and_settle(table, CARDS, quiet=0.05)
-    await wait_for(lambda: len(api.ephemeral_messages(GROUP, user.id, include_deleted=True))
-                   > before)
-    return api.ephemeral_messages(GROUP, user.id)[-1]
 
 
 async def test_a_blocked_mover_who_starts_the_next_round_is_tried_once(table) -> None:
@@ -102,11 +69,11 @@ async def test_a_blocked_mover_who_starts_the_next_round_is_tried_once(table) ->
     await api.settle(quiet=0.2)
     cat.block_bot()
     tried = len(to(api, cat))
-    mine = await peek(api, cat)
+    mine = await peek(api, cat, GROUP)
     await press_move(api, cat, mine, call_of(api, mine))
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle(quiet=0.3)
-    assert "👉 Cat" in plain(table_message(api).text)  # (she lost: she starts round 2)
+    assert "👉 Cat" in plain(table_message(api, GROUP).text)  # (she lost: she starts round 2)
     refused = to(api, cat, tried)
     assert len(refused) == 1, [r.method for r in refused]
 
@@ -135,7 +102,7 @@ async def test_a_new_round_the_sweep_tells_tries_a_blocked_player_once(table) ->
     clock.advance(5)  # (past the committer's grace: the sweep delivers it)
     await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
     await api.settle(quiet=0.3)
-    assert "👉 Bob" in plain(table_message(api).text)  # (Cat is not to act)
+    assert "👉 Bob" in plain(table_message(api, GROUP).text)  # (Cat is not to act)
     refused = to(api, cat, tried)
     assert len(refused) == 1, [r.method for r in refused]
 
@@ -159,7 +126,7 @@ async def test_back_with_start_after_a_round_ended_leaves_one_keyboard(table) ->
     await wait_for(lambda: private_turn_message(api, cat) is not None)
     await api.settle(quiet=0.2)
     cat.block_bot()
-    mine = await peek(api, cat)
+    mine = await peek(api, cat, GROUP)
     await press_move(api, cat, mine, lowest_bid(api, mine))  # (refused: the bot learns it)
     await wait_for(lambda: private_turn_message(api, ann) is not None)
     message = private_turn_message(api, ann)
