@@ -18,13 +18,17 @@ from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
     bot_table,
-    open_lobby,
-    press_move,
     private_turn_message,
     wait_for,
 )
-from tests.e2e.unreachable import call_of, lowest_bid, move_keyboards, peek, plain, sent_to
-from tests.fakebot import FakeBotAPI, FakeUser
+from tests.e2e.unreachable import (
+    blocked_through_round_one,
+    lowest_bid,
+    move_keyboards,
+    plain,
+    sent_to,
+)
+from tests.fakebot import FakeUser
 
 GROUP = -100828
 
@@ -73,31 +77,6 @@ async def reachable(service, user: FakeUser) -> bool:
     return user.id in await service.reachable([user.id])
 
 
-async def blocked_through_round_one(api: FakeBotAPI, players: list[FakeUser], runner) -> None:
-    """Cat blocks the bot on her turn of round 1 (her private message carries its bids),
-    plays it from the group (🎴), and Ann's call ends the round: round 2 is dealt while the
-    bot cannot write to Cat, so her round-1 message is never closed."""
-    ann, bob, cat = players[:3]
-    runner.app.bot_data[KEY].service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
-    lobby = await open_lobby(api, [ann, bob, cat], GROUP)
-    await ann.press_and_settle(lobby, "▶️ Start")
-    for user in (ann, bob):
-        await wait_for(lambda user=user: private_turn_message(api, user) is not None)
-        message = private_turn_message(api, user)
-        await press_move(api, user, message, lowest_bid(api, message))
-    await wait_for(lambda: private_turn_message(api, cat) is not None)
-    await api.settle(quiet=0.2)
-    cat.block_bot()
-    mine = await peek(api, cat, GROUP)
-    await press_move(api, cat, mine, lowest_bid(api, mine))  # (refused: the bot learns it)
-    await wait_for(lambda: private_turn_message(api, ann) is not None)
-    message = private_turn_message(api, ann)
-    await press_move(api, ann, message, call_of(api, message))
-    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
-    await api.settle(quiet=0.3)
-    assert [m for m in move_keyboards(api, cat) if "round 1" in plain(m.text)]
-
-
 async def test_back_while_a_move_is_delivered_leaves_no_round_one_keyboard(table) -> None:
     """As in test_unreachable_players' "back with /start after a round ended", but a move
     of round 2 is being delivered when Cat comes back (it waits for the game's lock, held
@@ -109,7 +88,7 @@ async def test_back_while_a_move_is_delivered_leaves_no_round_one_keyboard(table
     old one")."""
     api, players, _clock, runner, db, _url = table
     ann, bob, cat = players[:3]
-    await blocked_through_round_one(api, players, runner)
+    await blocked_through_round_one(api, players, runner, GROUP)
     service = runner.app.bot_data[KEY].service
     game = (await service.open_games_in(GROUP))[0]
     actor = next(u for u in (ann, bob) if private_turn_message(api, u) is not None)

@@ -25,6 +25,7 @@ from tests.e2e.harness import (
 )
 from tests.e2e.koira_play import KOIRA, computer_choice
 from tests.e2e.unreachable import (
+    blocked_through_round_one,
     call_of,
     lowest_bid,
     move_keyboards,
@@ -115,24 +116,8 @@ async def test_back_with_start_after_a_round_ended_leaves_one_keyboard(table) ->
     it (README: "/start mid-game sends the message again and deletes the old one"; a chat
     never holds two keyboards of one game)."""
     api, players, _clock, runner, _db = table
-    ann, bob, cat = players[:3]
-    runner.app.bot_data[KEY].service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
-    lobby = await open_lobby(api, [ann, bob, cat], GROUP)
-    await ann.press_and_settle(lobby, "▶️ Start")
-    for user in (ann, bob):
-        await wait_for(lambda user=user: private_turn_message(api, user) is not None)
-        message = private_turn_message(api, user)
-        await press_move(api, user, message, lowest_bid(api, message))
-    await wait_for(lambda: private_turn_message(api, cat) is not None)
-    await api.settle(quiet=0.2)
-    cat.block_bot()
-    mine = await peek(api, cat, GROUP)
-    await press_move(api, cat, mine, lowest_bid(api, mine))  # (refused: the bot learns it)
-    await wait_for(lambda: private_turn_message(api, ann) is not None)
-    message = private_turn_message(api, ann)
-    await press_move(api, ann, message, call_of(api, message))
-    await wait_for(lambda: bool(api.find_messages(GROUP, "round 2")))
-    await api.settle(quiet=0.3)
+    cat = players[2]
+    await blocked_through_round_one(api, players, runner, GROUP)
     before = len(sent_to(api, cat))
     await cat.start_bot()
     await wait_for(lambda: len(sent_to(api, cat)) > before)

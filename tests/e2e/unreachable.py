@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.harness import MOVE_VERBS, wait_for
+from telegram_app.services import KEY
+from tests.e2e.harness import MOVE_VERBS, open_lobby, press_move, private_turn_message, wait_for
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage, parse_html
 
 CARDS = "🎴 My cards"
@@ -47,3 +48,29 @@ async def peek(api: FakeBotAPI, user: FakeUser, group: int) -> StoredMessage:
     await wait_for(lambda: len(api.ephemeral_messages(group, user.id, include_deleted=True))
                    > before)
     return api.ephemeral_messages(group, user.id)[-1]
+
+
+async def blocked_through_round_one(api: FakeBotAPI, players: list[FakeUser], runner,
+                                    group: int) -> None:
+    """Cat blocks the bot on her turn of round 1 (her private message carries its bids),
+    plays it from the group (🎴), and Ann's call ends the round: round 2 is dealt while the
+    bot cannot write to Cat, so her round-1 message is never closed."""
+    ann, bob, cat = players[:3]
+    runner.app.bot_data[KEY].service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
+    lobby = await open_lobby(api, [ann, bob, cat], group)
+    await ann.press_and_settle(lobby, "▶️ Start")
+    for user in (ann, bob):
+        await wait_for(lambda user=user: private_turn_message(api, user) is not None)
+        message = private_turn_message(api, user)
+        await press_move(api, user, message, lowest_bid(api, message))
+    await wait_for(lambda: private_turn_message(api, cat) is not None)
+    await api.settle(quiet=0.2)
+    cat.block_bot()
+    mine = await peek(api, cat, group)
+    await press_move(api, cat, mine, lowest_bid(api, mine))  # (refused: the bot learns it)
+    await wait_for(lambda: private_turn_message(api, ann) is not None)
+    message = private_turn_message(api, ann)
+    await press_move(api, ann, message, call_of(api, message))
+    await wait_for(lambda: bool(api.find_messages(group, "round 2")))
+    await api.settle(quiet=0.3)
+    assert [m for m in move_keyboards(api, cat) if "round 1" in plain(m.text)]
