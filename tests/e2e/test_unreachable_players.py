@@ -33,6 +33,7 @@ from tests.e2e.unreachable import (
     plain,
     sent_to,
     table_message,
+    to_cats_turn,
 )
 from tests.fakebot import FakeBotAPI, FakeUser
 
@@ -58,16 +59,8 @@ async def test_a_blocked_mover_who_starts_the_next_round_is_tried_once(table) ->
     message is closed (refused: the bot learns she blocked it), and the new round's first
     message to her must not be tried after that refusal."""
     api, players, _clock, runner, _db = table
-    ann, bob, cat = players[:3]
-    runner.app.bot_data[KEY].service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
-    lobby = await open_lobby(api, [ann, bob, cat], GROUP)
-    await ann.press_and_settle(lobby, "▶️ Start")
-    for user in (ann, bob):
-        await wait_for(lambda user=user: private_turn_message(api, user) is not None)
-        message = private_turn_message(api, user)
-        await press_move(api, user, message, lowest_bid(api, message))
-    await wait_for(lambda: private_turn_message(api, cat) is not None)
-    await api.settle(quiet=0.2)
+    cat = players[2]
+    await to_cats_turn(api, players, runner, GROUP)
     cat.block_bot()
     tried = len(to(api, cat))
     mine = await peek(api, cat, GROUP)

@@ -50,13 +50,11 @@ async def peek(api: FakeBotAPI, user: FakeUser, group: int) -> StoredMessage:
     return api.ephemeral_messages(group, user.id)[-1]
 
 
-async def blocked_through_round_one(api: FakeBotAPI, players: list[FakeUser], runner,
-                                    group: int) -> None:
-    """Cat blocks the bot on her turn of round 1 (her private message carries its bids),
-    plays it from the group (🎴), and Ann's call ends the round: round 2 is dealt while the
-    bot cannot write to Cat, so her round-1 message is never closed."""
+async def to_cats_turn(api: FakeBotAPI, players: list[FakeUser], runner, group: int) -> None:
+    """Ann, Bob and Cat (seed 3: in that order) start a game; Ann and Bob bid: Cat's turn,
+    her private message carrying its bids."""
     ann, bob, cat = players[:3]
-    runner.app.bot_data[KEY].service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
+    runner.app.bot_data[KEY].service.new_seed = lambda: 3
     lobby = await open_lobby(api, [ann, bob, cat], group)
     await ann.press_and_settle(lobby, "▶️ Start")
     for user in (ann, bob):
@@ -65,6 +63,15 @@ async def blocked_through_round_one(api: FakeBotAPI, players: list[FakeUser], ru
         await press_move(api, user, message, lowest_bid(api, message))
     await wait_for(lambda: private_turn_message(api, cat) is not None)
     await api.settle(quiet=0.2)
+
+
+async def blocked_through_round_one(api: FakeBotAPI, players: list[FakeUser], runner,
+                                    group: int) -> None:
+    """Cat blocks the bot on her turn of round 1 (her private message carries its bids),
+    plays it from the group (🎴), and Ann's call ends the round: round 2 is dealt while the
+    bot cannot write to Cat, so her round-1 message is never closed."""
+    ann, _bob, cat = players[:3]
+    await to_cats_turn(api, players, runner, group)
     cat.block_bot()
     mine = await peek(api, cat, group)
     await press_move(api, cat, mine, lowest_bid(api, mine))  # (refused: the bot learns it)
