@@ -16,17 +16,10 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from league.store.context import Context
-from league.store.models import (
-    EphemeralMessage,
-    GameEvent,
-    GameMessages,
-    GamePlayer,
-    PrivateMessage,
-    User,
-    table_of,
-    utcnow,
-)
+from league.store.message_models import EphemeralMessage, GameMessages, PrivateMessage
 from league.store.models import Game as GameRow
+from league.store.models import GameEvent, GamePlayer, User
+from league.store.orm import table_of, utcnow
 from league.store.reads import GameReads
 from league.store.rows import load_game
 from league.store.snapshots import GameSnapshot, PlayerInfo, snapshot
@@ -43,7 +36,7 @@ _FIELDS = {"chat_id": "messages_chat_id"}  # (a GameMessages column -> its snaps
 
 @dataclass(frozen=True)
 class EphemeralNote:
-    """A player's ephemeral message of a game (``models.EphemeralMessage``): in group
+    """A player's ephemeral message of a game (``message_models.EphemeralMessage``): in group
     ``chat_id``, Telegram's ``ephemeral_message_id`` ``message_id``, showing hand ``hand``,
     drawn with the buttons of the player to act if ``acting``."""
 

@@ -30,7 +30,7 @@ from league.match.people import People
 from league.match.sweeper import Sweeper
 from league.store.context import Context, _new_seed
 from league.store.db import Database
-from league.store.models import utcnow
+from league.store.orm import utcnow
 from league.store.reads import GameReads
 from league.tables.queries import LeagueQueries
 from league.tournaments.rounds import Rounds

@@ -32,7 +32,7 @@ from telegram.ext import (
 from league.service import MatchService
 from league.store.db import Database, upgrade
 from league.store.inbox import CURRENT, Inbox
-from league.store.models import utcnow
+from league.store.orm import utcnow
 from telegram_app import miniapp, startup
 from telegram_app.config import Settings
 from telegram_app.handlers import (

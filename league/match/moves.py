@@ -16,7 +16,8 @@ from league.match.outcome import Listeners, Outcome, Step
 from league.store.clock import arm_turn, pause, resume
 from league.store.context import Context
 from league.store.errors import ServiceError
-from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer, PrivateMessage
+from league.store.message_models import PrivateMessage
+from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
 from league.store.reads import GameReads
 from league.store.rows import attach_elo, load_game, store_state

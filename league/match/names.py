@@ -9,7 +9,8 @@ from sqlalchemy.exc import IntegrityError
 
 from league.store.context import Context
 from league.store.inbox import NAMES_ONLY
-from league.store.models import Chat, ForumTopic, GamePlayer, User
+from league.store.message_models import ForumTopic
+from league.store.models import Chat, GamePlayer, User
 from league.store.rows import rowcount
 from league.store.snapshots import UserRef
 

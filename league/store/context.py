@@ -13,7 +13,7 @@ from datetime import datetime
 from engine import GAMES, Game
 from league.store.db import Database
 from league.store.errors import ServiceError
-from league.store.models import utcnow
+from league.store.orm import utcnow
 
 
 def _new_seed() -> int:

@@ -13,7 +13,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from league.store.models import InboxItem, User, table_of, utcnow
+from league.store.models import InboxItem, User
+from league.store.orm import table_of, utcnow
 
 
 @dataclass

@@ -1,4 +1,7 @@
-"""SQLAlchemy 2 models. Every schema change is an Alembic migration in ``alembic/versions``.
+"""The schema: users, chats, games and their players, events, the inbox and /notify
+subscriptions here; the other tables' modules are imported with it, so ``Base.metadata``
+holds every table once this module is imported. Every schema change is an Alembic
+migration in ``alembic/versions``.
 
 Users and chats are keyed by the platform's numeric ids (64-bit); names are kept only for
 display and are refreshed whenever the user is seen.
@@ -6,11 +9,10 @@ display and are refreshed whenever the user is seen.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any, cast
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
-    JSON,
     BigInteger,
     Boolean,
     DateTime,
@@ -18,43 +20,21 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    MetaData,
     String,
-    Table,
     UniqueConstraint,
-    false,
     func,
     select,
     text,
     true,
 )
-from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
-JSONType = JSON().with_variant(JSONB(), "postgresql")
-
-NAMING = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from league.store.message_models import ForumTopic, GameMessages, PrivateMessage
+from league.store.orm import Base, JSONType, utcnow
 
 OPEN_STATUSES = ("lobby", "running")
 OPEN_CASUAL = "status IN ('lobby', 'running') AND tournament_id IS NULL"
 """An open game that is no tournament's table: one per chat and topic."""
-
-
-def utcnow() -> datetime:
-    """The current time in UTC, timezone-aware."""
-    return datetime.now(UTC)
-
-
-class Base(DeclarativeBase):
-    """Declarative base with a naming convention, so migrations name constraints stably."""
-
-    metadata = MetaData(naming_convention=NAMING)
 
 
 class User(Base):
@@ -117,86 +97,6 @@ class Chat(Base):
     # joining it, which Telegram shows with the move, is seen (``take_migration``): that
     # join is no new welcome. ``None``: never a group, or that join was seen.
     migrated_from: Mapped[int | None] = mapped_column(BigInteger)
-
-
-class ForumTopic(Base):
-    """A forum topic's name as the bot last saw it (its creation or an edit), so that a
-    player's private messages can say which topic a game is in. ``thread_id`` is the
-    topic's message thread id."""
-
-    __tablename__ = "forum_topics"
-
-    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    thread_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    name: Mapped[str] = mapped_column(String(256))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow,
-                                                 onupdate=utcnow)
-
-
-class GameMessages(Base):
-    """What the group has been shown of a game: written only by its deliveries (under the
-    game's delivery lock, ``league.delivery``), never by a move.
-
-    ``told_version``: the version up to which the group has been told the moves (a move after
-    which the same player acts again is told with their next one, a report that could not be
-    sent with the next report: both from the log, so a restart loses neither); in a lobby,
-    the version its message was last drawn at (no row: never drawn). The lobby's, the
-    current table's and the last group reminder's message ids, and the chat they were posted
-    in (``chat_id``: a group that became a supergroup has a new id, and its old messages are
-    not the supergroup's)."""
-
-    __tablename__ = "game_messages"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True, autoincrement=False)
-    told_version: Mapped[int | None] = mapped_column(Integer)
-    # The version the messages were drawn at while a move's note is held (the same player
-    # acts again): no sweep draws that game again until it changes.
-    drawn_version: Mapped[int | None] = mapped_column(Integer)
-    lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    reminder_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    chat_id: Mapped[int | None] = mapped_column(BigInteger)
-
-
-class PrivateMessage(Base):
-    """A player's private message of a game: ``message_id`` shows hand ``hand``
-    (``engine.Game.hand_number``); ``hand_first_id`` is the first private message of that
-    hand (a turn's ping is a new message in the same hand): a number typed before it was
-    meant for an earlier hand. Written only by the game's deliveries, like
-    :class:`GameMessages`."""
-
-    __tablename__ = "private_messages"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True, autoincrement=False)
-    # (indexed: a reply in the private chat is placed by its message among the user's games)
-    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False,
-                                         index=True)
-    message_id: Mapped[int | None] = mapped_column(BigInteger)
-    hand: Mapped[int | None] = mapped_column(Integer)
-    hand_first_id: Mapped[int | None] = mapped_column(BigInteger)
-
-
-class EphemeralMessage(Base):
-    """A player's ephemeral message of a game: a message in the group ``chat_id`` that only
-    that player sees (Bot API 10.2), ``message_id`` being Telegram's
-    ``ephemeral_message_id`` there (reused by Telegram once the message is deleted or
-    expires). It shows hand ``hand``; ``acting``: it was drawn with the player to act's
-    buttons (so the end of that turn redraws it). Telegram does not promise that an offline
-    player receives it or its edits: this row is what the bot keeps current, and 🎴 sends a
-    new one. Written only by the game's deliveries, like :class:`PrivateMessage`, and read
-    by them alone (``league.delivery.Delivery.ephemeral``)."""
-
-    __tablename__ = "ephemeral_messages"
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True, autoincrement=False)
-    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    chat_id: Mapped[int] = mapped_column(BigInteger)
-    message_id: Mapped[int] = mapped_column(BigInteger)
-    hand: Mapped[int | None] = mapped_column(Integer)
-    acting: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Game(Base):
@@ -429,11 +329,6 @@ class NotifySubscription(Base):
                                          autoincrement=False)
     told_game_id: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-def table_of(model: type[Base]) -> Table:
-    """The table of a mapped class, for Core statements on its own columns (no ORM work)."""
-    return cast(Table, model.__table__)
 
 
 # (their tables, in Base.metadata)

@@ -18,7 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from league.store.models import Base, utcnow
+from league.store.orm import Base, utcnow
 
 
 class Rating(Base):

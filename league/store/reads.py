@@ -6,7 +6,8 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 
 from league.store.context import Context
-from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer, PrivateMessage
+from league.store.message_models import PrivateMessage
+from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
 from league.store.rows import MAX_INTEGER, load_game, open_in
 from league.store.snapshots import GameSnapshot, snapshot

@@ -20,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from league.store.models import Base, JSONType, utcnow
+from league.store.orm import Base, JSONType, utcnow
 
 TOURNAMENT_OPEN = ("signup", "running")
 

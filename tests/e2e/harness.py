@@ -17,7 +17,7 @@ from apscheduler.events import (
 )
 from telegram.ext import Application
 
-from league.store.models import utcnow
+from league.store.orm import utcnow
 from telegram_app.app import ALLOWED_UPDATES, build_application
 from telegram_app.config import Settings
 from telegram_app.services import KEY

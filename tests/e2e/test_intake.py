@@ -12,7 +12,8 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from league.store.models import GameEvent, InboxItem, utcnow
+from league.store.models import GameEvent, InboxItem
+from league.store.orm import utcnow
 from tests.e2e.harness import (
     BotRunner,
     hold,

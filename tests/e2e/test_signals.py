@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import select
 
 from league.store.db import Database
-from league.store.models import Game, InboxItem, utcnow
+from league.store.models import Game, InboxItem
+from league.store.orm import utcnow
 from telegram_app.transport import scheduler
 from tests.e2e.harness import wait_for
 from tests.e2e.processes import free_port, kill, spawn

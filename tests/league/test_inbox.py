@@ -10,7 +10,8 @@ from sqlalchemy import select, update
 
 from league.service import MatchService
 from league.store.inbox import CURRENT, Inbox, Item, Work
-from league.store.models import InboxItem, utcnow
+from league.store.models import InboxItem
+from league.store.orm import utcnow
 from league.store.snapshots import UserRef
 
 ANN = UserRef(1, "Ann")

@@ -12,7 +12,7 @@ from telegram import Update
 from telegram.ext import Application, BaseUpdateProcessor
 
 from league.store.inbox import CURRENT, Inbox, Work
-from league.store.models import utcnow
+from league.store.orm import utcnow
 from telegram_app import metrics
 from telegram_app.callbacks import parse
 from telegram_app.handlers.common import thread_of
