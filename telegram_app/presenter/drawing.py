@@ -1,28 +1,26 @@
-"""A game's table and private messages, drawn as the game is now (its lobby: lobby.py)."""
+"""A game's table and its players' messages, drawn as the game is now (its lobby: lobby.py;
+the private messages alone: private.py)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
-
 from league.delivery import Delivery
-from league.store.snapshots import GameSnapshot, PlayerInfo
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import current_seat, hand_number, is_over, private_hand
 from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _
-from telegram_app.keyboards import lobby_keyboard, private_keyboard, table_keyboard
+from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
-from telegram_app.presenter.lobby import Lobbies
+from telegram_app.presenter.private import PrivateViews, in_hand, may_write, redrawn_in_place
 from telegram_app.render.common import fit_lines
-from telegram_app.render.language import for_chat, for_player
-from telegram_app.render.place import place_line, with_place
-from telegram_app.transport.messenger import EditResult
+from telegram_app.render.language import for_chat
 
 
-class Screens(Lobbies):
-    """Draws a game's messages; each public method holds the game's delivery."""
+class Screens(PrivateViews):
+    """Draws a game's group messages and, through :class:`PrivateViews`, its private ones;
+    each public method holds the game's delivery."""
 
     async def cancelled(self, game: GameSnapshot) -> None:
         """After cancel: close the lobby or the table and the players' private messages."""
@@ -41,7 +39,7 @@ class Screens(Lobbies):
                 self._edit_in_private(delivery, p, ui_for(game).private_cancelled_text(
                     game, reader=p))
                 for p in game.seated
-                if p.user_id is not None and p.private_message_id and _may_write(p)))
+                if p.user_id is not None and p.private_message_id and may_write(p)))
             await ephemeral.close_hand(self, delivery, None)
 
     async def refresh(self, game: GameSnapshot) -> None:
@@ -63,7 +61,7 @@ class Screens(Lobbies):
         if game.table_message_id is None:
             await self._post_table(delivery)
         hand = hand_number(game)
-        missing = [p for p in game.seated if p.user_id is not None and _in_hand(game, p)
+        missing = [p for p in game.seated if p.user_id is not None and in_hand(game, p)
                    and (p.private_message_id is None or private_hand(p) != hand)]
         shown: list[bool] = []
         if missing:
@@ -74,7 +72,7 @@ class Screens(Lobbies):
         if seats is not None and turn is not None:
             seats = seats | {turn}
         pinged = [p for p in game.seated if p.seat == ping and p not in missing
-                  and p.user_id is not None and _may_write(p) and _in_hand(game, p)]
+                  and p.user_id is not None and may_write(p) and in_hand(game, p)]
         shown += await asyncio.gather(
             *(self._send_private(delivery, p) for p in pinged),
             *(self._edit_private(delivery, p) for p in game.seated
@@ -147,68 +145,6 @@ class Screens(Lobbies):
                 return False
             return True
 
-    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
-        """Send a player this hand's private message again (``/start``)."""
-        async with self.delivering(game.id, game.chat_id) as delivery:
-            current = delivery.game.player(player.user_id) if player.user_id else None
-            if delivery.game.status == "running" and current is not None:
-                await self._send_private(delivery, current, close_earlier=True)
-                if private_hand(current) == hand_number(delivery.game):
-                    await self.retire(delivery, current)  # (one live keyboard a game a chat)
-
-    async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
-        """The clock's reminder to the player to act, in their private chat: a new private
-        message (it notifies) with ``heading`` over their view and moves, the one before it
-        retired; the turn's end redraws it without the heading, so no reminder outlives
-        its turn."""
-        if player.user_id is not None and _may_write(player) and _in_hand(delivery.game, player) \
-                and await self._send_private(delivery, player, heading=heading):
-            await self.retire(delivery, player)
-
-    async def _send_private(self, delivery: Delivery, player: PlayerInfo, *,
-                            heading: str | None = None, close_earlier: bool = False) -> bool:
-        """Send ``player`` the hand's private message (under ``heading``, if any); ``False``
-        if it failed. ``close_earlier``: their message of an earlier hand (``player`` as
-        read) is closed, as the end of that hand would have closed it had the bot been able
-        to write to them then (it may still carry that hand's buttons)."""
-        game = delivery.game
-        if player.user_id is None or player.seat is None or not _in_hand(game, player):
-            return True
-        text = ui_for(game).private_text(game, player.seat)
-        if heading is not None:  # (under the group's name, the first line of every one)
-            place = place_line(game)
-            lines = text.split("\n")
-            head, lines = (lines[:1], lines[1:]) if place and lines[0] == place else ([], lines)
-            text = fit_lines([*head, heading, "", *lines], keep="first")
-        message_id = await self.messenger.send(
-            player.user_id, text, markup=private_keyboard(game, player.seat))
-        if message_id is None:
-            await self._learn_refusal(delivery, player.user_id)
-            return False
-        delivery.set_private(player.user_id, message_id, hand_number(game))
-        if close_earlier and player.private_message_id and \
-                private_hand(player) != hand_number(game):
-            await self._edit_in_private(delivery, player, ui_for(game).private_closed_text(
-                game, private_hand(player) or 0, reader=player))
-        return True
-
-    async def _edit_in_private(self, delivery: Delivery, player: PlayerInfo, text: str,
-                               markup: InlineKeyboardMarkup | None = None) -> EditResult:
-        """Edit ``player``'s latest private message of the game to show ``text``."""
-        assert player.user_id is not None
-        edited = await self.messenger.edit(player.user_id, player.private_message_id, text,
-                                           markup=markup)
-        if edited == "gone":
-            await self._learn_refusal(delivery, player.user_id)
-        return edited
-
-    async def _learn_refusal(self, delivery: Delivery, user_id: int) -> None:
-        """After a private message to ``user_id`` failed: if Telegram refused it (they
-        blocked the bot; the messenger noted it in the league), nothing private is tried
-        again in this delivery (a refusal a delivery, not one a call)."""
-        if user_id not in await self.service.reachable([user_id]):
-            delivery.refused.add(user_id)
-
     async def _post_table(self, delivery: Delivery, report_lines: list[str] | None = None,
                           moves: list[list[dict[str, Any]]] | None = None) -> bool:
         game = delivery.game
@@ -244,7 +180,7 @@ class Screens(Lobbies):
         kept = [p for p in humans if p.private_message_id and private_hand(p) == hand]
         turn = current_seat(game)
         redrawn = [p for p in kept if seats is None or p.seat in seats or p.seat == turn]
-        pinged = [p for p in redrawn if p.seat == ping and _may_write(p)]
+        pinged = [p for p in redrawn if p.seat == ping and may_write(p)]
         reachable = await self._reachable(humans)
         dealt = [p for p in humans if p.user_id in reachable and p not in kept]
         in_place = [p for p in dealt if redrawn_in_place(game, p)]
@@ -266,19 +202,6 @@ class Screens(Lobbies):
             self._close_table(delivery, game, moves))
         await ephemeral.refresh(self, delivery, seats)
         return bool(told[0])
-
-    async def _private_in_place(self, delivery: Delivery, player: PlayerInfo) -> None:
-        """Draw the new hand on ``player``'s latest private message of the game (a new one
-        if that is gone, unless Telegram refused the edit: they blocked the bot)."""
-        game = delivery.game
-        assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
-        edited = await self._edit_in_private(
-            delivery, player, ui_for(game).private_text(game, player.seat),
-            markup=private_keyboard(game, player.seat))
-        if edited == "ok":
-            delivery.set_private(player.user_id, player.private_message_id, hand_number(game))
-        elif player.user_id not in delivery.refused:
-            await self._send_private(delivery, player)
 
     async def _close_table(self, delivery: Delivery, game: GameSnapshot,
                            moves: list[list[dict[str, Any]]] | None) -> None:
@@ -306,7 +229,7 @@ class Screens(Lobbies):
             self._edit_in_private(delivery, p, ui_for(game).private_closed_text(
                 game, private_hand(p) or hand, reader=p))
             for p in game.seated
-            if p.user_id is not None and p.private_message_id and _may_write(p)
+            if p.user_id is not None and p.private_message_id and may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
         await ephemeral.close_hand(self, delivery, None if over else hand)
 
@@ -324,50 +247,6 @@ class Screens(Lobbies):
                 return  # (the next delivery tries again)
         delivery.forget_reminder()
 
-    async def retire(self, delivery: Delivery, player: PlayerInfo) -> None:
-        """Take ``player``'s private message (as read: it may still carry buttons) out of
-        play once this delivery sent them a new one (a chat never holds two live keyboards
-        of a game; unsent, the old one stays, their only one): deleted, or where Telegram
-        refuses (older than 48 hours) its buttons go."""
-        if player.user_id is None or not player.private_message_id or not _may_write(player):
-            return
-        now = delivery.game.player(player.user_id)
-        if now is None or now.private_message_id in (None, player.private_message_id):
-            return
-        if not await self.messenger.delete(player.user_id, player.private_message_id):
-            await self.messenger.edit_markup(player.user_id, player.private_message_id, None)
-
-    async def _close_removed(self, delivery: Delivery, seats: set[int]) -> None:
-        """``seats`` left or were removed while the others play on (not the end of a hand:
-        :meth:`_close_hand`): their latest private message of the game says so, without
-        buttons, and is drawn no more (no hand: only the game's end edits it, with the
-        place)."""
-        game = delivery.game
-
-        def text(player: PlayerInfo) -> str:
-            with for_player(player):
-                return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
-                                          "the group, and your place comes with the end."
-                                          ).format(id=game.id))
-
-        closed = {p.user_id: p for p in game.seated if p.seat in seats and p.user_id is not None
-                  and p.private_message_id and _may_write(p)}
-        await asyncio.gather(*(self._edit_in_private(delivery, p, text(p))
-                               for p in closed.values()))
-        for user, p in closed.items():
-            delivery.set_private(user, p.private_message_id, None)
-
-    async def _edit_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
-        """Redraw ``player``'s private message of this hand; ``False`` if Telegram failed
-        (not for a message that is gone: redrawing it again would not help)."""
-        game = delivery.game
-        if (player.user_id is None or player.seat is None or not player.private_message_id
-                or private_hand(player) != hand_number(game) or not _may_write(player)):
-            return True
-        return await self._edit_in_private(
-            delivery, player, ui_for(game).private_text(game, player.seat),
-            markup=private_keyboard(game, player.seat)) != "failed"
-
     async def _edit_table(self, delivery: Delivery) -> str:
         """Draw the table as the game is now: ``"ok"``, ``"gone"`` or ``"failed"``."""
         game = delivery.game
@@ -381,24 +260,6 @@ class Screens(Lobbies):
             # supergroup is posted its games afresh, once, by the migration)
             return "ok" if await self._post_table(delivery) else "failed"
         return edited
-
-
-def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
-    """Whether a new hand is drawn on ``player``'s latest private message of the game rather
-    than a new one (which notifies): for one who is not to act and has such a message."""
-    turn = current_seat(game)
-    return player.seat != turn and bool(player.private_message_id) and \
-        _may_write(player) and _in_hand(game, player)
-
-
-def _may_write(player: PlayerInfo) -> bool:
-    """Not to whom Telegram refused the last message (until they /start the bot again)."""
-    return player.reachable is not False
-
-
-def _in_hand(game: GameSnapshot, player: PlayerInfo) -> bool:
-    seat = player.seat
-    return bool(game.state) and seat is not None and ui_for(game).in_hand(game, seat)
 
 
 def quiet(game: GameSnapshot) -> bool:

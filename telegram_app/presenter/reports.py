@@ -21,7 +21,8 @@ from telegram_app.games.base import (
 from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
-from telegram_app.presenter.drawing import Screens, quiet, redrawn_in_place
+from telegram_app.presenter.drawing import Screens, quiet
+from telegram_app.presenter.private import redrawn_in_place
 from telegram_app.render.common import fit_lines, mention_html
 from telegram_app.render.language import for_chat
 from telegram_app.render.tournament_table import note_lines

@@ -1,0 +1,162 @@
+"""A game's private messages, one a player: sent, redrawn, retired (a chat never holds two
+live keyboards of a game), and Telegram's refusal learned once a delivery."""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import InlineKeyboardMarkup
+
+from league.delivery import Delivery
+from league.store.snapshots import GameSnapshot, PlayerInfo
+from telegram_app.games.base import current_seat, hand_number, private_hand
+from telegram_app.games.registry import ui_for
+from telegram_app.i18n import _
+from telegram_app.keyboards import private_keyboard
+from telegram_app.presenter.lobby import Lobbies
+from telegram_app.render.common import fit_lines
+from telegram_app.render.language import for_player
+from telegram_app.render.place import place_line, with_place
+from telegram_app.transport.messenger import EditResult
+
+
+class PrivateViews(Lobbies):
+    """Draws the players' private messages of a game, under its delivery."""
+
+    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
+        """Send a player this hand's private message again (``/start``)."""
+        async with self.delivering(game.id, game.chat_id) as delivery:
+            current = delivery.game.player(player.user_id) if player.user_id else None
+            if delivery.game.status == "running" and current is not None:
+                await self._send_private(delivery, current, close_earlier=True)
+                if private_hand(current) == hand_number(delivery.game):
+                    await self.retire(delivery, current)  # (one live keyboard a game a chat)
+
+    async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
+        """The clock's reminder to the player to act, in their private chat: a new private
+        message (it notifies) with ``heading`` over their view and moves, the one before it
+        retired; the turn's end redraws it without the heading, so no reminder outlives
+        its turn."""
+        if player.user_id is not None and may_write(player) and in_hand(delivery.game, player) \
+                and await self._send_private(delivery, player, heading=heading):
+            await self.retire(delivery, player)
+
+    async def _send_private(self, delivery: Delivery, player: PlayerInfo, *,
+                            heading: str | None = None, close_earlier: bool = False) -> bool:
+        """Send ``player`` the hand's private message (under ``heading``, if any); ``False``
+        if it failed. ``close_earlier``: their message of an earlier hand (``player`` as
+        read) is closed, as the end of that hand would have closed it had the bot been able
+        to write to them then (it may still carry that hand's buttons)."""
+        game = delivery.game
+        if player.user_id is None or player.seat is None or not in_hand(game, player):
+            return True
+        text = ui_for(game).private_text(game, player.seat)
+        if heading is not None:  # (under the group's name, the first line of every one)
+            place = place_line(game)
+            lines = text.split("\n")
+            head, lines = (lines[:1], lines[1:]) if place and lines[0] == place else ([], lines)
+            text = fit_lines([*head, heading, "", *lines], keep="first")
+        message_id = await self.messenger.send(
+            player.user_id, text, markup=private_keyboard(game, player.seat))
+        if message_id is None:
+            await self._learn_refusal(delivery, player.user_id)
+            return False
+        delivery.set_private(player.user_id, message_id, hand_number(game))
+        if close_earlier and player.private_message_id and \
+                private_hand(player) != hand_number(game):
+            await self._edit_in_private(delivery, player, ui_for(game).private_closed_text(
+                game, private_hand(player) or 0, reader=player))
+        return True
+
+    async def _edit_in_private(self, delivery: Delivery, player: PlayerInfo, text: str,
+                               markup: InlineKeyboardMarkup | None = None) -> EditResult:
+        """Edit ``player``'s latest private message of the game to show ``text``."""
+        assert player.user_id is not None
+        edited = await self.messenger.edit(player.user_id, player.private_message_id, text,
+                                           markup=markup)
+        if edited == "gone":
+            await self._learn_refusal(delivery, player.user_id)
+        return edited
+
+    async def _learn_refusal(self, delivery: Delivery, user_id: int) -> None:
+        """After a private message to ``user_id`` failed: if Telegram refused it (they
+        blocked the bot; the messenger noted it in the league), nothing private is tried
+        again in this delivery (a refusal a delivery, not one a call)."""
+        if user_id not in await self.service.reachable([user_id]):
+            delivery.refused.add(user_id)
+
+    async def _private_in_place(self, delivery: Delivery, player: PlayerInfo) -> None:
+        """Draw the new hand on ``player``'s latest private message of the game (a new one
+        if that is gone, unless Telegram refused the edit: they blocked the bot)."""
+        game = delivery.game
+        assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
+        edited = await self._edit_in_private(
+            delivery, player, ui_for(game).private_text(game, player.seat),
+            markup=private_keyboard(game, player.seat))
+        if edited == "ok":
+            delivery.set_private(player.user_id, player.private_message_id, hand_number(game))
+        elif player.user_id not in delivery.refused:
+            await self._send_private(delivery, player)
+
+    async def retire(self, delivery: Delivery, player: PlayerInfo) -> None:
+        """Take ``player``'s private message (as read: it may still carry buttons) out of
+        play once this delivery sent them a new one (a chat never holds two live keyboards
+        of a game; unsent, the old one stays, their only one): deleted, or where Telegram
+        refuses (older than 48 hours) its buttons go."""
+        if player.user_id is None or not player.private_message_id or not may_write(player):
+            return
+        now = delivery.game.player(player.user_id)
+        if now is None or now.private_message_id in (None, player.private_message_id):
+            return
+        if not await self.messenger.delete(player.user_id, player.private_message_id):
+            await self.messenger.edit_markup(player.user_id, player.private_message_id, None)
+
+    async def _close_removed(self, delivery: Delivery, seats: set[int]) -> None:
+        """``seats`` left or were removed while the others play on (not the end of a hand:
+        :meth:`_close_hand`): their latest private message of the game says so, without
+        buttons, and is drawn no more (no hand: only the game's end edits it, with the
+        place)."""
+        game = delivery.game
+
+        def text(player: PlayerInfo) -> str:
+            with for_player(player):
+                return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
+                                          "the group, and your place comes with the end."
+                                          ).format(id=game.id))
+
+        closed = {p.user_id: p for p in game.seated if p.seat in seats and p.user_id is not None
+                  and p.private_message_id and may_write(p)}
+        await asyncio.gather(*(self._edit_in_private(delivery, p, text(p))
+                               for p in closed.values()))
+        for user, p in closed.items():
+            delivery.set_private(user, p.private_message_id, None)
+
+    async def _edit_private(self, delivery: Delivery, player: PlayerInfo) -> bool:
+        """Redraw ``player``'s private message of this hand; ``False`` if Telegram failed
+        (not for a message that is gone: redrawing it again would not help)."""
+        game = delivery.game
+        if (player.user_id is None or player.seat is None or not player.private_message_id
+                or private_hand(player) != hand_number(game) or not may_write(player)):
+            return True
+        return await self._edit_in_private(
+            delivery, player, ui_for(game).private_text(game, player.seat),
+            markup=private_keyboard(game, player.seat)) != "failed"
+
+
+def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
+    """Whether a new hand is drawn on ``player``'s latest private message of the game rather
+    than a new one (which notifies): for one who is not to act and has such a message."""
+    turn = current_seat(game)
+    return player.seat != turn and bool(player.private_message_id) and \
+        may_write(player) and in_hand(game, player)
+
+
+def may_write(player: PlayerInfo) -> bool:
+    """Not to whom Telegram refused the last message (until they /start the bot again)."""
+    return player.reachable is not False
+
+
+def in_hand(game: GameSnapshot, player: PlayerInfo) -> bool:
+    """Whether ``player`` holds cards in the game's current hand (not out of it)."""
+    seat = player.seat
+    return bool(game.state) and seat is not None and ui_for(game).in_hand(game, seat)
