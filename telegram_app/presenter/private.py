@@ -23,15 +23,6 @@ from telegram_app.transport.messenger import EditResult
 class PrivateViews(Lobbies):
     """Draws the players' private messages of a game, under its delivery."""
 
-    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
-        """Send a player this hand's private message again (``/start``)."""
-        async with self.delivering(game.id, game.chat_id) as delivery:
-            current = delivery.game.player(player.user_id) if player.user_id else None
-            if delivery.game.status == "running" and current is not None:
-                await self._send_private(delivery, current, close_earlier=True)
-                if private_hand(current) == hand_number(delivery.game):
-                    await self.retire(delivery, current)  # (one live keyboard a game a chat)
-
     async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
         """The clock's reminder to the player to act, in their private chat: a new private
         message (it notifies) with ``heading`` over their view and moves, the one before it

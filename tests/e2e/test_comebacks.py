@@ -18,6 +18,8 @@ from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
     bot_table,
+    open_lobby,
+    press_move,
     private_turn_message,
     wait_for,
 )
@@ -137,3 +139,36 @@ async def test_two_workers_see_one_comeback_once(pg_db) -> None:
         await holder.commit()
         before = await asyncio.gather(*both)
     assert sorted(before) == [False, True], before  # (one comeback, told once)
+
+
+async def test_start_just_before_the_turn_passes_to_her_leaves_one_keyboard(table) -> None:
+    """Cat sends /start while Bob is to act, and her view waits for the game's lock (a slow
+    delivery, say of another process, holds it); Bob's bid commits meanwhile, its delivery
+    queued behind her view. The view is drawn as the game is then, her turn: its bids; the
+    bid's delivery then pings her with a new message, and the view's keyboard stays
+    beside it: two live keyboards of one game in her chat."""
+    api, players, _clock, runner, db, _url = table
+    ann, bob, cat = players[:3]
+    service = runner.app.bot_data[KEY].service
+    service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
+    lobby = await open_lobby(api, [ann, bob, cat], GROUP)
+    await ann.press_and_settle(lobby, "▶️ Start")
+    await wait_for(lambda: private_turn_message(api, ann) is not None)
+    message = private_turn_message(api, ann)
+    await press_move(api, ann, message, lowest_bid(api, message))
+    await wait_for(lambda: private_turn_message(api, bob) is not None)
+    await api.settle(quiet=0.2)
+    game = (await service.open_games_in(GROUP))[0]
+    message = private_turn_message(api, bob)
+    before = len(sent_to(api, cat))
+    async with game_lock_held(db, game.id) as waiting:
+        await cat.start_bot()  # (her view waits for the lock)
+        await until(waiting, "/start's view never waited for the lock")
+        query = await bob.press(message, lowest_bid(api, message))
+        await api.wait_answer(query)  # (committed: her turn; its delivery waits too)
+        await asyncio.sleep(0.3)
+    await wait_for(lambda: len(sent_to(api, cat)) > before)
+    await api.settle(quiet=0.5)
+    live = move_keyboards(api, cat)
+    assert len(live) == 1, [(plain(m.text)[:60], api.buttons(m)[:3]) for m in live]
+    assert live[0] is api.bot_messages(cat.id)[-1]
