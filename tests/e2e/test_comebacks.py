@@ -1,7 +1,8 @@
 """Players who come back (by /start, or by typing to the bot) while the game moves on: a
 delivery that finds them reachable before /start's own closes their earlier round's message
-left with its buttons; two workers handling their texts at once send their views once.
-(Found by a second look at the refusals' changes; each failed before its fix.)"""
+left with its buttons; two workers handling their texts at once send their views once; a
+/start whose view is drawn just after the turn passed to them leaves one live keyboard.
+(Found by second looks at the refusals' changes; each failed before its fix.)"""
 
 from __future__ import annotations
 
