@@ -1,10 +1,10 @@
-"""The soak's scripted player (``bench/soak.py``) finds its keyboard however many of the
+"""The soak's scripted player (``bench/soak_players.py``) finds its keyboard however many of the
 bot's replies to junk follow it: it looked among the last six only, which stalled a fuzz-phase
 game for good (seed 11)."""
 
 from __future__ import annotations
 
-from bench.soak import turn_message
+from bench.soak_players import turn_message
 from tests.fakebot import FakeBotAPI
 
 
