@@ -57,7 +57,7 @@ class Delivery:
         self.told_upto: int | None = None
         self.drawn_at: int | None = None  # (game_messages.drawn_version)
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
-        self.private: dict[int, tuple[int | None, int | None]] = {}  # user -> (id, hand)
+        self.private: dict[int, tuple[int | None, int | None, bool]] = {}  # (id, hand, acting)
         self.refused: set[int] = set()  # users Telegram refused a private message (see game)
         self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
         self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
@@ -114,8 +114,9 @@ class Delivery:
 
     def _player(self, player: PlayerInfo) -> PlayerInfo:
         if player.user_id in self.private:
-            message_id, hand = self.private[player.user_id]
-            player = replace(player, private_message_id=message_id, private_hand=hand)
+            message_id, hand, acting = self.private[player.user_id]
+            player = replace(player, private_message_id=message_id, private_hand=hand,
+                             private_acting=acting)
         if player.user_id in self.refused:
             player = replace(player, reachable=False)
         return player
@@ -183,8 +184,11 @@ class Delivery:
         posts it again)."""
         self.messages["table_message_id"] = None
 
-    def set_private(self, user_id: int, message_id: int | None, hand: int | None) -> None:
-        self.private[user_id] = (message_id, hand)
+    def set_private(self, user_id: int, message_id: int | None, hand: int | None,
+                    acting: bool = False) -> None:
+        """Record ``user_id``'s private message of the game: ``message_id`` shows hand
+        ``hand``, with the buttons of their turn if ``acting``."""
+        self.private[user_id] = (message_id, hand, acting)
 
     async def flush(self) -> None:
         """Write what this delivery recorded so far now, in a transaction of its own (the
@@ -214,12 +218,13 @@ class Delivery:
         if self.private:
             stmt = insert(PrivateMessage).values([
                 {"game_id": game_id, "user_id": user, "message_id": message, "hand": hand,
-                 "hand_first_id": message}
-                for user, (message, hand) in self.private.items()])
+                 "hand_first_id": message, "acting": acting}
+                for user, (message, hand, acting) in self.private.items()])
             same_hand = PrivateMessage.hand == stmt.excluded.hand  # (NULL: a new hand)
             await session.execute(stmt.on_conflict_do_update(
                 index_elements=["game_id", "user_id"],
                 set_={"message_id": stmt.excluded.message_id, "hand": stmt.excluded.hand,
+                      "acting": stmt.excluded.acting,
                       "hand_first_id": case((same_hand, func.coalesce(
                           PrivateMessage.hand_first_id, PrivateMessage.message_id)),
                           else_=stmt.excluded.message_id)}))

@@ -215,7 +215,8 @@ class GamePlayer(Base):
     once the game is over ``placement`` is the league's place (``league.tables.places``) and
     ``rated`` whether a human's result was rated (``league.tables.rated``; ``None`` before the end,
     for a computer, and for games finished before it was recorded);
-    ``private_message_id`` is the private view of hand ``private_hand`` (``PrivateMessage``)."""
+    ``private_message_id`` is the private view of hand ``private_hand`` (``PrivateMessage``),
+    drawn with the buttons of their turn if ``private_acting``."""
 
     __tablename__ = "game_players"
     __table_args__ = (
@@ -266,6 +267,10 @@ class GamePlayer(Base):
     private_hand: Mapped[int | None] = column_property(
         select(PrivateMessage.hand).where(PrivateMessage.game_id == game_id,
                                           PrivateMessage.user_id == user_id)
+        .correlate_except(PrivateMessage).scalar_subquery(), expire_on_flush=False)
+    private_acting: Mapped[bool | None] = column_property(
+        select(PrivateMessage.acting).where(PrivateMessage.game_id == game_id,
+                                            PrivateMessage.user_id == user_id)
         .correlate_except(PrivateMessage).scalar_subquery(), expire_on_flush=False)
 
     game: Mapped[Game] = relationship(back_populates="players")

@@ -51,7 +51,8 @@ class PlayerInfo:
     """A seat: ``seat`` is ``None`` in the lobby; ``playing`` (still in the game, as
     ``Game.still_playing`` says) mirrors the state, and ``placement`` too until the game is
     over, then it is the league's place (``league.tables.places``: what every text shows);
-    ``private_message_id`` is the player's private message of hand ``private_hand``."""
+    ``private_message_id`` is the player's private message of hand ``private_hand``, last
+    drawn with the buttons of their turn if ``private_acting``."""
 
     user_id: int | None
     name: str
@@ -75,6 +76,7 @@ class PlayerInfo:
     """Once the game is over, whether this human's result was rated (``league.tables.rated``: a
     human who never made a move of their own is placed but not rated); ``None`` before,
     for a computer, and for games finished before it was recorded."""
+    private_acting: bool = False
     confirms_ending: bool = False
     """Whether this human's move that ends the round asks them to confirm it first
     (``User.confirm_ending``, on unless they turned it off; read with the game). ``False``
@@ -177,6 +179,7 @@ def snapshot(game: Game) -> GameSnapshot:
                        p.private_message_id, p.private_hand,
                        readers.get(p.user_id, unread)[0], p.ai_level,
                        readers.get(p.user_id, unread)[1], p.rated,
+                       private_acting=bool(p.private_acting),
                        confirms_ending=readers.get(p.user_id, unread)[2],
                        elo_change=elo.get(p.user_id) if p.user_id is not None else None)
             for p in game.players),

@@ -36,7 +36,7 @@ class Screens(PrivateViews):
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
             await self._drop_reminder(delivery)
             await asyncio.gather(*(
-                self._edit_in_private(delivery, p, ui_for(game).private_cancelled_text(
+                self._close_private(delivery, p, ui_for(game).private_cancelled_text(
                     game, reader=p))
                 for p in game.seated
                 if p.user_id is not None and p.private_message_id and may_write(p)))
@@ -226,7 +226,7 @@ class Screens(PrivateViews):
             else:
                 await self.messenger.edit_markup(game.chat_id, game.table_message_id, None)
         await asyncio.gather(*(
-            self._edit_in_private(delivery, p, ui_for(game).private_closed_text(
+            self._close_private(delivery, p, ui_for(game).private_closed_text(
                 game, private_hand(p) or hand, reader=p))
             for p in game.seated
             if p.user_id is not None and p.private_message_id and may_write(p)

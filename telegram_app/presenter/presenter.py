@@ -8,11 +8,8 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from league.delivery import Delivery
 from league.match.outcome import Outcome
 from league.service import MatchService
-from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import hand_number, private_hand
 from telegram_app.presenter.reports import Reports
 from telegram_app.tournaments.table_topics import TableTopics
 from telegram_app.transport.keylocks import KeyLocks
@@ -87,39 +84,15 @@ class Presenter(Reports):
         pending = self._pending.get(game_id) or {}
         chat = next(iter(pending.values())).game.chat_id if pending else None
         async with self.delivering(game_id, chat) as delivery:
-            if not await self._deliver_noted(delivery):
+            runs = _runs(self._pending.pop(game_id, {}))
+            for n, outcome in enumerate(runs):
+                if outcome.started:
+                    await self._close_lobby(delivery.game)
+                if n > 0:  # (read again: the game may have moved on since the first read)
+                    await self.service.reread(delivery)
+                await self._moved(outcome, delivery)
+            if not runs:
                 await self._represent(delivery, self.messenger.bot.username)
-
-    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
-        """Send a player this hand's private message again (``/start``, or a comeback): the
-        changes noted here and not yet shown go first, in the same hold of the game (the
-        turn one passed may be theirs, and its ping beside this message would be a second
-        live keyboard); if they just sent the player a new message of the hand, that one
-        is it."""
-        async with self.delivering(game.id, game.chat_id) as delivery:
-            before = delivery.game.player(player.user_id) if player.user_id else None
-            await self._deliver_noted(delivery)
-            current = delivery.game.player(player.user_id) if player.user_id else None
-            if delivery.game.status != "running" or current is None:
-                return
-            hand = hand_number(delivery.game)
-            if before is not None and current.private_message_id != before.private_message_id \
-                    and private_hand(current) == hand:
-                return
-            await self._send_private(delivery, current, close_earlier=True)
-            if private_hand(current) == hand:
-                await self.retire(delivery, current)  # (one live keyboard a game a chat)
-
-    async def _deliver_noted(self, delivery: Delivery) -> bool:
-        """Show the changes noted for the delivery's game, in commit order; whether any."""
-        runs = _runs(self._pending.pop(delivery.game.id, {}))
-        for n, outcome in enumerate(runs):
-            if outcome.started:
-                await self._close_lobby(delivery.game)
-            if n > 0:  # (read again: the game may have moved on since the first read)
-                await self.service.reread(delivery)
-            await self._moved(outcome, delivery)
-        return bool(runs)
 
 
 def _runs(pending: dict[int, Outcome]) -> list[Outcome]:

@@ -9,7 +9,7 @@ from telegram import InlineKeyboardMarkup
 
 from league.delivery import Delivery
 from league.store.snapshots import GameSnapshot, PlayerInfo
-from telegram_app.games.base import current_seat, hand_number, private_hand
+from telegram_app.games.base import current_seat, hand_number, is_over, private_hand
 from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import private_keyboard
@@ -23,21 +23,32 @@ from telegram_app.transport.messenger import EditResult
 class PrivateViews(Lobbies):
     """Draws the players' private messages of a game, under its delivery."""
 
+    async def send_private(self, game: GameSnapshot, player: PlayerInfo) -> None:
+        """Send a player this hand's private message again (``/start``), in place of the one
+        before (an earlier hand's is closed)."""
+        async with self.delivering(game.id, game.chat_id) as delivery:
+            current = delivery.game.player(player.user_id) if player.user_id else None
+            if delivery.game.status == "running" and current is not None:
+                await self._send_private(delivery, current, close_earlier=True, replace=True)
+
     async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
         """The clock's reminder to the player to act, in their private chat: a new private
-        message (it notifies) with ``heading`` over their view and moves, the one before it
-        retired; the turn's end redraws it without the heading, so no reminder outlives
+        message (it notifies) with ``heading`` over their view and moves, in place of the
+        one before; the turn's end redraws it without the heading, so no reminder outlives
         its turn."""
-        if player.user_id is not None and may_write(player) and in_hand(delivery.game, player) \
-                and await self._send_private(delivery, player, heading=heading):
-            await self.retire(delivery, player)
+        if player.user_id is not None and may_write(player) and in_hand(delivery.game, player):
+            await self._send_private(delivery, player, heading=heading, replace=True)
 
     async def _send_private(self, delivery: Delivery, player: PlayerInfo, *,
-                            heading: str | None = None, close_earlier: bool = False) -> bool:
+                            heading: str | None = None, close_earlier: bool = False,
+                            replace: bool = False) -> bool:
         """Send ``player`` the hand's private message (under ``heading``, if any); ``False``
-        if it failed. ``close_earlier``: their message of an earlier hand (``player`` as
-        read) is closed, as the end of that hand would have closed it had the bot been able
-        to write to them then (it may still carry that hand's buttons)."""
+        if it failed. Their message before (``player`` as read) is taken out of play once
+        the new one is sent: one of an earlier hand is closed if ``close_earlier`` (as the
+        end of that hand would have closed it had the bot been able to write to them then);
+        else it is retired (:meth:`retire`) if ``replace``, or if it was drawn with the
+        buttons of their turn (a turn that came back to them, a view sent again just as
+        their turn began): a chat never holds two live keyboards of a game."""
         game = delivery.game
         if player.user_id is None or player.seat is None or not in_hand(game, player):
             return True
@@ -52,11 +63,14 @@ class PrivateViews(Lobbies):
         if message_id is None:
             await self._learn_refusal(delivery, player.user_id)
             return False
-        delivery.set_private(player.user_id, message_id, hand_number(game))
+        delivery.set_private(player.user_id, message_id, hand_number(game),
+                             acting(game, player.seat))
         if close_earlier and player.private_message_id and \
                 private_hand(player) != hand_number(game):
             await self._edit_in_private(delivery, player, ui_for(game).private_closed_text(
                 game, private_hand(player) or 0, reader=player))
+        elif replace or player.private_acting:
+            await self.retire(delivery, player)
         return True
 
     async def _edit_in_private(self, delivery: Delivery, player: PlayerInfo, text: str,
@@ -85,15 +99,15 @@ class PrivateViews(Lobbies):
             delivery, player, ui_for(game).private_text(game, player.seat),
             markup=private_keyboard(game, player.seat))
         if edited == "ok":
-            delivery.set_private(player.user_id, player.private_message_id, hand_number(game))
+            delivery.set_private(player.user_id, player.private_message_id, hand_number(game),
+                                 acting(game, player.seat))
         elif player.user_id not in delivery.refused:
             await self._send_private(delivery, player)
 
     async def retire(self, delivery: Delivery, player: PlayerInfo) -> None:
         """Take ``player``'s private message (as read: it may still carry buttons) out of
-        play once this delivery sent them a new one (a chat never holds two live keyboards
-        of a game; unsent, the old one stays, their only one): deleted, or where Telegram
-        refuses (older than 48 hours) its buttons go."""
+        play once this delivery sent them a new one (unsent, the old one stays, their only
+        one): deleted, or where Telegram refuses (older than 48 hours) its buttons go."""
         if player.user_id is None or not player.private_message_id or not may_write(player):
             return
         now = delivery.game.player(player.user_id)
@@ -129,9 +143,21 @@ class PrivateViews(Lobbies):
         if (player.user_id is None or player.seat is None or not player.private_message_id
                 or private_hand(player) != hand_number(game) or not may_write(player)):
             return True
-        return await self._edit_in_private(
+        edited = await self._edit_in_private(
             delivery, player, ui_for(game).private_text(game, player.seat),
-            markup=private_keyboard(game, player.seat)) != "failed"
+            markup=private_keyboard(game, player.seat))
+        if edited == "ok" and acting(game, player.seat) != player.private_acting:
+            delivery.set_private(player.user_id, player.private_message_id, private_hand(player),
+                                 acting(game, player.seat))
+        return edited != "failed"
+
+    async def _close_private(self, delivery: Delivery, player: PlayerInfo, text: str) -> None:
+        """Show ``text`` on ``player``'s latest private message of the game, without buttons
+        (the end of its hand, or of the game)."""
+        edited = await self._edit_in_private(delivery, player, text)
+        if edited == "ok" and player.private_acting and player.user_id is not None:
+            delivery.set_private(player.user_id, player.private_message_id,
+                                 private_hand(player))
 
 
 def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
@@ -140,6 +166,11 @@ def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:
     turn = current_seat(game)
     return player.seat != turn and bool(player.private_message_id) and \
         may_write(player) and in_hand(game, player)
+
+
+def acting(game: GameSnapshot, seat: int) -> bool:
+    """Whether ``seat``'s private message drawn now carries the buttons of their turn."""
+    return bool(ui_for(game).private_rows(game, seat)) and not is_over(game)
 
 
 def may_write(player: PlayerInfo) -> bool:

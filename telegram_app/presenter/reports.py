@@ -15,7 +15,6 @@ from telegram_app.games.base import (
     current_seat,
     hand_number,
     is_over,
-    private_hand,
     turn_marker,
 )
 from telegram_app.games.registry import ui_for
@@ -64,10 +63,7 @@ class Reports(Screens):
         if is_over(fresh):
             await self._close_hand(delivery, fresh, hand_number(fresh))
         else:
-            pinged = fresh.at_seat(ping) if ping is not None else None
             drawn = await self._refresh_and_ping(delivery, None, ping, mention=quiet(fresh))
-            if pinged is not None:  # (their message before may still carry the buttons of
-                await self.retire(delivery, pinged)  # a turn that came back to them)
             if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
                 drawn = await self._edit_table(delivery) != "failed" and drawn
         if arrived:
@@ -120,20 +116,15 @@ class Reports(Screens):
                 await self._refresh(delivery, seats)
             return
         over = is_over(fresh)
-        ping, back = None, None
+        ping = None
         removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
         if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
             if removed:  # (their message is closed below, not redrawn first)
                 seats = (seats if seats is not None else
                          {p.seat for p in fresh.seated if p.seat is not None}) - removed
-            if ping is not None and ping == outcome.turn_before and \
-                    private_hand(fresh.at_seat(ping)) == hand_number(fresh):
-                back = fresh.at_seat(ping)  # (their last turn's message: retired below)
         if not over and _told_by_table(game, outcome):
             await self._live_move(delivery, outcome, seats, ping)
-            if back is not None:
-                await self.retire(delivery, back)
             return
         if not over and not _opens_table(fresh, outcome.events):
             (shown, arrived), _ = await asyncio.gather(  # (independent: sent at once; a
@@ -152,8 +143,6 @@ class Reports(Screens):
             await self._edit_table(delivery)  # (quiet: the note told it; the table shows it)
         if removed and not over:  # (at the end every message is closed: _close_hand)
             await self._close_removed(delivery, removed)
-        if back is not None:
-            await self.retire(delivery, back)
         if arrived:  # sent, then told: a kill before this shows it again (at least once)
             delivery.told(game.version)
 
