@@ -43,13 +43,21 @@ class Screens(PrivateViews):
             await ephemeral.close_hand(self, delivery, None)
 
     async def refresh(self, game: GameSnapshot) -> None:
-        """Draw every private message, and a quiet group's table, as the game is now (its
-        clock paused or going again)."""
+        """Draw every private message, and a quiet group's table, as ``game`` is now (its
+        clock paused or going again). That change is no move: once drawn, the game is told
+        up to it, if it was told up to the version before (else a sweep tells what is
+        untold), so no sweep takes it for a move and pings the player to act again."""
         async with self.delivering(game.id, game.chat_id) as delivery:
-            if delivery.game.status == "running":
-                await self._refresh(delivery)
-                if quiet(delivery.game):
-                    await self._edit_table(delivery)
+            fresh = delivery.game
+            if fresh.status != "running":
+                return
+            drawn = await self._refresh(delivery)
+            if quiet(fresh):
+                drawn = await self._edit_table(delivery) != "failed" and drawn
+            told = delivery.told_version(fresh)
+            if drawn and fresh.version == game.version and told is not None and \
+                    told >= game.version - 1:
+                delivery.told(game.version)
 
     async def _refresh(self, delivery: Delivery, seats: set[int] | None = None, *,
                        ping: int | None = None) -> bool:

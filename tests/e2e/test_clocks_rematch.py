@@ -2,18 +2,30 @@
 real Application against the fake Bot API on PostgreSQL, on a controlled clock: a rematch
 takes the group's settings as they are now, a leaver's note says the place they get, an
 alert's late link says the game went on without them, the private reminder goes with its
-turn, Koira's lobby tells its pace."""
+turn, Koira's lobby tells its pace, a /pause or /resume pings no one again."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
+import pytest
+
 from league.service import MatchService
 from telegram_app.services import KEY
 from tests.clock import Clock
-from tests.e2e.harness import BotRunner, bot_table, open_lobby, play_turn, wait_for
+from tests.e2e.harness import (
+    BotRunner,
+    bot_table,
+    open_lobby,
+    play_turn,
+    press_move,
+    private_turn_message,
+    wait_for,
+)
+from tests.e2e.unreachable import lowest_bid
 from tests.fakebot import FakeBotAPI, FakeUser
 
 GROUP = -100777001
@@ -199,3 +211,38 @@ async def test_a_koira_games_start_states_its_pace_as_coyotes_does(pg_db, pg_url
         started = api.find_messages(GROUP, "started with")[-1].text or ""
         assert "⏱" in text, text
         assert "⏱ relaxed (24 h a turn)" in started, started
+
+
+@pytest.mark.parametrize("private", [True, False], ids=["private chat", "group only"])
+async def test_a_pause_and_a_resume_ping_no_one_again(pg_db, pg_url, private: bool) -> None:
+    """/pause and /resume redraw the clock (the table, the private messages); they are no
+    move, so the player to act is not pinged again: no new private message (a notification
+    for nothing), no new mention in the group for a player the bot cannot write to (Cat,
+    who never started it). Once, the sweep took the clock's change for an untold move and
+    pinged them again, deleting the ping or reminder before."""
+    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    async with bot_table(pg_url, GROUP, "Clockwork", ["Ann", "Bob", "Cat"], clock=clock,
+                         sweep_interval=0.05, strangers=0 if private else 1
+                         ) as (api, players, runner):
+        ann, bob, cat = players
+        runner.app.bot_data[KEY].service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
+        lobby = await open_lobby(api, players, GROUP)
+        await ann.press_and_settle(lobby, "▶️ Start")
+        if not private:  # (to Cat's turn)
+            for user in (ann, bob):
+                await wait_for(lambda user=user: private_turn_message(api, user) is not None)
+                message = private_turn_message(api, user)
+                await press_move(api, user, message, lowest_bid(api, message))
+            await wait_for(lambda: bool(api.find_messages(GROUP, "your turn: 🎴")))
+        else:
+            await wait_for(lambda: private_turn_message(api, ann) is not None)
+        await api.settle(quiet=0.3)
+        for command, said in (("/pause", "is paused"), ("/resume", "runs again")):
+            mark = len(api.requests)
+            await ann.send(GROUP, command)
+            await wait_for(lambda said=said: bool(api.find_messages(GROUP, said)))
+            await asyncio.sleep(1)  # (twenty sweeps)
+            await api.settle(quiet=0.3)
+            sent = [(r.method, r.params.get("chat_id")) for r in api.requests[mark:]
+                    if r.method in ("sendMessage", "deleteMessage")]
+            assert sent == [("sendMessage", GROUP)], (command, sent)  # (the answer alone)
