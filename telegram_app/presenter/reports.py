@@ -57,8 +57,9 @@ class Reports(Screens):
             elif not held:
                 arrived = await self._tell_logged(delivery, logged)
                 # (the moves may have passed the turn and no one told its player: a ping
-                # twice beats none; once told, no sweep comes back to ping again)
-                ping = current_seat(fresh) if arrived else None
+                # twice beats none; once told, no sweep comes back to ping again. No move
+                # logged: a clock's change, which passes no turn)
+                ping = current_seat(fresh) if arrived and logged else None
         drawn = True
         if is_over(fresh):
             await self._close_hand(delivery, fresh, hand_number(fresh))
