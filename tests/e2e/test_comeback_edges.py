@@ -7,6 +7,8 @@ nothing extra. (Found by a review of /start's view order; these held up.)"""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -16,6 +18,7 @@ from telegram_app.games.koira.keyboards import mask_of
 from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
+    BotRunner,
     bot_table,
     open_lobby,
     private_turn_message,
@@ -61,9 +64,9 @@ def koira_keyboards(api: FakeBotAPI, user: FakeUser) -> list[StoredMessage]:
 
 @pytest.mark.parametrize("notes", ["quiet", "every_move"])
 async def test_koira_start_just_before_the_turn_passes_to_her(pg_db, pg_url, notes) -> None:
-    """Held up. Koira (a quiet group, and one with a note per move: a new table each trick):
-    the commit's case. Cat sends /start while another player's move, which passes the
-    turn to her, is about to be delivered: one live keyboard in her chat, her latest."""
+    """Koira (a quiet group, and one with a note per move: a new table each trick): Cat
+    sends /start while another player's move, which passes the turn to her, is about to
+    be delivered: one live keyboard in her chat, her latest."""
     clock = Clock(datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
     async with bot_table(pg_url, GROUP, "Koira", ["Ann", "Bob", "Cat"], clock=clock,
                          notes=notes) as (api, players, runner):
@@ -108,22 +111,32 @@ async def test_koira_start_just_before_the_turn_passes_to_her(pg_db, pg_url, not
             assert len(api.bot_messages(GROUP)) <= group_before + 1  # (a new trick's table)
 
 
-async def test_start_while_the_timeout_that_removes_her_is_pending(pg_db, pg_url) -> None:
-    """Held up. The group removes a player at her first timeout. Cat sends /start on her
-    turn while the game's lock is held; her turn runs out meanwhile (the sweeper's move
-    removes her; its delivery queues behind her view). The view delivers the removal
-    first: her message says she is out, without buttons, and no view of the hand is sent
-    after it; the next player has the one keyboard."""
+@asynccontextmanager
+async def removing_table(pg_url: str
+                         ) -> AsyncIterator[tuple[FakeBotAPI, list[FakeUser], BotRunner, Clock]]:
+    """Ann, Bob and Cat in a group that removes a player at their first timeout (the
+    admin's /settings), on a clock moved by hand, with a sweep every 50 ms."""
     clock = Clock(datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
     async with bot_table(pg_url, GROUP, "Review", ["Ann", "Bob", "Cat"], clock=clock,
                          sweep_interval=0.05) as (api, players, runner):
-        ann, bob, cat = players
-        service = runner.app.bot_data[KEY].service
+        ann = players[0]
         await ann.send(GROUP, "/settings")
         await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
         settings = api.find_messages(GROUP, "Defaults for new games")[-1]
         await ann.press_and_settle(settings, "⏰ On timeout: computer plays, removed after 2",
                                    quiet=0.05)
+        yield api, players, runner, clock
+
+
+async def test_start_while_the_timeout_that_removes_her_is_pending(pg_db, pg_url) -> None:
+    """The group removes a player at her first timeout. Cat sends /start on her turn while
+    the game's lock is held; her turn runs out meanwhile (the sweeper's move removes her;
+    its delivery queues behind her view). In the end her latest message says she is out,
+    without buttons, and no move buttons are left in her chat; the next player has the one
+    keyboard."""
+    async with removing_table(pg_url) as (api, players, runner, clock):
+        ann, bob, cat = players
+        service = runner.app.bot_data[KEY].service
         await to_cats_turn(api, players, runner, GROUP)
         game = (await service.open_games_in(GROUP))[0]
         before = len(sent_to(api, cat))
@@ -149,21 +162,13 @@ async def test_start_while_the_timeout_that_removes_her_is_pending(pg_db, pg_url
 
 
 async def test_start_while_the_move_that_ends_the_game_is_pending(pg_db, pg_url) -> None:
-    """Held up. The group removes a player at her first timeout; a poker-deck game ends at
-    the first removal. Cat sends /start while the game's lock is held and the turn times
-    out meanwhile (the game ends; its delivery queues behind her view): the view delivers
-    the end first and sends nothing after it. No move buttons are left anywhere; the
-    group gets the end's note once."""
-    clock = Clock(datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
-    async with bot_table(pg_url, GROUP, "Review", ["Ann", "Bob", "Cat"], clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
+    """The group removes a player at her first timeout; a poker-deck game ends at the first
+    removal. Cat sends /start while the game's lock is held and the turn times out
+    meanwhile (the game ends; its delivery queues behind her view). No move buttons are
+    left anywhere; the group gets the end's note once."""
+    async with removing_table(pg_url) as (api, players, runner, clock):
         ann, _bob, cat = players
         service = runner.app.bot_data[KEY].service
-        await ann.send(GROUP, "/settings")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
-        settings = api.find_messages(GROUP, "Defaults for new games")[-1]
-        await ann.press_and_settle(settings, "⏰ On timeout: computer plays, removed after 2",
-                                   quiet=0.05)
         lobby = await open_lobby(api, players, GROUP, "/newgame poker-deck")
         await ann.press_and_settle(lobby, "▶️ Start")
         await wait_for(lambda: any(private_turn_message(api, u) for u in players))

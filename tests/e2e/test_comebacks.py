@@ -26,7 +26,6 @@ from tests.clock import Clock
 from tests.e2e.harness import (
     bot_table,
     current_of,
-    open_lobby,
     press_move,
     private_turn_message,
     wait_for,
@@ -128,21 +127,12 @@ async def test_start_just_before_the_turn_passes_to_her_leaves_one_keyboard(tabl
     """Cat sends /start while Bob is to act, and her view waits for the game's lock (a slow
     delivery, say of another process, holds it); Bob's bid commits meanwhile, its delivery
     queued behind her view. The view is drawn as the game is then, her turn: its bids; the
-    bid's delivery then pings her with a new message, and the view's keyboard stays
-    beside it: two live keyboards of one game in her chat."""
+    bid's delivery then pings her with a new message, which retires the view. Once, the
+    view's keyboard stayed beside it: two live keyboards of one game in her chat."""
     api, players, _clock, runner, db = table
-    ann, bob, cat = players[:3]
-    service = runner.app.bot_data[KEY].service
-    service.new_seed = lambda: 3  # (Ann, Bob, Cat in turn)
-    lobby = await open_lobby(api, [ann, bob, cat], GROUP)
-    await ann.press_and_settle(lobby, "▶️ Start")
-    await wait_for(lambda: private_turn_message(api, ann) is not None)
-    message = private_turn_message(api, ann)
-    await press_move(api, ann, message, lowest_bid(api, message))
-    await wait_for(lambda: private_turn_message(api, bob) is not None)
-    await api.settle(quiet=0.2)
-    game = (await service.open_games_in(GROUP))[0]
-    message = private_turn_message(api, bob)
+    bob, cat = players[1:3]
+    message = await to_bobs_turn(api, players, runner, GROUP)
+    game = (await runner.app.bot_data[KEY].service.open_games_in(GROUP))[0]
     before = len(sent_to(api, cat))
     async with game_lock_held(db, game.id) as waiting:
         await cat.start_bot()  # (her view waits for the lock)
@@ -152,9 +142,8 @@ async def test_start_just_before_the_turn_passes_to_her_leaves_one_keyboard(tabl
         await asyncio.sleep(0.3)
     await wait_for(lambda: len(sent_to(api, cat)) > before)
     await api.settle(quiet=0.5)
-    live = move_keyboards(api, cat)
-    assert len(live) == 1, [(plain(m.text)[:60], api.buttons(m)[:3]) for m in live]
-    assert live[0] is api.bot_messages(cat.id)[-1]
+    assert len(move_keyboards(api, cat)) == 1, live(api, cat)
+    assert move_keyboards(api, cat)[0] is api.bot_messages(cat.id)[-1]
 
 
 async def cat_overbids_blocked(api: FakeBotAPI, players: list[FakeUser], runner) -> None:
@@ -243,10 +232,10 @@ async def test_start_while_another_process_delivers_the_turn_passing_to_her(tabl
 
 
 async def test_a_double_start_while_the_turn_passes_to_her_leaves_one_keyboard(table) -> None:
-    """Held up. Cat sends /start twice (two updates) while Bob's bid, which passes the turn
-    to her, is about to be delivered: the first view delivers the bid (her ping) and sends
-    nothing more; the second sends the view again and retires the ping. One live keyboard,
-    her latest message; the group gets the bid's table edit only."""
+    """Cat sends /start twice (two updates) while Bob's bid, which passes the turn to her,
+    is about to be delivered (each view, and the bid's ping, a new message retiring the
+    one before). One live keyboard, her latest message; the group gets the bid's table
+    edit only. (Failed before ``private_messages.acting``.)"""
     api, players, _clock, runner, db = table
     _ann, bob, cat = players[:3]
     service = runner.app.bot_data[KEY].service
@@ -270,9 +259,8 @@ async def test_a_double_start_while_the_turn_passes_to_her_leaves_one_keyboard(t
 
 async def test_a_stranger_starting_the_bot_while_a_move_is_pending_changes_nothing(
         table) -> None:
-    """Held up. Dan, seated nowhere, sends /start while Bob's bid is about to be delivered:
-    he gets the welcome only; the bid's delivery pings Cat once; the group gets nothing
-    extra."""
+    """Dan, seated nowhere, sends /start while Bob's bid is about to be delivered: he gets
+    the welcome only; the bid's delivery pings Cat once; the group gets nothing extra."""
     api, players, _clock, runner, db = table
     _ann, bob, cat, dan = players
     service = runner.app.bot_data[KEY].service
@@ -294,11 +282,9 @@ async def test_a_stranger_starting_the_bot_while_a_move_is_pending_changes_nothi
 
 
 async def test_back_by_typing_her_bid_while_blocked_leaves_no_keyboard(table) -> None:
-    """Held up. Cat blocked the bot on her turn (her message carries its bids); she comes
-    back by typing her bid while the game's lock is held: her comeback's view waits, her
-    bid commits behind it. The view delivers the bid first (her message loses its
-    buttons; Ann is pinged), then sends her the view, which has none: no keyboard in
-    Cat's chat, one in Ann's."""
+    """Cat blocked the bot on her turn (her message carries its bids); she comes back by
+    typing her bid while the game's lock is held: her comeback's view waits, her bid
+    commits behind it. No keyboard is left in Cat's chat, one in Ann's (to act)."""
     api, players, _clock, runner, db = table
     ann, _bob, cat = players[:3]
     service = runner.app.bot_data[KEY].service
@@ -326,10 +312,9 @@ async def test_back_by_typing_her_bid_while_blocked_leaves_no_keyboard(table) ->
 
 
 async def test_start_while_a_call_deals_the_next_round_to_others_redraws_hers(table) -> None:
-    """Held up. Cat (reachable) sends /start while Ann's call, which ends round 1 (Cat does
-    not open round 2), is about to be delivered: round 2 is drawn on her message in place,
-    then /start's view is sent and the redrawn one deleted: one message of round 2, her
-    latest, no keyboard; the group gets the new table only."""
+    """Cat (reachable) sends /start while Ann's call, which ends round 1 (Cat does not open
+    round 2), is about to be delivered: one message of round 2 in her chat, her latest,
+    with no keyboard; the group gets the new table only."""
     api, players, _clock, runner, db = table
     ann, bob, cat = players[:3]
     service = runner.app.bot_data[KEY].service
@@ -364,10 +349,10 @@ def keyboards_of_game(api: FakeBotAPI, user: FakeUser, game_id: int) -> list[Sto
 
 
 async def test_start_in_two_games_while_both_turns_pass_to_her(table) -> None:
-    """Held up. Cat plays in two groups' games; in each Bob is to act, his bid passing the
-    turn to her. She sends /start while both games' locks are held and both bids commit:
-    each game's view delivers its bid first. One live keyboard of each game in her chat,
-    none left in Bob's."""
+    """Cat plays in two groups' games; in each Bob is to act, his bid passing the turn to
+    her. She sends /start while both games' locks are held and both bids commit. One live
+    keyboard of each game in her chat, none left in Bob's. (Failed before
+    ``private_messages.acting``.)"""
     api, players, _clock, runner, db = table
     _ann, bob, cat = players[:3]
     service = runner.app.bot_data[KEY].service
