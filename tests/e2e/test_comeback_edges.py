@@ -7,13 +7,14 @@ nothing extra. (Found by a review of /start's view order; these held up.)"""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pytest
 
 from engine.core import Action
+from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.keyboards import mask_of
 from telegram_app.services import KEY
 from tests.clock import Clock
@@ -128,6 +129,25 @@ async def removing_table(pg_url: str
         yield api, players, runner, clock
 
 
+async def start_as_the_turn_runs_out(db, service, user: FakeUser, clock: Clock, game_id: int,
+                                     committed: Callable[[GameSnapshot], bool]) -> None:
+    """``user`` sends /start while game ``game_id``'s lock is held (her view waits for it),
+    and the turn's clock runs out meanwhile: the sweeper's move commits (``committed``
+    says when, as the game reads), its delivery queued behind her view; then the lock
+    goes."""
+    async with game_lock_held(db, game_id) as waiting:
+        await user.start_bot()
+        await until(waiting, "/start's view never waited for the lock")
+        clock.advance(3601)
+        for _ in range(1000):
+            if committed(await service.get(game_id)):
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the timeout never committed")
+        await asyncio.sleep(0.3)
+
+
 async def test_start_while_the_timeout_that_removes_her_is_pending(pg_db, pg_url) -> None:
     """The group removes a player at her first timeout. Cat sends /start on her turn while
     the game's lock is held; her turn runs out meanwhile (the sweeper's move removes her;
@@ -140,18 +160,8 @@ async def test_start_while_the_timeout_that_removes_her_is_pending(pg_db, pg_url
         await to_cats_turn(api, players, runner, GROUP)
         game = (await service.open_games_in(GROUP))[0]
         before = len(sent_to(api, cat))
-        async with game_lock_held(pg_db, game.id) as waiting:
-            await cat.start_bot()
-            await until(waiting, "/start's view never waited for the lock")
-            clock.advance(3601)
-            for _ in range(1000):
-                now = await service.get(game.id)
-                if now.version > game.version:
-                    break
-                await asyncio.sleep(0.01)
-            else:
-                pytest.fail("the timeout never committed")
-            await asyncio.sleep(0.3)
+        await start_as_the_turn_runs_out(pg_db, service, cat, clock, game.id,
+                                         lambda now: now.version > game.version)
         await wait_for(lambda: bool(api.find_messages(GROUP, "is removed from the game")))
         await api.settle(quiet=0.5)
         new = sent_to(api, cat)[before:]
@@ -175,17 +185,8 @@ async def test_start_while_the_move_that_ends_the_game_is_pending(pg_db, pg_url)
         await api.settle(quiet=0.3)
         game = (await service.open_games_in(GROUP))[0]
         before = len(sent_to(api, cat))
-        async with game_lock_held(pg_db, game.id) as waiting:
-            await cat.start_bot()
-            await until(waiting, "/start's view never waited for the lock")
-            clock.advance(3601)
-            for _ in range(1000):
-                if (await service.get(game.id)).status == "finished":
-                    break
-                await asyncio.sleep(0.01)
-            else:
-                pytest.fail("the game never ended")
-            await asyncio.sleep(0.3)
+        await start_as_the_turn_runs_out(pg_db, service, cat, clock, game.id,
+                                         lambda now: now.status == "finished")
         await wait_for(lambda: bool(api.find_messages(GROUP, "is over!")))
         await api.settle(quiet=0.5)
         assert len(api.find_messages(GROUP, "is over!")) == 1
