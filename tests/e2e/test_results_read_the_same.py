@@ -1,12 +1,7 @@
-"""Results players can trust (a fresh pair of eyes): games played through the real bot, then
-every screen that tells their outcome compared with what the league stored and with what
-should be true — the final group message, each player's last private message, /standings
-(this week, last week, season), /rating, /history, /replay, /top and the Mini App's league
-pages; a cancelled game, a player who left, languages and names."""
+"""Places and Elo changes read alike everywhere: a leaver, a cancel, last week, Koira."""
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 from datetime import UTC, datetime, timedelta
@@ -20,29 +15,15 @@ from league.store.rating_models import RatingEvent
 from league.tables.ratings import shown_change
 from telegram_app.services import KEY
 from tests.clock import Clock
-from tests.e2e.harness import (
-    bot_table,
-    choose,
-    move_version,
-    mover,
-    open_lobby,
-    play_turn,
-    press_move,
-    private_turn_message,
-    wait_for,
-)
+from tests.e2e.harness import bot_table, mover, open_lobby, play_turn, wait_for
+from tests.e2e.results_helpers import GROUP, lives_two, play_out
 from tests.e2e.test_game_end import _places
-from tests.fakebot import FakeBotAPI, FakeUser, parse_html
+from tests.e2e.unreachable import plain
+from tests.fakebot import FakeBotAPI, FakeUser
 from tests.miniapp.server import init_data, miniapp_server
 
-GROUP = -100431
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 LINE = re.compile(r"^(🥇|🥈|🥉|\d+\.) (\S+)(?: 🐕)?(?: · ([+−]\d+|±0) \(Elo (\d+)(\??)\))?$")
-
-
-def plain(text: str | None) -> str:
-    """A message as read: no markup, no bidi isolation marks around names."""
-    return parse_html(text or "")[0].replace("\u2068", "").replace("\u2069", "")
 
 
 def signed(value: int) -> str:
@@ -64,22 +45,6 @@ async def ask(api: FakeBotAPI, user: FakeUser, command: str, expect: str,
     return plain(api.find_messages(chat, expect)[-1].text)
 
 
-async def lives_two(api: FakeBotAPI, admin: FakeUser) -> None:
-    await admin.send(GROUP, "/settings")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "Defaults for new games")))
-    await admin.press_and_settle(api.find_messages(GROUP, "Defaults for new games")[-1],
-                                 "Coyote · ❤️ Lives: 3", quiet=0.05)
-
-
-async def play_out(api: FakeBotAPI, players: list[FakeUser], overs: int) -> None:
-    for _ in range(400):
-        if len(api.find_messages(GROUP, "is over!")) > overs:
-            break
-        assert await play_turn(api, players, GROUP)
-    await wait_for(lambda: len(api.find_messages(GROUP, "is over!")) > overs, timeout=60)
-    await api.settle(quiet=0.1)
-
-
 async def events_of(runner, game_id: int) -> dict[int, RatingEvent]:
     async with runner.app.bot_data[KEY].db.sessions() as session:
         return {e.user_id: e for e in await session.scalars(
@@ -90,30 +55,6 @@ async def seats_of(runner, game_id: int) -> dict[int, GamePlayer]:
     async with runner.app.bot_data[KEY].db.sessions() as session:
         return {p.user_id: p for p in await session.scalars(
             select(GamePlayer).where(GamePlayer.game_id == game_id))}
-
-
-async def play_to_the_end(api: FakeBotAPI, runner, players: list[FakeUser],
-                          game_id: int = 1) -> None:
-    """``players`` play game ``game_id`` to its end, whatever the group's language (the
-    harness's :func:`play_turn` waits for the English "is over!")."""
-    service = runner.app.bot_data[KEY].service
-    for _ in range(400):
-        if (await service.get(game_id)).status == "finished":
-            return
-        offers = [(move_version(api, m) or 0, i, u, m) for i, u in enumerate(players)
-                  if (m := private_turn_message(api, u)) is not None]
-        if not offers:
-            await asyncio.sleep(0.02)
-            continue
-        pressed, _i, user, message = max(offers, key=lambda o: (o[0], -o[1]))
-        answer = await press_move(api, user, message, choose(api, message))
-        assert not answer.get("show_alert"), answer
-        for _ in range(3000):
-            if any(private_turn_message(api, u, pressed) for u in players) or \
-                    (await service.get(game_id)).status == "finished":
-                break
-            await asyncio.sleep(0.01)
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture
@@ -257,83 +198,6 @@ async def test_a_cancelled_game_is_not_rated_nor_listed(four) -> None:
     assert "Elo 1500?" in card and "Rated games: 0 · wins: 0" in card, card
 
 
-@pytest.mark.parametrize("language", ["ko", "ja", "es"])
-async def test_league_screens_speak_the_groups_language(pg_db, pg_url, language: str) -> None:
-    """A group set to Korean, Japanese or Spanish plays a rated game: its final message,
-    /standings, /rating, /history, /top and /replay, and the Mini App's league pages for a
-    reader of that language, hold no English (tests/english_check.py) and format numbers
-    (a half point) the language's way."""
-    from tests.english_check import english_runs
-
-    clock = Clock(datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
-    async with bot_table(pg_url, GROUP, "Idiomas", ["Ann", "Bob", "Cat", "Dan"], clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
-        ann, bob, cat, dan = players
-        await lives_two(api, ann)
-        await ann.send(GROUP, f"/settings language {language}")
-        await api.settle(quiet=0.1)
-        before = len(api.bot_messages(GROUP))
-        await ann.send(GROUP, "/newgame")
-        await wait_for(lambda: len(api.bot_messages(GROUP)) > before)
-        await api.settle(quiet=0.05)
-        lobby = api.bot_messages(GROUP)[-1]
-        join = next(t for t, _d in api.buttons(lobby) if t.startswith("✋"))
-        for user in players[1:]:
-            await user.press_and_settle(api.get_message(GROUP, lobby.message_id), join,
-                                        quiet=0.02)
-        start = next(t for t, _d in api.buttons(api.get_message(GROUP, lobby.message_id))
-                     if t.startswith("▶️"))
-        await ann.press_and_settle(api.get_message(GROUP, lobby.message_id), start)
-        moved: set[int] = set()
-        while not {cat.id, dan.id} <= moved:  # Cat and Dan move, then leave: they share 3rd
-            moved.add((await mover(api, players)).id)
-            assert await play_turn(api, players, GROUP)
-        for leaver in (cat, dan):
-            before = len(api.bot_messages(GROUP))
-            await leaver.send(GROUP, "/leave")
-            await wait_for(lambda before=before: len(api.bot_messages(GROUP)) > before)
-            await api.settle(quiet=0.05)
-        await play_to_the_end(api, runner, [ann, bob])
-        await api.settle(quiet=0.2)
-        names = ("Ann", "Bob", "Cat", "Dan")
-        texts = {"final": api.bot_messages(GROUP)[-1].text or ""}
-        for command in ("/standings", "/standings season", "/rating", "/history", "/top",
-                        "/replay 1"):
-            before = len(api.bot_messages(GROUP))
-            await ann.send(GROUP, command)
-            await wait_for(lambda before=before: len(api.bot_messages(GROUP)) > before)
-            await api.settle(quiet=0.05)
-            texts[command] = api.bot_messages(GROUP)[-1].text or ""
-        found = {key: runs for key, text in texts.items()
-                 if (runs := english_runs(text, language, names))}
-        half = {"ko": "0.5", "ja": "0.5", "es": "0,5"}[language]
-        assert half in plain(texts["/standings"]), texts["/standings"]
-        import httpx
-        async with miniapp_server(runner.app) as base, httpx.AsyncClient(timeout=30) as http:
-            auth = {"Authorization": "tma " + init_data(
-                api.token, bob.id, "Bob", language=language,
-                auth_date=clock.now.timestamp())}
-            for path in (f"chat/{GROUP}/standings?period=week", f"chat/{GROUP}/history",
-                         f"profile/{bob.id}?chat={GROUP}", "replay/1"):
-                page = (await http.get(f"{base}api/{path}", headers=auth)).json()
-                strings = []
-
-                def walk(value, strings=strings) -> None:
-                    if isinstance(value, str):
-                        strings.append(value)
-                    elif isinstance(value, dict):
-                        for k, v in value.items():
-                            if k not in ("kind", "game", "period"):
-                                walk(v)
-                    elif isinstance(value, list):
-                        for v in value:
-                            walk(v)
-                walk(page)
-                if runs := english_runs("\n".join(strings), language, names):
-                    found[path] = runs
-        assert not found, found
-
-
 def test_last_weeks_table_gives_last_weeks_change_once_the_player_played_again() -> None:
     """Ann's only game last week took her from 1500.0 to 1510.4: its final message, her
     private message and /history read "+10 (Elo 1510?)". This week she played once more
@@ -363,46 +227,6 @@ def test_last_weeks_table_gives_last_weeks_change_once_the_player_played_again()
                                               {"ann": 2, "bob": 1})))
     line = next(line for line in text.splitlines() if "Ann" in line)
     assert line.endswith(f"({told})"), (line, "last week's only game of Ann read " + told)
-
-
-async def test_names_with_markup_and_right_to_left_text_are_escaped_on_every_screen(
-        pg_db, pg_url) -> None:
-    """Players named "<i>Ann</i>", "שרה & Co" and "Cat" + RIGHT-TO-LEFT OVERRIDE play a rated
-    game: the final message, /standings, /rating, /history, /top and /replay show each name
-    escaped (no tag of theirs is read as markup) and inside its own bidi isolate, so the
-    override cannot turn the rest of the line around."""
-    names = ["<i>Ann</i>", "שרה & Co", "Cat\u202e"]
-    clock = Clock(datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
-    async with bot_table(pg_url, GROUP, "Names", names, clock=clock,
-                         sweep_interval=0.05) as (api, players, runner):
-        await lives_two(api, players[0])
-        lobby = await open_lobby(api, players, GROUP)
-        await players[0].press_and_settle(lobby, "▶️ Start")
-        await play_out(api, players, 0)
-        texts = {"final": api.find_messages(GROUP, "is over!")[-1].html or ""}
-        for command, expect in (("/standings", "Standings this week"),
-                                ("/rating", "Rank in this chat"),
-                                ("/history", "Last games in this chat"),
-                                ("/replay 1", "Replay of game #1")):
-            before = len(api.find_messages(GROUP, expect))
-            await players[0].send(GROUP, command)
-            await wait_for(lambda before=before, expect=expect:
-                           len(api.find_messages(GROUP, expect)) > before)
-            texts[command] = api.find_messages(GROUP, expect)[-1].html or ""
-        for key, text in texts.items():
-            assert "<i>Ann</i>" in plain(text), (key, text)  # read as written
-            assert "<i>Ann" not in text and "&lt;i&gt;Ann&lt;/i&gt;" in text, (key, text)
-            assert "& Co" not in text, (key, text)
-            for line in text.splitlines():
-                depth = 0
-                for ch in line:
-                    depth += ch == "\u2068"
-                    depth -= ch == "\u2069"
-                    assert ch != "\u202e" or depth > 0, (key, line)
-                assert depth == 0, (key, line)
-        for user in players:  # their own last private message
-            text = api.bot_messages(user.id)[-1].html or ""
-            assert "<i>Ann" not in text and "& Co" not in text, text
 
 
 async def test_koira_two_leavers_share_last_place_and_both_are_the_koira(four) -> None:
