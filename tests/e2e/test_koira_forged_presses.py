@@ -1,4 +1,4 @@
-"""Review probes: forged and stale Koira presses through the real Application and the fake
+"""Forged and stale Koira presses through the real Application and the fake
 Bot API (a mask past the hand, another game's id, an old version, a Coyote verb, a move
 pressed on the group's table, a press by someone not playing), /notify in a private chat.
 Each must be answered with an alert and change nothing."""

@@ -1,4 +1,4 @@
-"""Review probe: a Koira game in a Korean group with a Spanish and a Japanese player (names
+"""A Koira game in a Korean group with a Spanish and a Japanese player (names
 with HTML and right-to-left text), to the end, then 🔁, /replay, /standings koira,
 /top koira, /history: no English in any text, button or alert, every HTML text valid."""
 

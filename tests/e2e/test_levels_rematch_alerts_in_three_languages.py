@@ -1,4 +1,4 @@
-"""Review probe of computer levels, 🔁 Rematch and /notify in three languages, through the
+"""Computer levels, 🔁 Rematch and /notify in three languages, through the
 real Application and the fake Bot API: a Korean group with a Spanish player (a name in HTML)
 and a Japanese one (a right-to-left name) subscribe, set computer levels, play an easy and a
 hard computer to the end, rematch, and read /replay and /settings: no English anywhere, the
@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from tests.clock import Clock
 from tests.e2e.harness import BotRunner, labels, wait_for
 from tests.e2e.koira_play import service_of
-from tests.e2e.test_review_table_together import GROUP, HOWLER, WILE, tap, tr
+from tests.e2e.table_together_helpers import GROUP, HOWLER, WILE, tap, tr
 from tests.english_check import log_faults
 from tests.fakebot import FakeBotAPI
 
