@@ -19,6 +19,8 @@ from league.service import MatchService
 from league.store.db import Database
 from telegram_app.services import KEY
 from tests.clock import Clock
+from tests.e2e.group_coyote_helpers import CODE_NAMES, open_table, turn_message
+from tests.e2e.group_play_common import current
 from tests.e2e.harness import (
     bot_table,
     move_version,
@@ -27,12 +29,6 @@ from tests.e2e.harness import (
     press_move,
     private_turn_message,
     wait_for,
-)
-from tests.e2e.test_group_coyote_editions import (
-    CODE_NAMES,
-    current,
-    open_table,
-    turn_message,
 )
 from tests.e2e.unreachable import lowest_bid, move_keyboards, plain
 from tests.fakebot import FakeBotAPI

@@ -12,15 +12,10 @@ import pytest
 
 from engine import GAMES
 from telegram_app.games.coyote.notes import KEEPS_TURN
+from tests.e2e.group_coyote_helpers import open_table, pings, turn_message, version_of
+from tests.e2e.group_coyote_play import choose_and_press
+from tests.e2e.group_play_common import current
 from tests.e2e.koira_play import service_of
-from tests.e2e.test_group_coyote_editions import (
-    choose_and_press,
-    current,
-    open_table,
-    pings,
-    turn_message,
-    version_of,
-)
 from tests.fakebot import FakeBotAPI
 
 COYOTE = GAMES["coyote"]
@@ -143,7 +138,7 @@ async def test_a_koira_turn_coming_back_pings_once_and_keeps_one_keyboard(
     hand her the turn again (she won the trick, or leads after them), a new private message
     tells her and her old one goes; a trick she won with her own last card (nobody moved in
     between) leaves one live keyboard and sends nothing new."""
-    from tests.e2e import test_group_koira as gk
+    from tests.e2e import group_koira_helpers as gk
     from tests.e2e.koira_play import carry_out, computer_choice, koira_turn
     koira = GAMES["koira"]
     t = await gk.open_table(api, sqlite_url, ["en"], [True], names=["Ann"], ai=3)

@@ -1,43 +1,24 @@
-"""Coyote played from the group (🎴, ephemeral messages, Bot API 10.2) in Spanish and
-English, across the three editions (classic with masks, feathers with coins, poker-deck),
-with nobody or only some players having a private chat with the bot, and with computer
-players. Each test drives the real Application through the fake Bot API and checks what new
-players would notice: one's own card shown, hidden cards in the group, special actions
-offered against the rules or not working from an ephemeral message, live buttons left
-behind, pings, the final message, English left in a Spanish game, presses without an
-answer."""
+"""Coyote played from the group, for its tests: the table, reading it, and what is checked."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
-import pytest
-
 from engine import GAMES
-from telegram_app.i18n import _, use_language
-from tests.e2e.harness import BotRunner, wait_for
+from tests.e2e.group_play_common import tr
+from tests.e2e.harness import MOVE_VERBS, BotRunner, wait_for
 from tests.e2e.koira_play import service_of
+from tests.e2e.messy_telegram_helpers import plain
 from tests.english_check import log_faults
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
 GROUP = -100881
 COYOTE = GAMES["coyote"]
-MOVE_VERBS = ("b", "c", "cc", "m", "k", "x", "q", "g")
 SPECIAL_CODES = {"pass": 1, "double": 2, "reverse": 3, "draw1": 4, "change": 5, "shot": 6,
                  "extra": 7, "skip": 8, "swap": 9, "guess": 10}
 CODE_NAMES = {v: k for k, v in SPECIAL_CODES.items()}
 NAMES = {"es": ["Lucía", "Mateo", "Sofía", "Diego", "Elena"],
          "en": ["Ann", "Bob", "Cat", "Dan", "Eve"]}
-
-
-def tr(language: str, message: str) -> str:
-    with use_language(language):
-        return _(message)
-
-
-def plain(text: str | None) -> str:
-    return (text or "").replace("\u2068", "").replace("\u2069", "")
 
 
 def version_of(api: FakeBotAPI, message: StoredMessage | None) -> int | None:
@@ -138,11 +119,6 @@ async def open_table(api: FakeBotAPI, url: str, language: str, started: list[boo
     game_id = int(peek_data(api, table_message(api)).split(":")[1])
     return Table(api, runner, players, {u.id for u, s in zip(players, started, strict=True)
                                         if not s}, language, game_id)
-
-
-async def current(t: Table):
-    await t.api.settle(quiet=0.05)
-    return await service_of(t.runner).get(t.game_id)
 
 
 def private_turn(api: FakeBotAPI, user: FakeUser, version: int) -> StoredMessage | None:
@@ -280,133 +256,6 @@ def table_faults(t: Table, game) -> list[str]:
     return faults
 
 
-async def choose_and_press(t: Table, rng: random.Random, game, user: FakeUser,
-                           message: StoredMessage, prefer_special: float) -> None:
-    """Pick among the offered buttons: a special (with its second keyboard) with
-    probability ``prefer_special``, else a low bid or, when the bid looks high, 🐺 Coyote!
-    (confirmed with Yes)."""
-    api = t.api
-    buttons = move_buttons(api, message)
-    specials = [(lab, d) for lab, d in buttons if d.split(":")[0] in ("x", "k", "g")]
-    bids = [(int(d.split(":")[3]), d) for _l, d in buttons
-            if d.startswith("b:") and d.count(":") == 3]
-    call = next((d for _l, d in buttons if d.split(":")[0] in ("c", "cc")), None)
-    seat = game.player(user.id).seat
-    if specials and rng.random() < prefer_special:
-        label, data = rng.choice(specials)
-        name = "guess" if data.startswith("g:") else CODE_NAMES[int(data.split(":")[3])]
-        t.used[name] = t.used.get(name, 0) + 1
-        answer = await user.press_and_settle(message, data, quiet=0.02)
-        if answer.get("show_alert"):
-            t.faults.append(f"v{game.version}: {name} answered with an alert {answer!r}")
-            return
-        if data.startswith("x:"):
-            return
-        current_msg = refetch(api, message)
-        if current_msg is None:
-            t.faults.append(f"v{game.version}: the message went after pressing {label}")
-            return
-        second = move_buttons(api, current_msg)
-        if data.startswith("g:"):
-            options = [d for _l, d in second if d.startswith("q:")]
-        elif name in ("draw1", "shot"):
-            options = [d for _l, d in second if d.startswith("m:") and d.count(":") == 4]
-        else:
-            options = [d for _l, d in second if d.startswith("b:") and d.count(":") == 4]
-        if not options:
-            t.faults.append(f"v{game.version}: {name}'s second keyboard offers nothing: "
-                            f"{second}")
-            return
-        choice = rng.choice(options) if data.startswith("g:") else options[0]
-        answer = await user.press_and_settle(current_msg, choice, quiet=0.02)
-        if answer.get("show_alert"):
-            t.faults.append(f"v{game.version}: {name} (2nd) answered with an alert {answer!r}")
-            return
-        if name in ("draw1", "shot"):
-            current_msg = refetch(api, current_msg)
-            bids2 = [d for _l, d in move_buttons(api, current_msg)
-                     if d.startswith("b:") and d.count(":") == 4]
-            if not bids2:
-                t.faults.append(f"v{game.version}: {name}: no bids after the target")
-                return
-            answer = await user.press_and_settle(current_msg, bids2[0], quiet=0.02)
-            if answer.get("show_alert"):
-                t.faults.append(f"v{game.version}: {name} bid answered {answer!r}")
-        return
-    state = game.state
-    visible = 0
-    view = COYOTE.view(state, seat)
-    for c in view["cards"]:
-        if c is not None and c.lstrip("-").isdigit():
-            visible += int(c)
-    last = state["bids"][-1][1] if state["bids"] else 0
-    if call and (not bids or last > visible + 3 or rng.random() < 0.15):
-        answer = await user.press_and_settle(message, call, quiet=0.02)
-        if answer.get("show_alert"):
-            t.faults.append(f"v{game.version}: 🐺 answered with an alert {answer!r}")
-            return
-        if call.startswith("cc:"):
-            current_msg = refetch(api, message)
-            yes = next((d for _l, d in move_buttons(api, current_msg) if d.startswith("c:")),
-                       None) if current_msg is not None else None
-            if yes is None:
-                t.faults.append(f"v{game.version}: 🐺 asked for no confirmation on "
-                                f"{'its ephemeral' if message.is_ephemeral else 'the'} "
-                                f"message")
-                return
-            answer = await user.press_and_settle(current_msg, yes, quiet=0.02)
-            if answer.get("show_alert"):
-                t.faults.append(f"v{game.version}: Yes answered with an alert {answer!r}")
-        return
-    data = bids[0][1] if rng.random() < 0.7 else rng.choice(bids)[1]
-    answer = await user.press_and_settle(message, data, quiet=0.02)
-    if answer.get("show_alert"):
-        t.faults.append(f"v{game.version}: a bid answered with an alert {answer!r}")
-
-
-async def play_one(t: Table, rng: random.Random, prefer_special: float = 0.5) -> bool:
-    """The player to act (a human) moves; ``False`` once the game is over."""
-    game = await current(t)
-    if game.status != "running":
-        return False
-    seat = COYOTE.current_seat(game.state)
-    player = game.at_seat(seat)
-    if player.is_ai:  # (the bot plays it: wait for the version to move)
-        for _ in range(300):
-            now = await current(t)
-            if now.version != game.version or now.status != "running":
-                return True
-        raise AssertionError("the computer player did not move")
-    user = t.user(player.user_id)
-    assert user is not None
-    message = await turn_message(t, user, game.version)
-    t.faults += own_card_faults(t, game, user, message)
-    t.faults += off_turn_faults(t, game, user)
-    t.faults += ping_faults(t, game, user)
-    t.faults += table_faults(t, game)
-    expected = expected_specials(game, seat)
-    offered = offered_specials(t.api, message)
-    t.offered |= offered
-    if expected != offered:
-        t.faults.append(f"v{game.version}: specials offered {sorted(offered)}, the rules "
-                        f"allow {sorted(expected)}")
-    await choose_and_press(t, rng, game, user, message, prefer_special)
-    after = await current(t)
-    if after.version == game.version:
-        t.faults.append(f"v{game.version}: {user.first_name}'s move did nothing")
-        raise AssertionError(t.faults)
-    if after.status == "running" and user.id in t.group_only and \
-            COYOTE.current_seat(after.state) != seat:
-        eph = live(t.api, user)
-        if move_buttons(t.api, eph):
-            t.faults.append(f"v{after.version}: {user.first_name}'s ephemeral message keeps "
-                            f"move buttons after their turn")
-    t.last_human = user.id
-    t.turns += 1
-    assert t.turns < 500
-    return True
-
-
 def end_faults(t: Table) -> list[str]:
     api = t.api
     faults = []
@@ -431,19 +280,6 @@ def language_faults(t: Table) -> list[str]:
         return []
     return [str(f) for f in log_faults(t.api.log, languages,
                                        {n: t.language for n in names}, names)]
-
-
-async def play_game(t: Table, seed: int, prefer_special: float = 0.5) -> None:
-    rng = random.Random(seed)
-    while await play_one(t, rng, prefer_special):
-        pass
-    await t.api.settle(quiet=0.2)
-
-
-@pytest.fixture
-async def api():
-    async with FakeBotAPI() as fake:
-        yield fake
 
 
 def final_faults(t: Table, game) -> list[str]:
@@ -471,69 +307,3 @@ def final_faults(t: Table, game) -> list[str]:
     if not has_ai and "Elo" not in text:
         faults.append("no Elo change in a rated game")
     return faults
-
-
-async def sweep(api, url, language, command, started, specials, ai, seed,
-                keep=lambda f: True) -> list[str]:
-    t = await open_table(api, url, language, started, command=command, specials=specials,
-                         ai=ai, seed=seed)
-    try:
-        await play_game(t, seed)
-        game = await current(t)
-        assert game.status == "finished"
-        assert t.used or not specials, "no special action was tried"
-        return [f for f in t.faults if keep(f)] + end_faults(t) + language_faults(t) + \
-            final_faults(t, game)
-    finally:
-        await t.runner.stop()
-
-
-@pytest.mark.parametrize(("language", "command", "started", "specials"), [
-    ("es", "/newgame classic", [False, False, False, False], True),
-    ("es", "/newgame feathers", [False, True, False, False, False], True),
-    ("es", "/newgame poker-deck", [False, False, True], False),
-    ("en", "/newgame classic", [True, False, False], True),
-    ("en", "/newgame feathers", [False, False, False], True),
-    ("en", "/newgame poker-deck", [False, True, False, True], False),
-])
-async def test_whole_games_from_the_group_without_computer_players(
-        api, sqlite_url, language, command, started, specials) -> None:
-    """Every human move (bids, 🐺 with its Yes, every mask or coin the keyboard offers,
-    their second keyboards) from 🎴's ephemeral message or the private chat: no own card
-    shown, no card on the group's table, the specials offered are the rules' legal ones,
-    no live buttons off-turn, one live ping naming the player to act (none for a player
-    with a private chat), no English in Spanish, the final message right."""
-    faults = await sweep(api, sqlite_url, language, command, started, specials, 0, 3)
-    assert not faults, faults[:20]
-
-
-@pytest.mark.parametrize(("command", "started", "specials", "ai", "seed"), [
-    ("/newgame feathers", [False, True, False], True, 1, 2),
-    ("/newgame poker-deck", [False, False, True], False, 1, 2),
-])
-async def test_a_player_without_private_chat_is_named_when_a_computer_player_passes_them_the_turn(
-        api, sqlite_url, command, started, specials, ai, seed) -> None:
-    """Spanish, computer players at the table. When a computer player's move (its opening
-    bid of a new round, as the showdown's winner) hands the turn to a human who has no
-    private chat, that human must be named in the group (a ping, or the new table's
-    "opens the round" mention). Seen: the new table says only "Esperando a Sofía." (no
-    mention) and no ping follows: she is not notified at all."""
-    faults = await sweep(api, sqlite_url, "es", command, started, specials, ai, seed,
-                         keep=lambda f: "came back" not in f)
-    assert not [f for f in faults if "not pinged" in f], faults[:20]
-
-
-async def test_the_turn_coming_back_through_computer_players_is_told(api, sqlite_url) -> None:
-    """Spanish, one human without a private chat against two computer players. After her
-    bid the computer players reply at once and the turn comes back to her: README says the
-    player whose turn begins is told (a new private message, or in the group a short ping);
-    here only her ephemeral message gets its buttons back by an edit, which does not notify
-    (an offline or away player never learns it is her turn until the clock's reminder)."""
-    t = await open_table(api, sqlite_url, "es", [False], command="/newgame classic", ai=2,
-                         seed=5)
-    try:
-        await play_game(t, 5, prefer_special=0.0)
-        came_back = [f for f in t.faults if "came back" in f]
-        assert not came_back, came_back[:5]
-    finally:
-        await t.runner.stop()
