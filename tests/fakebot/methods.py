@@ -1,7 +1,9 @@
-"""Bot API method implementations of the fake server (mixed into ``FakeBotAPI``).
+"""Bot API method implementations of the fake server (mixed into ``FakeBotAPI``): the object
+builders, the shared checks, the bot's settings and the message methods.
 
 Each ``_m_<lowercase method name>(params)`` returns the ``result`` or raises ``ApiError``
-with Telegram's exact description.
+with Telegram's exact description. Ephemeral messages are in :mod:`tests.fakebot.ephemeral`,
+chats and members in :mod:`tests.fakebot.chats`.
 """
 
 from __future__ import annotations
@@ -27,15 +29,6 @@ _NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly the "
     "same as a current content and reply markup of the message"
 )
-_ADMIN_RIGHTS = dict.fromkeys(
-    (
-        "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
-        "can_manage_video_chats", "can_restrict_members", "can_promote_members",
-        "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
-        "can_delete_stories", "can_pin_messages", "can_manage_topics",
-    ),
-    False,
-)
 
 
 class MethodsMixin:
@@ -55,7 +48,7 @@ class MethodsMixin:
     _queries: dict[str, dict]
     _answers: dict[str, dict]
 
-    def _drop_pending(self) -> None:  # provided by FakeBotAPI
+    def _drop_pending(self) -> None:  # provided by UpdatesMixin (before this in the bases)
         raise NotImplementedError
 
     # ------------------------------------------------------------------ object builders
@@ -327,156 +320,6 @@ class MethodsMixin:
             actor=user.display_name if user else str(query["user_id"]),
             show_alert=answer["show_alert"],
         ))
-        return True
-
-    # ------------------------------------------------------------------ ephemeral messages
-    # Bot API 10.2: sendMessage with ``receiver_user_id`` (and/or the ``callback_query_id``
-    # that triggered it) sends a message in a group that only that user sees: message_id 0,
-    # ``receiver_user``, ``ephemeral_message_id`` (unique in the chat while it exists);
-    # editEphemeralMessageText / editEphemeralMessageReplyMarkup / deleteEphemeralMessage
-    # (chat_id, receiver_user_id, ephemeral_message_id) answer True. The descriptions of the
-    # refusals the API documents no wording for are the fake's own.
-
-    def is_member(self, chat: FakeChat, user_id: int) -> bool:
-        """Whether ``user_id`` is in the group now (as getChatMember would say)."""
-        return user_id in self.users and self.member_dict(chat, user_id)["status"] in (
-            "creator", "administrator", "member", "restricted")
-
-    def _ephemeral_chat(self, p: dict) -> tuple[FakeChat, int]:
-        """The group and the receiver of an ephemeral call, checked."""
-        chat_id = p.get("chat_id")
-        if isinstance(chat_id, int) and (chat_id in self.users or chat_id > 0):
-            raise bad_request("ephemeral messages can be used in group and supergroup chats only")
-        chat = self._target_chat(p)
-        if chat.type == "private":
-            raise bad_request("ephemeral messages can be used in group and supergroup chats only")
-        receiver = p.get("receiver_user_id")
-        if isinstance(receiver, bool) or not isinstance(receiver, int) or \
-                not self.is_member(chat, receiver):
-            raise bad_request("user not found")
-        return chat, receiver
-
-    def _send_ephemeral(self, p: dict) -> dict:
-        query_id = p.get("callback_query_id")
-        if query_id is not None:
-            query = self._queries.get(str(query_id))
-            if query is None:
-                raise bad_request(
-                    "query is too old and response timeout expired or query ID is invalid")
-            if p.get("receiver_user_id") is None:
-                p = {**p, "receiver_user_id": query["user_id"]}
-            if p["receiver_user_id"] != query["user_id"] or query["chat_id"] != p.get("chat_id"):
-                raise bad_request("the callback query was sent by another user or chat")
-        chat, receiver = self._ephemeral_chat(p)
-        text, html, entities = self._render(p, "text", 4096)
-        markup = self._markup(p)
-        msg = StoredMessage(chat_id=chat.id, message_id=0, date=int(time.time()),
-                            from_bot=True, sender_id=self.bot_id, text=text, html=html,
-                            entities=entities, reply_markup=markup,
-                            thread_id=p.get("message_thread_id"), receiver_id=receiver,
-                            ephemeral_id=chat.allocate_ephemeral_id())
-        chat.ephemeral[msg.ephemeral_id] = msg  # type: ignore[index]
-        chat.ephemeral_log.append(msg)
-        self._add_log("send", msg)
-        return self.message_dict(msg)
-
-    def _ephemeral(self, p: dict, what: str) -> tuple[FakeChat, StoredMessage]:
-        chat, receiver = self._ephemeral_chat(p)
-        msg = chat.ephemeral.get(p.get("ephemeral_message_id"))  # type: ignore[arg-type]
-        if msg is None or msg.receiver_id != receiver:
-            raise bad_request(f"message to {what} not found")
-        return chat, msg
-
-    def _m_editephemeralmessagetext(self, p: dict) -> bool:
-        chat, msg = self._ephemeral(p, "edit")
-        text, html, entities = self._render(p, "text", 4096)
-        markup = self._markup(p)
-        if text == msg.text and entities == msg.entities and markup == msg.reply_markup:
-            raise bad_request(_NOT_MODIFIED)
-        msg.text, msg.html, msg.entities, msg.reply_markup = text, html, entities, markup
-        msg.edits += 1
-        msg.edit_date = int(time.time())
-        self._add_log("edit", msg)
-        return True
-
-    def _m_editephemeralmessagereplymarkup(self, p: dict) -> bool:
-        chat, msg = self._ephemeral(p, "edit")
-        markup = self._markup(p)
-        if markup == msg.reply_markup:
-            raise bad_request(_NOT_MODIFIED)
-        msg.reply_markup = markup
-        msg.edits += 1
-        msg.edit_date = int(time.time())
-        self._add_log("edit", msg, text="")
-        return True
-
-    def _m_deleteephemeralmessage(self, p: dict) -> bool:
-        chat, msg = self._ephemeral(p, "delete")
-        msg.deleted = True
-        del chat.ephemeral[msg.ephemeral_id]  # type: ignore[arg-type]
-        self.log.append(LogEntry("delete", chat.id, 0, msg.text, receiver=msg.receiver_id,
-                                 ephemeral_id=msg.ephemeral_id))
-        return True
-
-    def _m_getchat(self, p: dict) -> dict:
-        chat_id = p.get("chat_id")
-        user = self.users.get(chat_id) if isinstance(chat_id, int) else None
-        if user is not None:
-            if not user.started:
-                raise bad_request("chat not found")
-            return self.private_chat(user).to_full_dict()
-        chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
-        if chat is None:
-            raise bad_request("chat not found")
-        return chat.to_full_dict()
-
-    def member_dict(self, chat: FakeChat, user_id: int) -> dict:
-        """The ``ChatMember`` object for ``user_id`` in ``chat``."""
-        user = self.user_dict(user_id)
-        if user_id in chat.statuses:
-            status = chat.statuses[user_id]
-        elif chat.admins and chat.admins[0] == user_id:
-            status = "creator"
-        elif user_id in chat.admins or (user_id == self.bot_id and chat.bot_admin):
-            status = "administrator"
-        elif user_id in self.users or user_id == self.bot_id or chat.type == "private":
-            status = "member"
-        else:
-            status = "left"
-        data: dict[str, Any] = {"status": status, "user": user}
-        if status == "creator":
-            data["is_anonymous"] = False
-        elif status == "administrator":
-            data.update(_ADMIN_RIGHTS, can_delete_messages=True, can_manage_chat=True)
-            if user_id == self.bot_id and chat.is_forum:
-                data["can_manage_topics"] = chat.bot_can_manage_topics
-        elif status == "kicked":
-            data["until_date"] = 0
-        return data
-
-    def _m_getchatmember(self, p: dict) -> dict:
-        chat = self._group_or_private(p)
-        user_id = p.get("user_id")
-        if not isinstance(user_id, int):
-            raise bad_request("user not found")
-        return self.member_dict(chat, user_id)
-
-    def _m_getchatadministrators(self, p: dict) -> list:
-        chat = self._group_or_private(p)
-        ids = list(chat.admins) + ([self.bot_id] if chat.bot_admin else [])
-        return [self.member_dict(chat, uid) for uid in ids]
-
-    def _group_or_private(self, p: dict) -> FakeChat:
-        chat_id = p.get("chat_id")
-        if isinstance(chat_id, int) and chat_id in self.users:
-            return self.private_chat(self.users[chat_id])
-        chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
-        if chat is None:
-            raise bad_request("chat not found")
-        return chat
-
-    def _m_sendchataction(self, p: dict) -> bool:
-        self._target_chat(p)
         return True
 
     def _m_close(self, p: dict) -> bool:

@@ -1,10 +1,11 @@
 """A fake Telegram Bot API server on loopback for end-to-end tests of PTB bots.
 
 Point PTB at it with ``ApplicationBuilder().token(api.token).base_url(api.base_url)``.
-Bot-method behaviour lives in :mod:`tests.fakebot.methods` (forum topics in
-:mod:`tests.fakebot.topics`), scripted users in
-:mod:`tests.fakebot.clients`; this module holds the HTTP layer, the state, the update
-queue and the query/sync helpers.
+Bot-method behaviour lives in :mod:`tests.fakebot.methods` (ephemeral messages in
+:mod:`tests.fakebot.ephemeral`, chats and members in :mod:`tests.fakebot.chats`, forum topics
+in :mod:`tests.fakebot.topics`), the update queue in :mod:`tests.fakebot.updates`, the
+sync/query helpers in :mod:`tests.fakebot.inspection`, scripted users in
+:mod:`tests.fakebot.clients`; this module holds the HTTP layer, the state and error injection.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Any
 
 from aiohttp import web
 
+from .chats import ChatsMixin
 from .clients import FakeUser, UserActionsMixin
+from .ephemeral import EphemeralMixin
+from .inspection import InspectionMixin
 from .methods import MethodsMixin
-from .models import ApiError, FakeChat, LogEntry, RecordedRequest, StoredMessage, buttons_of
+from .models import ApiError, FakeChat, LogEntry, RecordedRequest
 from .topics import TopicsMixin
+from .updates import UpdatesMixin
 
 _JSON_KEYS = frozenset({
     "reply_markup", "entities", "caption_entities", "allowed_updates", "link_preview_options",
@@ -39,9 +43,6 @@ _TEXT_KEYS = frozenset({
     "inline_message_id", "language_code", "name", "short_description", "action",
     "icon_custom_emoji_id",
 })
-_CONFLICT = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"  # noqa: E501
-_DEFAULT_EXCLUDED = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
-_BY_ID = attrgetter("message_id")
 
 
 def _decode_value(key: str, value: Any) -> Any:
@@ -63,7 +64,9 @@ def _decode_value(key: str, value: Any) -> Any:
     return value
 
 
-class FakeBotAPI(MethodsMixin, TopicsMixin, UserActionsMixin):
+# (UpdatesMixin comes before MethodsMixin: its _drop_pending overrides MethodsMixin's stub.)
+class FakeBotAPI(UpdatesMixin, InspectionMixin, MethodsMixin, EphemeralMixin, ChatsMixin,
+                 TopicsMixin, UserActionsMixin):
     """Fake Telegram Bot API server (aiohttp, 127.0.0.1, random port).
 
     Use ``async with FakeBotAPI(token="123:ABC") as api`` or ``await api.start()`` /
@@ -290,218 +293,3 @@ class FakeBotAPI(MethodsMixin, TopicsMixin, UserActionsMixin):
                 400, "Bad Request: group chat was upgraded to a supergroup chat",
                 {"migrate_to_chat_id": chat.migrated_to},
             )
-
-    # ------------------------------------------------------------------ updates
-    def enqueue_update(self, payload: dict) -> dict:
-        """Queue an update (``payload`` without ``update_id``) for getUpdates; returns it."""
-        update = {"update_id": self._next_update_id, **payload}
-        self._next_update_id += 1
-        if self.webhook_targets:
-            self._post_update(update)
-            return update
-        self._updates.append(update)
-        self._updates_event.set()
-        return update
-
-    def deliver_by_webhook(self, urls: list[str], secret: str) -> None:
-        """From now on POST each update (as JSON, with the ``X-Telegram-Bot-Api-Secret-Token``
-        header ``secret``) to ``urls`` in turn, as Telegram does in front of a load balancer;
-        an answer other than 200, or no connection, is tried again at the next URL after a
-        short pause (Telegram retries too). Updates queued for getUpdates go out first."""
-        self.webhook_targets = list(urls)
-        self.webhook_secret = secret
-        pending, self._updates = self._updates, []
-        for update in pending:
-            self._post_update(update)
-
-    def redeliver(self, update: dict) -> None:
-        """Deliver ``update`` (as :meth:`enqueue_update` returned it) once more, same id:
-        Telegram repeats a webhook whose 200 it did not see."""
-        self._post_update(update)
-
-    def _post_update(self, update: dict) -> None:
-        self.webhook_updates[update["update_id"]] = update
-        self._webhook_pending.add(update["update_id"])
-        task = asyncio.get_running_loop().create_task(self._webhook_deliver(update))
-        self._webhook_tasks.add(task)
-        task.add_done_callback(self._webhook_tasks.discard)
-
-    async def _webhook_deliver(self, update: dict) -> None:
-        import aiohttp
-
-        if self._webhook_session is None:
-            self._webhook_session = aiohttp.ClientSession()
-        while not self._closing:
-            url = self.webhook_targets[self._webhook_turn % len(self.webhook_targets)]
-            self._webhook_turn += 1
-            status = 0
-            try:
-                async with self._webhook_session.post(
-                        url, json=update, timeout=aiohttp.ClientTimeout(total=30),
-                        headers={"X-Telegram-Bot-Api-Secret-Token": self.webhook_secret}) as r:
-                    status = r.status
-            except (aiohttp.ClientError, TimeoutError, OSError):
-                status = 0
-            self.webhook_posts.append((url, update["update_id"], status))
-            if status == 200:
-                self._webhook_pending.discard(update["update_id"])
-                self._touch()
-                return
-            await asyncio.sleep(0.2)
-
-    def unconfirmed(self) -> list[int]:
-        """Ids of the updates queued for getUpdates that no ``offset`` has confirmed yet
-        (fetched or not): Telegram would deliver them again."""
-        return [u["update_id"] for u in self._updates]
-
-    def _is_allowed(self, update: dict) -> bool:
-        kind = next(k for k in update if k != "update_id")
-        if self._allowed_updates:
-            return kind in self._allowed_updates
-        return kind not in _DEFAULT_EXCLUDED
-
-    def _drop_pending(self) -> None:
-        if self._updates:
-            self._delivered_upto = max(self._delivered_upto, self._updates[-1]["update_id"])
-        self._updates.clear()
-
-    async def _get_updates(self, p: dict, request: web.Request) -> list[dict]:
-        offset = p.get("offset") or 0
-        limit = max(1, min(int(p.get("limit") or 100), 100))
-        timeout = float(p.get("timeout") or 0)
-        if isinstance(p.get("allowed_updates"), list):
-            self._allowed_updates = p["allowed_updates"] or None
-        if offset < 0:
-            self._updates = self._updates[offset:]
-        elif offset:
-            self._updates = [u for u in self._updates if u["update_id"] >= offset]
-        self._poll_generation += 1
-        generation = self._poll_generation
-        self._updates_event.set()  # terminates an older pending long poll (409, like Telegram)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            await asyncio.sleep(0)
-            if generation != self._poll_generation:
-                raise ApiError(409, _CONFLICT)
-            for update in [u for u in self._updates if not self._is_allowed(u)]:
-                self._updates.remove(update)
-                self._delivered_upto = max(self._delivered_upto, update["update_id"])
-            ready = self._updates[:limit]
-            remaining = deadline - loop.time()
-            if ready or remaining <= 0 or self._closing:
-                break
-            self._updates_event.clear()
-            try:
-                await asyncio.wait_for(self._updates_event.wait(), remaining)
-            except TimeoutError:
-                pass
-        transport = request.transport
-        if ready and transport is not None and not transport.is_closing():
-            self._delivered_upto = max(self._delivered_upto, ready[-1]["update_id"])
-            self._touch()
-            now = time.monotonic()
-            for update in ready:
-                self.fetched_at.setdefault(update["update_id"], now)
-        return ready
-
-    # ------------------------------------------------------------------ sync helpers
-    async def settle(self, quiet: float = 0.15, timeout: float = 30) -> None:  # noqa: ASYNC109
-        """Wait until every queued update was fetched via getUpdates and no bot request
-        (other than a pending long poll) happened for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        while True:
-            now = time.monotonic()
-            undelivered = len(self._webhook_pending) if self.webhook_targets else \
-                self._next_update_id - 1 - self._delivered_upto
-            if undelivered <= 0 and self._inflight == 0 and now - self._last_activity >= quiet \
-                    and not any(busy() for busy in self.busy_checks):
-                return
-            if now > deadline:
-                hint = ""
-                if undelivered > 0:
-                    hint = (f"{undelivered} update(s) never fetched by getUpdates "
-                            "(is the bot polling?); ")
-                if any(busy() for busy in self.busy_checks):
-                    hint += "the bot is still handling an update; "
-                raise TimeoutError(
-                    f"settle() timed out after {timeout}s: {hint}{self._inflight} request(s) in "
-                    f"flight; last requests: {[r.method for r in self.requests[-5:]]}"
-                )
-            await asyncio.sleep(0.01)
-
-    async def wait_answer(self, query_id: str, timeout: float = 15) -> dict:  # noqa: ASYNC109
-        """Wait for the bot's answerCallbackQuery for ``query_id``; returns the answer dict."""
-        deadline = time.monotonic() + timeout
-        while query_id not in self._answers:
-            if time.monotonic() > deadline:
-                query = self._queries.get(query_id)
-                raise TimeoutError(
-                    f"callback query {query_id!r} (data={query and query['data']!r}) was not "
-                    f"answered within {timeout}s; delivered={self._delivered_upto}/"
-                    f"{self._next_update_id - 1} updates; last requests: "
-                    f"{[r.method for r in self.requests[-5:]]}"
-                )
-            await asyncio.sleep(0.01)
-        return self._answers[query_id]
-
-    # ------------------------------------------------------------------ query helpers
-    def calls(self, method: str) -> list[RecordedRequest]:
-        """Recorded requests of one method (case-insensitive)."""
-        return [r for r in self.requests if r.method.lower() == method.lower()]
-
-    def messages(self, chat_id: int, include_deleted: bool = False, *,
-                 viewer: int | None = None) -> list[StoredMessage]:
-        """Messages of a chat (bot and user), oldest first, as everyone sees them; with
-        ``viewer`` (a user id), as that user sees them: with the ephemeral messages only
-        they receive."""
-        chat = self.chats.get(chat_id)
-        if chat is None:
-            return []
-        found = sorted(chat.messages.values(), key=_BY_ID)
-        if viewer is not None:
-            found = sorted(found + self.ephemeral_messages(chat_id, viewer, include_deleted),
-                           key=lambda m: m.seq)
-        return [m for m in found if include_deleted or not m.deleted]
-
-    def ephemeral_messages(self, chat_id: int, receiver: int | None = None,
-                           include_deleted: bool = False) -> list[StoredMessage]:
-        """The ephemeral messages of a group (only ``receiver``'s, if given), oldest first."""
-        chat = self.chats.get(chat_id)
-        if chat is None:
-            return []
-        return [m for m in chat.ephemeral_log if (receiver is None or m.receiver_id == receiver)
-                and (include_deleted or not m.deleted)]
-
-    def get_ephemeral(self, chat_id: int, ephemeral_id: int) -> StoredMessage | None:
-        """The ephemeral message of a group that now has this id, or ``None``."""
-        chat = self.chats.get(chat_id)
-        return chat.ephemeral.get(ephemeral_id) if chat else None
-
-    def bot_messages(self, chat_id: int, *, viewer: int | None = None) -> list[StoredMessage]:
-        """Non-deleted messages the bot sent to a chat, oldest first (``viewer``: as
-        :meth:`messages`)."""
-        return [m for m in self.messages(chat_id, viewer=viewer) if m.from_bot]
-
-    def last_bot_message(self, chat_id: int) -> StoredMessage | None:
-        """The newest non-deleted bot message in a chat."""
-        found = self.bot_messages(chat_id)
-        return found[-1] if found else None
-
-    def find_messages(self, chat_id: int, contains: str) -> list[StoredMessage]:
-        """Non-deleted messages whose (plain) text/caption contains ``contains``."""
-        return [m for m in self.messages(chat_id) if contains in (m.text or "")]
-
-    def get_message(self, chat_id: int, message_id: int) -> StoredMessage | None:
-        """A stored message (deleted ones included) or ``None``."""
-        chat = self.chats.get(chat_id)
-        return chat.messages.get(message_id) if chat else None
-
-    @staticmethod
-    def buttons(message: StoredMessage) -> list[tuple[str, str | None]]:
-        """Inline buttons of a message as ``(text, callback_data or url)``."""
-        return buttons_of(message.reply_markup)
-
-    def callback_answer(self, query_id: str) -> dict | None:
-        """The bot's answer to a callback query (``text``, ``show_alert``...) or ``None``."""
-        return self._answers.get(query_id)
