@@ -12,7 +12,14 @@ from telegram.ext import ContextTypes
 from league.store.errors import ServiceError
 from telegram_app.callbacks import Callback
 from telegram_app.handlers import language
-from telegram_app.handlers.common import in_group, is_admin, reply, thread_of
+from telegram_app.handlers.common import (
+    in_group,
+    is_admin,
+    reply,
+    table_on_its_own,
+    thread_of,
+    topic_table,
+)
 from telegram_app.i18n import (
     SUPPORTED,
     _,
@@ -135,9 +142,12 @@ async def _clock(update: Update, context: ContextTypes.DEFAULT_TYPE, *, pausing:
                                         "game."))
         return
     bot = services(context)
-    game = await bot.service.open_game(chat.id, thread_of(update.effective_message))
+    thread = thread_of(update.effective_message)
+    game = await bot.service.open_game(chat.id, thread)
     if game is None or game.status != "running":
-        await reply(update, context, _("There is no running game here."))
+        table = await topic_table(bot, chat.id, thread)
+        await reply(update, context, _("There is no running game here.") if table is None
+                    else table_on_its_own(table, cancelling=False))
         return
     try:
         game = await (bot.service.pause(game.id) if pausing else bot.service.resume(game.id))

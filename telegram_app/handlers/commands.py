@@ -11,7 +11,15 @@ from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.registry import default_kind, kinds, ui_for
 from telegram_app.handlers import notify
-from telegram_app.handlers.common import in_group, is_admin, reply, thread_of, user_ref
+from telegram_app.handlers.common import (
+    in_group,
+    is_admin,
+    reply,
+    table_on_its_own,
+    thread_of,
+    topic_table,
+    user_ref,
+)
 from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
@@ -75,7 +83,9 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     for _attempt in range(3):  # a move may land first: cancel the game as it is then
         game = await bot.service.open_game(chat.id, thread_of(message))
         if game is None:
-            await reply(update, context, _("There is no open game here."))
+            table = await topic_table(bot, chat.id, thread_of(message))
+            await reply(update, context, _("There is no open game here.") if table is None
+                        else table_on_its_own(table, cancelling=True))
             return
         if admin is None:  # asked of Telegram once, and only when there is a game
             admin = await is_admin(update, context)
@@ -156,8 +166,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         kind, options = default_kind(), None
         chat = update.effective_chat
         if in_group(chat) and chat is not None:
-            game = await services(context).service.open_game(
-                chat.id, thread_of(update.effective_message))
+            bot, thread = services(context), thread_of(update.effective_message)
+            game = await bot.service.open_game(chat.id, thread) or \
+                await topic_table(bot, chat.id, thread)
             if game is not None:
                 kind, options, args = game.kind, game.options, []
     await reply(update, context, ui_for(kind).rules_text(args, options))

@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from typing_extensions import TypeIs
 
-from league.store.snapshots import UserRef
+from league.store.snapshots import GameSnapshot, UserRef
 from telegram_app.i18n import _
 from telegram_app.services import BotServices, services
 from telegram_app.transport.outage import is_outage
@@ -98,3 +98,21 @@ async def joined_answer(bot: BotServices, user_id: int, joined: str) -> str:
         return joined
     return _("{joined} Tip: start a private chat with me, and I will tell you when it is "
              "your turn.").format(joined=joined)
+
+
+async def topic_table(bot: BotServices, chat_id: int, thread_id: int) -> GameSnapshot | None:
+    """A running tournament table of this chat's topic (in a forum, its own topic; else the
+    tables run beside the topic's game, which ``open_game`` finds)."""
+    return next((g for g in await bot.service.open_games_in(chat_id)
+                 if g.tournament_id is not None and g.status == "running"
+                 and g.thread_id == thread_id), None)
+
+
+def table_on_its_own(table: GameSnapshot, *, cancelling: bool) -> str:
+    """Why ``/cancel`` or ``/pause`` does not act on a tournament table alone."""
+    if cancelling:
+        return _("A tournament table cannot be cancelled on its own: an admin ends the whole "
+                 "tournament with /tournament cancel {id}.").format(id=table.tournament_id)
+    return _("A tournament table's clock cannot be paused (each round has a deadline): an "
+             "admin ends the whole tournament with /tournament cancel {id}."
+             ).format(id=table.tournament_id)

@@ -50,16 +50,16 @@ async def tournament_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
     if not args:
         await _show_state(update, context, chat.id)
         return
-    if message.sender_chat is not None:
-        await reply(update, context, _("Anonymous admins cannot play: please post as yourself "
-                                       "to open a tournament."))
-        return
     if not await is_admin(update, context):
         await reply(update, context, _("Sorry, only the group's admins can open or cancel a "
                                        "tournament. Send /tournament to see the ones here."))
         return
-    if args[0].lower() == "cancel":
+    if args[0].lower() == "cancel":  # (an anonymous admin may: /cancel takes them too)
         await _cancel_command(update, context, args[1:])
+        return
+    if message.sender_chat is not None:
+        await reply(update, context, _("Anonymous admins cannot play: please post as yourself "
+                                       "to open a tournament."))
         return
     kind, rest = (args[0].lower(), args[1:]) if args[0].lower() in kinds() else \
         (next(iter(kinds())), args)
