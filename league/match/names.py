@@ -13,6 +13,7 @@ from league.store.message_models import ForumTopic
 from league.store.models import Chat, GamePlayer, User
 from league.store.rows import rowcount
 from league.store.snapshots import UserRef
+from league.store.tournament_models import TournamentEntry
 
 MAX_NAME = 256
 """The length of the name columns; a longer name is cut (Telegram's are far shorter)."""
@@ -27,8 +28,9 @@ class Names:
     async def refresh_user(self, user: UserRef) -> bool:
         """Store ``user``'s first and last name, username and (when given) client language,
         which their private messages use unless they chose one with /language; show the new
-        name in every game they sat in (lobby, table, history, replays). A person the league
-        never stored is not created. Returns whether anything changed."""
+        name in every game they sat in (lobby, table, history, replays) and every tournament
+        they entered (its sign-up, standings and the tables it seats next). A person the
+        league never stored is not created. Returns whether anything changed."""
         first = user.first_name[:MAX_NAME]
         last = user.last_name[:MAX_NAME] if user.last_name else None
         username = user.username[:64] if user.username else None
@@ -48,7 +50,11 @@ class Names:
                 update(GamePlayer).where(GamePlayer.user_id == user.id,
                                          GamePlayer.name != shown)
                 .values(name=shown))
-            return bool(rowcount(changed) or rowcount(renamed))
+            entered = await session.execute(
+                update(TournamentEntry).where(TournamentEntry.user_id == user.id,
+                                              TournamentEntry.name != shown)
+                .values(name=shown))
+            return bool(rowcount(changed) or rowcount(renamed) or rowcount(entered))
 
     async def set_chat_title(self, chat_id: int, title: str) -> None:
         """Store a group's current title (a group the league never stored is not created:

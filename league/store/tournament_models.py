@@ -75,7 +75,12 @@ class TournamentEntry(Base):
     ``joined_round``: the round that was the latest seated when they joined (0: before the
     start), whose rounds they were given a bye's points for. ``no_shows``: games in which
     they made no move of their own; ``active`` is false once withdrawn (two no-shows, or
-    their own leave)."""
+    their own leave). ``byes``: the rounds seated so far that they sat out, at no table (a
+    bye of the seating, a round before they joined, a round missed while withdrawn): the
+    seating gives a bye to those with the fewest. ``name``: the player's name now (kept
+    current by ``league.match.names``). ``final_elo``: their Elo in the game when the
+    tournament finished, which its standings' tie-break keeps using afterwards (``None``
+    while it runs)."""
 
     __tablename__ = "tournament_entries"
     __table_args__ = (
@@ -92,6 +97,7 @@ class TournamentEntry(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     no_shows: Mapped[int] = mapped_column(Integer, default=0)
     byes: Mapped[int] = mapped_column(Integer, default=0)
+    final_elo: Mapped[float | None] = mapped_column(Float)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

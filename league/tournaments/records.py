@@ -48,6 +48,8 @@ class EntryInfo:
     active: bool
     joined_round: int
     no_shows: int
+    byes: int = 0
+    """Rounds sat out so far (the seating's byes, rounds before joining or while withdrawn)."""
 
     @property
     def is_ai(self) -> bool:
@@ -187,11 +189,13 @@ async def read_tournament(session: AsyncSession, tournament_id: int, *,
 
 async def snapshot_of(session: AsyncSession, row: Tournament) -> TournamentSnapshot:
     """Read a tournament's entries, tables and results (three queries and the Elo of its
-    players) into a snapshot, with the standings."""
+    players) into a snapshot, with the standings. A finished tournament's standings use the
+    Elo its players had when it finished (``final_elo``; the current one where none was
+    kept), so its places never move after its final message."""
+    rows = list((await session.scalars(select(TournamentEntry).where(
+        TournamentEntry.tournament_id == row.id).order_by(TournamentEntry.id))).all())
     entries = [EntryInfo(e.id, e.user_id, e.name, e.ai_level, e.active, e.joined_round,
-                         e.no_shows)
-               for e in await session.scalars(select(TournamentEntry).where(
-                   TournamentEntry.tournament_id == row.id).order_by(TournamentEntry.id))]
+                         e.no_shows, e.byes) for e in rows]
     by_user = {e.user_id: e.id for e in entries if e.user_id is not None}
     games = (await session.execute(
         select(GameRow.id, GameRow.tournament_round, GameRow.tournament_table, GameRow.status,
@@ -216,11 +220,16 @@ async def snapshot_of(session: AsyncSession, row: Tournament) -> TournamentSnaps
                         TournamentResult.tournament_id == row.id)
                         .order_by(TournamentResult.round, TournamentResult.entry_id)))
     elo = {e.id: START for e in entries}
-    if by_user:
+    frozen = {e.id: e.final_elo for e in rows
+              if row.status == "finished" and e.final_elo is not None}
+    live = {user_id: entry_id for user_id, entry_id in by_user.items()
+            if entry_id not in frozen}
+    if live:
         for user_id, rating in (await session.execute(
                 select(Rating.user_id, Rating.rating).where(
-                    Rating.kind == row.kind, Rating.user_id.in_(list(by_user))))).all():
-            elo[by_user[user_id]] = rating
+                    Rating.kind == row.kind, Rating.user_id.in_(list(live))))).all():
+            elo[live[user_id]] = rating
+    elo.update(frozen)
     title = await session.scalar(select(Chat.title).where(Chat.id == row.chat_id))
     return TournamentSnapshot(
         id=row.id, chat_id=row.chat_id, thread_id=row.thread_id, forum=row.forum,

@@ -130,13 +130,20 @@ class Rounds:
                          now: datetime) -> list[Outcome]:
         """Seat the next round, or finish the tournament after its last round (or when
         fewer than three players, or no human, are left: computer players alone play on
-        for nobody)."""
+        for nobody). A finished tournament keeps each player's Elo of that moment
+        (``final_elo``): its standings' tie-break, so its places stay as its final message
+        told them whatever games its players play later."""
         active = list((await session.scalars(
             select(TournamentEntry).where(TournamentEntry.tournament_id == row.id,
                                           TournamentEntry.active)
             .order_by(TournamentEntry.id))).all())
         if row.round >= row.rounds or len(active) < MIN_PLAYERS or \
                 all(e.user_id is None for e in active):
+            entries = list((await session.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_id == row.id))).all())
+            elo = await _elo(session, row.kind, entries)
+            for entry in entries:
+                entry.final_elo = elo[entry.id]
             row.status = "finished"
             row.finished_at = now
             row.round_ends_at = None

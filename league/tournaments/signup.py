@@ -17,7 +17,7 @@ from league.match.lobby import AI_NAMES
 from league.match.outcome import Listeners, Outcome
 from league.store.context import Context
 from league.store.errors import ServiceError
-from league.store.models import OPEN_STATUSES, Chat
+from league.store.models import OPEN_STATUSES, Chat, GamePlayer
 from league.store.models import Game as GameRow
 from league.store.rows import insert_missing, is_language_code, upsert_user
 from league.store.snapshots import UserRef
@@ -99,7 +99,9 @@ class Signup:
     async def join(self, tournament_id: int, user: UserRef) -> TournamentSnapshot:
         """Add ``user``: in sign-up; after the start only before half the rounds started
         (a bye's points for each round seated before), or again after a withdrawal until
-        the last round is seated. Raises ``tournament_closed``, ``already_joined``,
+        the last round is seated (no points for the rounds missed). Either way each round
+        missed counts as one sat out (``byes``), so the seating gives the next byes to
+        others. Raises ``tournament_closed``, ``already_joined``,
         ``join_closed`` (half the rounds started), ``tournament_full``, ``stale``."""
         try:
             async with self.ctx.db.sessions.begin() as session:
@@ -116,13 +118,18 @@ class Signup:
                     entry.active = True  # a withdrawn player back (their missed rounds: 0)
                     entry.no_shows = 0
                     entry.name = user.display_name
+                    # Each round seated while they were away is one more sat out.
+                    entry.byes = row.round - await _seated_rounds(session, row.id, user.id)
                 else:
                     if row.status == "running" and 2 * row.round >= row.rounds:
                         raise ServiceError("join_closed")
                     if await _count(session, row.id) >= MAX_ENTRIES:
                         raise ServiceError("tournament_full", max=MAX_ENTRIES)
+                    # Each round seated before they joined counts as a bye, for the
+                    # seating too: nobody sits out twice before everyone has once.
                     entry = TournamentEntry(tournament_id=row.id, user_id=user.id,
-                                            name=user.display_name, joined_round=row.round)
+                                            name=user.display_name, joined_round=row.round,
+                                            byes=row.round)
                     session.add(entry)
                     await session.flush()
                     for late in range(1, row.round + 1):
@@ -293,6 +300,14 @@ def _specs(signup: Signup, row: Tournament) -> list[OptionSpec]:
         return signup.ctx.game(row.kind).option_specs(row.options)
     except RuleError:
         raise ServiceError("bad_option") from None
+
+
+async def _seated_rounds(session: AsyncSession, tournament_id: int, user_id: int) -> int:
+    """How many of the tournament's rounds seated ``user_id`` at a table."""
+    return int(await session.scalar(
+        select(func.count(func.distinct(GameRow.tournament_round)))
+        .select_from(GameRow).join(GamePlayer, GamePlayer.game_id == GameRow.id)
+        .where(GameRow.tournament_id == tournament_id, GamePlayer.user_id == user_id)) or 0)
 
 
 async def _count(session: AsyncSession, tournament_id: int) -> int:

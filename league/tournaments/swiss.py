@@ -65,7 +65,8 @@ class Entrant:
     """Tournament points so far."""
     elo: float
     byes: int = 0
-    """Rounds this entrant sat out because of seating so far."""
+    """Rounds this entrant sat out so far: byes of the seating, and the rounds seated before
+    a late join or while withdrawn."""
 
 
 @dataclass(frozen=True)

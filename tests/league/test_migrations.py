@@ -261,8 +261,71 @@ def _check_posts_by_period_end(url: str) -> None:
     upgrade(url)  # and up again to the head
 
 
+def _check_tournament_final_elo(url: str) -> None:
+    """0027 gives a finished tournament's players the Elo they had when it ended (the last
+    rating event of its game by then; 1500 for one without and for a computer player) and
+    leaves a running tournament's unset; down again, the column goes."""
+    from sqlalchemy import create_engine, inspect, text
+
+    from league.store.db import sync_url, upgrade
+
+    upgrade(url, "0026_private_message_buttons")
+    engine = create_engine(sync_url(url))
+    t = {"t": "2026-12-01 10:00:00+00:00"}
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO users (id, first_name, can_message, created_at, updated_at) VALUES "
+            "(1, 'Ann', false, :t, :t), (2, 'Bob', false, :t, :t), (3, 'Cat', false, :t, :t)"),
+            t)
+        conn.execute(text("INSERT INTO chats (id, title, created_at, game_options) VALUES "
+                          "(-1, 'A', :t, :o)"), {**t, "o": "{}"})
+        conn.execute(text(
+            "INSERT INTO games (id, chat_id, thread_id, kind, options, status, state, version, "
+            "seed, creator_id, created_at) VALUES (1, -1, 0, 'coyote', '{}', 'finished', '{}', "
+            "1, 7, 1, :t), (2, -1, 0, 'coyote', '{}', 'finished', '{}', 1, 7, 1, :t), "
+            "(3, -1, 0, 'koira', '{}', 'finished', '{}', 1, 7, 1, :t)"), t)
+        for cup, status, end in ((1, "finished", "2026-12-05 12:00:00+00:00"),
+                                 (2, "running", None)):
+            conn.execute(text(
+                "INSERT INTO tournaments (id, chat_id, thread_id, forum, kind, options, "
+                "rounds, round_seconds, table_size, status, round, seed, creator_id, "
+                "created_at, finished_at, version, told_round) VALUES (:id, -1, 0, false, "
+                "'coyote', '{}', 3, 86400, 4, :status, 3, 5, 1, :t, :end, 1, 0)"),
+                {**t, "id": cup, "status": status, "end": end})
+        entries = [(1, 1, 1, "Ann"), (2, 1, 2, "Bob"), (3, 1, None, "Wile"), (4, 1, 3, "Cat"),
+                   (5, 2, 1, "Ann")]
+        for entry, cup, user, name in entries:
+            conn.execute(text(
+                "INSERT INTO tournament_entries (id, tournament_id, user_id, name, "
+                "joined_round, active, no_shows, byes, joined_at) VALUES (:id, :cup, :user, "
+                ":name, 0, true, 0, 0, :t)"),
+                {**t, "id": entry, "cup": cup, "user": user, "name": name})
+        # Ann: 1510 at the end, 1490 after a later game; Bob: 1480 at the end; Cat: only a
+        # Koira rating (another game), so 1500.
+        for event, (game, user, kind, after, at) in enumerate((
+                (1, 1, "coyote", 1510.0, "2026-12-04 12:00:00+00:00"),
+                (1, 2, "coyote", 1480.0, "2026-12-04 12:00:00+00:00"),
+                (2, 1, "coyote", 1490.0, "2026-12-06 12:00:00+00:00"),
+                (3, 3, "koira", 1530.0, "2026-12-04 12:00:00+00:00")), 1):
+            conn.execute(text(
+                "INSERT INTO rating_events (id, game_id, user_id, chat_id, kind, before, "
+                "after, k, score, expected, place, finished_at) VALUES (:id, :g, :u, -1, "
+                ":kind, 1500, :after, 40, 1, 1, 1, :at)"),
+                {"id": event, "g": game, "u": user, "kind": kind, "after": after, "at": at})
+    upgrade(url, "0027_tournament_final_elo")
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT id, final_elo FROM tournament_entries ORDER BY id"))
+        assert [tuple(r) for r in rows] == [(1, 1510.0), (2, 1480.0), (3, 1500.0),
+                                            (4, 1500.0), (5, None)]
+    _downgrade(url, "0026_private_message_buttons")
+    columns = {c["name"] for c in inspect(engine).get_columns("tournament_entries")}
+    assert "final_elo" not in columns and "byes" in columns
+    engine.dispose()
+    upgrade(url)  # and up again to the head
+
+
 MIGRATION_CHECKS = [_check_game_options, _check_posts_per_kind, _check_league_places,
-                    _check_posts_by_period_end]
+                    _check_posts_by_period_end, _check_tournament_final_elo]
 
 
 @pytest.mark.postgres

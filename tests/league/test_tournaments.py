@@ -142,9 +142,11 @@ async def test_the_deadline_finishes_a_table_and_no_shows_are_withdrawn(
         table_sums_hold(cup)
     assert not next(e for e in cup.entries if e.id == gus.id).active
     assert all(gus.id not in t.entries for t in cup.tables_of(3))
-    # Withdrawn, Gus may come back; his missed rounds score nothing.
+    # Withdrawn, Gus may come back; his missed rounds score nothing, and count as sat out
+    # (round 3, seated without him), so the seating gives the next byes to others.
     cup = await service.join_tournament(cup.id, USERS[6])
-    assert next(e for e in cup.entries if e.id == gus.id).active
+    back = next(e for e in cup.entries if e.id == gus.id)
+    assert back.active and back.byes == 1
     with pytest.raises(ServiceError) as late:  # a new player after half the rounds started
         await service.join_tournament(cup.id, USERS[8])
     assert late.value.code == "join_closed"
@@ -156,7 +158,7 @@ async def test_a_late_joiner_gets_a_byes_points(pg_db: Database) -> None:
     cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
     cup = await service.join_tournament(cup.id, DAN)
     dan = cup.entry_of(DAN.id)
-    assert dan is not None and dan.joined_round == 1
+    assert dan is not None and dan.joined_round == 1 and dan.byes == 1  # (sat out round 1)
     assert [(r.round, r.points, r.game_id) for r in cup.results if r.entry_id == dan.id] \
         == [(1, 0.5, None)]
     with pytest.raises(ServiceError) as twice:
