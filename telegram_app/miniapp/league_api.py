@@ -14,7 +14,7 @@ A chat's pages are for people who took a seat in one of its games (:mod:`league.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from starlette.requests import Request
@@ -24,6 +24,7 @@ from league.store import access
 from league.store.errors import ServiceError
 from league.tables.queries import RatingCard
 from league.tables.ratings import START, format_rating
+from league.tables.standings import zone
 from league.tournaments.pages import played_tournaments
 from telegram_app.games.registry import UIS, default_kind
 from telegram_app.i18n import _, format_day, format_number
@@ -140,7 +141,8 @@ async def _others(bot: BotServices, card: RatingCard, chat_id: int | None,
 async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Response:
     """GET ``/profile/{user_id}?chat=&game=``: the rating card in that game (``/rating``'s
     lines, the other games' Elo after them) and the Elo after each rated game of it
-    ``[{"at": ISO time, "day": its date as the reader reads it, "elo": float}]``, oldest
+    ``[{"at": ISO time, "day": its date in the reader's language, the chat's day (as its
+    ``/profile`` chart's; UTC's without a chat), "elo": float}]``, oldest
     first, with the game switch (without a
     game, the one the player last played rated, else the chat's last), and their latest
     tournaments ``[{"id", "chat_id", "line"}]`` (:func:`tournament_api.list_item`). Your own
@@ -167,12 +169,16 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     cups = await played_tournaments(bot.db, target, None if own else chat_id)
     text = render.rating_text(card, in_group=chat_id is not None) + \
         render.other_games_text(others)
+    # the chart's days: a chat's (as its /profile chart, /history and the standings), else UTC
+    tz: tzinfo = zone((await bot.service.chat_zone(chat_id))[0]) if chat_id is not None \
+        else UTC
     return JSONResponse({
         "user_id": target, "name": clean_name(card.name),
         "title": _("Elo of {name}").format(name=clean_name(card.name)),
         "elo": format_rating(card.rating, card.games), "games": card.games, "wins": card.wins,
         "lines": plain(text).split("\n"),
-        "points": [{"at": at.isoformat(), "day": format_day(at, skeleton="yMMMd"),
+        "points": [{"at": at.isoformat(),
+                    "day": format_day(at.astimezone(tz), skeleton="yMMMd"),
                     "elo": round(elo, 1)} for at, elo in history],
         "start": START,
         "empty": _("No rated game yet"), **_games(kind),

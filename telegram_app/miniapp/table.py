@@ -13,7 +13,7 @@ and the page stays the same.
                 "cards": [{"label", "tone", "hidden"?, "own"?, "note"?, "void"?}],
                 "badges": [str], "place"}],
      "claims": [{"name", "amount", "you"}], "pile": int, "over": bool, "your_turn": bool,
-     "result": [{"mark", "name", "you"}] (once finished: see :func:`result`),
+     "result": [{"mark", "name", "player", "you"}] (once finished: see :func:`result`),
      "rematch": {"text", "button"} or None (see :func:`rematch`),
      "legend": [{"label", "text"}] (what the special cards shown do; may be absent),
      "controls": [...]  (see :func:`telegram_app.games.coyote.table.controls`,
@@ -31,6 +31,8 @@ from telegram_app.games.base import PageTable
 from telegram_app.games.registry import UIS
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
+from telegram_app.render.common import FSI, PDI
+from telegram_app.render.results import ranked
 from telegram_app.render.tournament_table import table_heading
 
 
@@ -40,28 +42,39 @@ def seat_of(game: GameSnapshot, user_id: int) -> int | None:
     return None if player is None else player.seat
 
 
-ISOLATES = str.maketrans("", "", "\u2068\u2069")
+ISOLATES = str.maketrans("", "", FSI + PDI)
 
 
 def result(game: GameSnapshot, user_id: int) -> list[dict[str, Any]]:
     """The places of a finished game exactly as the group's "is over!" message gives them
     (the game's ``game_over_text``: its marks, shared places, a game's own sign such as
-    Koira's 🐕), one ``{"mark", "name", "you"}`` per line, best first; empty before the
-    end."""
+    Koira's 🐕), one ``{"mark", "name", "player", "you"}`` per line, best first; empty
+    before the end. ``name`` is the line after its mark (``Bob · +20 (Elo 1520?)``),
+    ``player`` the player's name it begins with (the page isolates it, as the message does,
+    so that a right-to-left name cannot reorder the Elo change after it). The lines are the
+    game's ``render.results.final_lines``, in the order of ``render.results.ranked``: each
+    is its player's by position, and "you" is the reader's own seat, whatever the players
+    are called."""
     ui = UIS.get(game.kind)
     if game.status != "finished" or ui is None:
         return []
-    lines = plain(ui.game_over_text(game)).translate(ISOLATES).split("\n")
+    lines = plain(ui.game_over_text(game)).split("\n")
     first = lines.index("") + 1 if "" in lines else len(lines)
     last = lines.index("", first) if "" in lines[first:] else len(lines)
-    mine = game.player(user_id)
+    places = ranked(game)
+    told = lines[first:last]
+    if len(told) != len(places):  # (a game's message of another shape: nobody's line)
+        places = []
     out = []
-    for line in lines[first:last]:
-        mark, _space, name = line.partition(" ")
-        # the longest name the line starts with: "Ann" must not claim "Anna"'s line
-        who = max((p for p in game.seated if name.startswith(clean_name(p.name))),
-                  key=lambda p: len(clean_name(p.name)), default=None)
-        out.append({"mark": mark, "name": name, "you": mine is not None and who is mine})
+    for index, line in enumerate(told):
+        mark, _space, rest = line.partition(" ")
+        player, after = "", rest
+        if rest.startswith(FSI) and PDI in rest:  # (a name holds no isolate of its own)
+            player, _pdi, after = rest[1:].partition(PDI)
+        after = after.translate(ISOLATES)
+        who = places[index][1].user_id if places else None
+        out.append({"mark": mark, "name": player + after, "player": player,
+                    "you": who is not None and who == user_id})
     return out
 
 

@@ -112,6 +112,15 @@ export function buttonsControl(control, send) {
     control.title ? h("h3", {}, control.title) : null, options);
 }
 
+// A line of the end's places after its mark: the player's name in its own (isolated)
+// element, as the group's message isolates it, then what follows it (a game's sign, the Elo
+// change), so that a right-to-left name cannot carry "−20" along and show it as "20−".
+function placeLine(r) {
+  const name = r.player && r.name.startsWith(r.player) ? r.player : "";
+  return h("span.place-line", {}, name ? h("span.name", {}, name) : null,
+    r.name.slice(name.length) || null);
+}
+
 // The end of a game: the places as the group's last message gives them (shared places
 // included) and, for its players, where the chat's 🔁 Rematch is with a way back to it (the
 // page cannot press that button: its tap opens the lobby in the group).
@@ -120,7 +129,7 @@ export function endBox(page, t) {
   return h("section.end", { "data-testid": "result" },
     h("h3", {}, t.result),
     h("ol.result", {}, page.result.map((r) => h(`li${r.you ? ".mine" : ""}`, {},
-      h("span.mark", {}, r.mark), " ", h("span.name", {}, r.name)))),
+      h("span.mark", {}, r.mark), " ", placeLine(r)))),
     page.rematch ? h("div.rematch", {},
       h("p.hint", {}, page.rematch.text),
       h("button.big.secondary", { type: "button", "data-testid": "back-to-chat",
