@@ -218,7 +218,8 @@ def lobby_options(game: Game, chat: Chat, kind: str, given: dict[str, Any]) -> d
 
 def chat_policies(chat: Chat) -> dict[str, Any]:
     """The options a game takes from its chat's ``/settings`` when its lobby opens (a
-    rematch's too: only admins set them, and the lobby shows none): the timeout policy,
+    rematch's too) and again when it starts (only admins set them, and the lobby shows
+    none, so a change while the lobby is open counts): the timeout policy,
     the computer level that stands in for a timed-out human (``Moves.plan_replies``; a
     level the game lacks plays ``normal``) and what the group is told of each move (the
     presenter reads it with the game)."""

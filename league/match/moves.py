@@ -11,13 +11,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Action, Game, RuleError, step_of
+from league.match.chats import chat_policies
 from league.match.lobby import lobby_row
 from league.match.outcome import Listeners, Outcome, Step
 from league.store.clock import arm_turn, pause, resume
 from league.store.context import Context
 from league.store.errors import ServiceError
 from league.store.message_models import PrivateMessage
-from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
+from league.store.models import OPEN_STATUSES, Chat, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
 from league.store.reads import GameReads
 from league.store.rows import attach_elo, load_game, store_state
@@ -55,6 +56,9 @@ class Moves:
             low, _ = game.player_limits(row.options)
             if len(row.players) < low:
                 raise ServiceError("too_few_players", min=low)
+            chat = await session.get(Chat, row.chat_id)
+            if chat is not None:  # (/settings' policies as they are now: the lobby shows none)
+                row.options = {**(row.options or {}), **chat_policies(chat)}
             steps = self.deal(session, row, game, user_id)
             await rate_if_finished(session, row, self.ctx.clock())
             await attach_elo(session, [row])  # (a finished game's Elo changes: one read)

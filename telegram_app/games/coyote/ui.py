@@ -85,7 +85,9 @@ class CoyoteUI:
         return screens.lobby_expired_text(game)
 
     def new_game_options(self, args: list[str]) -> dict[str, Any] | str:
-        edition = (args or ["classic"])[0].lower()
+        if not args:  # (the chat's /settings choose the edition, else the game's default)
+            return {}
+        edition = args[0].lower()
         if edition not in EDITIONS:
             return _("Unknown edition “{edition}”. Choose one of: {list}.").format(
                 edition=escape(edition[:32]), list=", ".join(EDITIONS))
