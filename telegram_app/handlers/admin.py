@@ -5,7 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, MaybeInaccessibleMessage, Update
+from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -30,7 +31,7 @@ from telegram_app.i18n import (
 )
 from telegram_app.render.chat_settings import pressed, settings_keyboard
 from telegram_app.render.common import error_text
-from telegram_app.services import services
+from telegram_app.services import BotServices, services
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -83,17 +84,24 @@ def _settings_text(current: dict[str, Any]) -> str:
 
 async def on_setting(query: CallbackQuery, data: Callback,
                      context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A press on the /settings keyboard: the next value of that setting (admins only)."""
+    """A press on the /settings keyboard: the next value of that setting (admins only). The
+    message is then redrawn, text and keyboard together, as the settings are now (another
+    admin may have changed the time zone or the language meanwhile); a press its keyboard no
+    longer offers (a game's option gone with another edition) sets nothing but the redraw."""
     message = query.message
-    update = Update(0, callback_query=query)
-    if message is None or not in_group(message.chat) or not await is_admin(update, context):
-        await _answer(query, _("Sorry, only the group's admins can change its settings."))
+    if message is None or not in_group(message.chat) or not await _admin_pressed(query, context):
         return
     bot = services(context)
-    chosen = pressed(await bot.service.chat_settings(message.chat.id), data) \
-        if _settings_message(message) else None
+    settings_message = _settings_message(message)
+    current = await bot.service.chat_settings(message.chat.id)
+    chosen = pressed(current, data) if settings_message else None
     if chosen is None:
-        await _answer(query, error_text("bad_button"))
+        if not settings_message:
+            await _answer(query, error_text("bad_button"))
+            return
+        await _answer(query, _("That button was out of date: I have redrawn the message, "
+                               "try again."))
+        await _redraw(bot, message, current)
         return
     kind, key, value = chosen
     try:
@@ -104,15 +112,39 @@ async def on_setting(query: CallbackQuery, data: Callback,
         await _answer(query, error_text(exc.code, exc.detail))
         return
     await _answer(query, None)
-    # The group's message, in the group's language (none yet: the presser's, as /settings)
+    await _redraw(bot, message, current)
+
+
+async def _admin_pressed(query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """Whether the presser administers the pressed message's group; answered if not. A
+    keyboard left in a group that has since become a supergroup (Telegram refuses every
+    look-up in the old group's id) is answered, for an admin of the supergroup, with the
+    way on: a new /settings, whose message the bot can still edit."""
+    message = query.message
+    assert message is not None
+    bot = services(context)
+    chat_id = message.chat.id
+    if bot.messenger.current_chat(chat_id) == chat_id and \
+            await is_admin(Update(0, callback_query=query), context):
+        return True
+    moved = bot.messenger.current_chat(chat_id)  # (the look-up above may have learnt it)
+    if moved != chat_id and await bot.messenger.member_status(moved, query.from_user.id) in (
+            ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR):
+        await _answer(query, _("The group became a supergroup after this message was sent: "
+                               "send /settings again."))
+    else:
+        await _answer(query, _("Sorry, only the group's admins can change its settings."))
+    return False
+
+
+async def _redraw(bot: BotServices, message: MaybeInaccessibleMessage,
+                  current: dict[str, Any]) -> None:
+    """The pressed /settings message as the settings are now, its text and keyboard in one
+    language: the group's (none yet: the presser's, as /settings answers). An unchanged
+    message is not sent."""
     with use_language(current["language"] or current_language()):
-        if key == "language":  # the whole message changes language
-            await bot.messenger.edit(message.chat.id, message.message_id,
-                                     _settings_text(current),
-                                     markup=settings_keyboard(_shown(current)))
-        else:
-            await bot.messenger.edit_markup(message.chat.id, message.message_id,
-                                            settings_keyboard(_shown(current)))
+        await bot.messenger.edit(message.chat.id, message.message_id, _settings_text(current),
+                                 markup=settings_keyboard(_shown(current)))
 
 
 def _shown(current: dict[str, Any]) -> dict[str, Any]:

@@ -1,15 +1,20 @@
 """The /settings keyboard: the league's own defaults of a chat (pace, timeout policy,
 language), then each game's options (``Game.setting_specs``), drawn from their specs.
 
-Callback data ``z:<group>:<option>:<value index>``: group 0 holds the league's settings
+Callback data ``z:<group>:<option>:<value>``: group 0 holds the league's settings
 (:data:`LEAGUE_SETTINGS`, ``option`` its :data:`LEAGUE_CODES`, the codes the keyboard had
-before games had their own, so buttons already in chats keep working), group ``i + 1`` the
-options of the ``i``-th game in :func:`game_kinds`, ``option`` an index into that game's
-``setting_specs`` for the chat's options.
+before games had their own, so buttons already in chats keep working; ``value`` an index
+into its values), group ``i + 1`` the options of the ``i``-th game in :func:`game_kinds`,
+``option`` and ``value`` the :func:`_code` of the option's name and of the value the button
+sets: a game's options and their values depend on its other options (Coyote's edition), so a
+button drawn before another admin changed them names what it sets, not a position in a list
+that has changed since (such a press matches nothing: :func:`pressed` gives ``None``).
 """
 
 from __future__ import annotations
 
+import json
+import zlib
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -92,17 +97,19 @@ def settings_keyboard(settings: dict[str, Any]) -> InlineKeyboardMarkup:
         if kind not in UIS:
             continue  # a game the bot does not show (yet) has nothing to preset
         options = games.get(kind, {})
-        for index, spec in enumerate(game_specs(kind, options)):
+        for spec in game_specs(kind, options):
             current = options.get(spec.name, spec.default)
             text = option_label(kind, spec, current, options)
+            following = spec.values[_following(spec.values, current)]
             rows.append([InlineKeyboardButton(text, callback_data=Callback(
-                "z", group, (index, _following(spec.values, current))).encode())])
+                "z", group, (_code(spec.name), _code(following))).encode())])
     return InlineKeyboardMarkup(rows)
 
 
 def pressed(settings: dict[str, Any], data: Callback) -> tuple[str | None, str, Any] | None:
     """What a press on the keyboard sets: ``(kind or None for the league's, key, value)``,
-    or ``None`` for data that names no setting (an old or forged button)."""
+    or ``None`` for data that names no setting (forged, or a game's option or value that the
+    game no longer offers for the chat's ``settings``: a keyboard drawn before they changed)."""
     option, value = data.args
     if data.game_id == 0:
         key = next((k for k, code in LEAGUE_CODES.items() if code == option), None)
@@ -114,7 +121,14 @@ def pressed(settings: dict[str, Any], data: Callback) -> tuple[str | None, str, 
     if not 1 <= data.game_id <= len(kinds):
         return None
     kind = kinds[data.game_id - 1]
-    specs = game_specs(kind, settings.get("games", {}).get(kind, {}))
-    if option >= len(specs) or value >= len(specs[option].values):
-        return None
-    return kind, specs[option].name, specs[option].values[value]
+    for spec in game_specs(kind, settings.get("games", {}).get(kind, {})):
+        if _code(spec.name) == option:
+            allowed = [v for v in spec.values if _code(v) == value]
+            return (kind, spec.name, allowed[0]) if allowed else None
+    return None
+
+
+def _code(value: Any) -> int:
+    """A game's option name or value as a number in its buttons' data (a CRC-32: at most 10
+    digits, so ``z:<group>:<option>:<value>`` stays far within Telegram's 64 bytes)."""
+    return zlib.crc32(json.dumps(value, sort_keys=True).encode())

@@ -100,10 +100,14 @@ class Messenger:
             **kwargs, "parse_mode": ParseMode.HTML, "link_preview_options": NO_PREVIEW})
 
     async def member_status(self, chat_id: int, user_id: int) -> str | None:
-        """A chat member's status (``"creator"``, ``"member"`` …), or ``None`` on failure."""
+        """A chat member's status (``"creator"``, ``"member"`` …), or ``None`` on failure
+        (also for a group that became a supergroup, which it notes: :meth:`current_chat`)."""
         try:
             member = await self._retrying(lambda: self.bot.get_chat_member(chat_id, user_id),
                                           repeatable=True)
+        except ChatMigrated as exc:  # (a keyboard left in the group: current_chat knows now)
+            await self.migrated(chat_id, exc.new_chat_id)
+            return None
         except TelegramError as exc:
             log.info("getChatMember %s/%s failed: %s", chat_id, user_id, exc)
             return None
