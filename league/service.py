@@ -128,6 +128,7 @@ class MatchService:
     migrate_chat = via("chats", Chats.migrate_chat)
     migrated_from = via("chats", Chats.migrated_from)
     take_migration = via("chats", Chats.take_migration)
+    set_bot_present = via("chats", Chats.set_bot_present)
     refresh_user = via("names", Names.refresh_user)
     set_chat_title = via("names", Names.set_chat_title)
     set_topic_name = via("names", Names.set_topic_name)

@@ -1,5 +1,6 @@
 """Chats: the defaults a chat's admins chose for new games (``/settings``), league-wide and
-per game kind, and a group's move to a supergroup."""
+per game kind, a group's move to a supergroup, and whether the bot is in the chat (for its
+league posts)."""
 
 from __future__ import annotations
 
@@ -130,6 +131,18 @@ class Chats:
                 update(Chat).where(Chat.id == chat_id, Chat.migrated_from.is_not(None))
                 .values(migrated_from=None).returning(Chat.id))
         return taken is not None
+
+    async def set_bot_present(self, chat_id: int, present: bool) -> None:
+        """Record whether the bot is in the chat (``chats.bot_left_at``): ``False`` when
+        Telegram refused a call there because the bot is out of it (a 403 in a group: it was
+        removed), ``True`` when the bot is added back. The league posts of a chat
+        the bot is out of wait (:meth:`league.tables.queries.LeagueQueries.due_posts`). A
+        chat never stored stays so (it owes no post)."""
+        chat = update(Chat).where(Chat.id == chat_id)
+        async with self.ctx.db.sessions.begin() as session:
+            await session.execute(chat.where(Chat.bot_left_at.is_not(None))
+                                  .values(bot_left_at=None) if present
+                                  else chat.values(bot_left_at=self.ctx.clock()))
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup: move its games, its tournaments (their sign-up

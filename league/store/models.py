@@ -97,6 +97,10 @@ class Chat(Base):
     # joining it, which Telegram shows with the move, is seen (``take_migration``): that
     # join is no new welcome. ``None``: never a group, or that join was seen.
     migrated_from: Mapped[int | None] = mapped_column(BigInteger)
+    # When Telegram last refused a call in the group because the bot is out of it (a 403:
+    # it was removed): its league posts wait (``league.tables.queries.due_posts``)
+    # until the bot is added back (cleared) or a game is rated there since. ``None``: in it.
+    bot_left_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Game(Base):

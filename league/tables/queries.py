@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -47,9 +47,11 @@ POST_RETRY = timedelta(minutes=10)
 @dataclass(frozen=True)
 class Standings:
     """A table for a chat and period: ``start``/``end`` (UTC, half-open), ``rows`` best
-    first, ``names`` by user id, ``games_played`` (rated games, for the "?" mark: all of
-    them for a running period, those before its end for an ended one), the
-    chat's time zone ``tz`` and the game ``kind`` whose league it is."""
+    first (each player's Elo now for a running period; for an ended one the Elo they ended
+    it with, their last rated game's before its end in any chat), ``names`` by user id,
+    ``games_played`` (rated games, for the "?" mark: all of them for a running period,
+    those before its end for an ended one), the chat's time zone ``tz`` and the game
+    ``kind`` whose league it is."""
 
     period: str
     start: datetime
@@ -132,22 +134,16 @@ class LeagueQueries:
                                           RatingEvent.finished_at >= start,
                                           RatingEvent.finished_at < end)))
             users = {e.user_id for e in events}
-            ratings = {r.user_id: r for r in await session.scalars(
-                select(Rating).where(Rating.user_id.in_(users), Rating.kind == kind))}
             names = await _names(session, users)
-        results = _results(events)
-        # (a period still running shows each player's Elo now; one that ended, the Elo it
-        # ended with: their last game's in it)
-        running = period in ("week", "season")
-        rows = table(results, {u: r.rating for u, r in ratings.items()} if running else None)
-        played = {u: r.games for u, r in ratings.items()}
-        if not running:  # (the "?" of a provisional Elo as it was when the period ended)
-            async with self.ctx.db.sessions() as session:
-                played = dict((await session.execute(
-                    select(RatingEvent.user_id, func.count()).where(
-                        RatingEvent.user_id.in_(users), RatingEvent.kind == kind,
-                        RatingEvent.finished_at < end).group_by(RatingEvent.user_id))).all())
-        return Standings(period, start, end, rows, names, played, tz, kind)
+            if period in ("week", "season"):  # (running: each player's Elo now)
+                ratings = list(await session.scalars(
+                    select(Rating).where(Rating.user_id.in_(users), Rating.kind == kind)))
+                elo = {r.user_id: r.rating for r in ratings}
+                played = {r.user_id: r.games for r in ratings}
+            else:  # (ended: the Elo each player ended it with, in any chat, and its "?")
+                elo, played = await _elo_at(session, users, kind, end)
+        return Standings(period, start, end, table(_results(events), elo), names, played, tz,
+                         kind)
 
     async def rating_card(self, user_id: int, chat_id: int | None, *,
                           kind: str) -> RatingCard:
@@ -247,14 +243,19 @@ class LeagueQueries:
         """The posts due (:func:`_due_kinds`): each finished week's and season's table of
         each chat and game kind rated in it, by chat, then period (weeks first, oldest
         first), then game kind. A scheduler stopped for a while catches up on the periods
-        it missed (:func:`_unposted`), at most :data:`MISSED_PERIODS` of each."""
+        it missed (:func:`_unposted`), at most :data:`MISSED_PERIODS` of each. None of a
+        chat the bot is out of (``Chat.bot_left_at``: Telegram refused a call there with a
+        403) until it is added back, or a game is rated there since (it is in it, then): then
+        the posts owed go out, the refused one too (its claim was not marked sent)."""
         now = self.ctx.clock()
         due = []
         async with self.ctx.db.sessions() as session:
             since = now - timedelta(weeks=MAX_SEASON_WEEKS + 1)
             chats = list(await session.execute(
                 select(Chat.id, Chat.timezone, Chat.season_weeks, Chat.last_rated_at)
-                .where(Chat.last_rated_at >= since).order_by(Chat.id)))
+                .where(Chat.last_rated_at >= since,
+                       or_(Chat.bot_left_at.is_(None), Chat.last_rated_at > Chat.bot_left_at))
+                .order_by(Chat.id)))
             for chat_id, tz, weeks, last_rated in chats:
                 for post in ("week", "season"):
                     for start, end in await _unposted(session, chat_id, post, tz, weeks, now):
@@ -352,6 +353,23 @@ async def _due_kinds(session: AsyncSession, chat_id: int, post: str, start: date
             continue  # (its games are in a post already, or it ended before: none new)
         due.append(DuePost(chat_id, game_kind, post, end))
     return due
+
+
+async def _elo_at(session: AsyncSession, users: set[int], kind: str,
+                  end: datetime) -> tuple[dict[int, float], dict[int, int]]:
+    """Each player's Elo in game ``kind`` at the moment ``end`` (the ``after`` of their last
+    rated game finished before it, in any chat: Elo is one per game) and their rated games
+    by then (for the "?" of a provisional Elo), in one query."""
+    latest = func.row_number().over(partition_by=RatingEvent.user_id, order_by=(
+        RatingEvent.finished_at.desc(), RatingEvent.id.desc()))
+    games = func.count().over(partition_by=RatingEvent.user_id)
+    ranked = select(RatingEvent.user_id, RatingEvent.after, latest.label("latest"),
+                    games.label("games")).where(
+        RatingEvent.user_id.in_(users), RatingEvent.kind == kind,
+        RatingEvent.finished_at < end).subquery()
+    rows = (await session.execute(select(ranked.c.user_id, ranked.c.after, ranked.c.games)
+                                  .where(ranked.c.latest == 1))).all()
+    return {u: after for u, after, _ in rows}, {u: n for u, _, n in rows}
 
 
 def _history_line(player: GamePlayer,

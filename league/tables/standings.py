@@ -170,8 +170,9 @@ def table(results: Iterable[GameResult[P]], ratings: Mapping[P, float] | None = 
 
     Only games with ``start <= finished_at < end`` count (either bound may be ``None``);
     pass :func:`week_bounds` or :func:`season_bounds`. ``rating`` is the player's entry in
-    ``ratings`` (their current Elo, for a period still running) or, if absent, the ``after``
-    of their last game in the period (a period that ended: the rating it ended with).
+    ``ratings`` (their current Elo for a period still running; for one that ended, the Elo
+    they ended it with, counting their games elsewhere) or, if absent, the ``after`` of
+    their last game in ``results``.
     Players without a game in the period are not listed. Raises :class:`ValueError` when a
     result's ``changes`` and ``places`` name different players.
     """

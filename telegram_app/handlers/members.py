@@ -157,8 +157,10 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     topic of a forum, in the group's language, or while it has none in the language of who
     added it (their client's, English for one we do not ship). A promotion or restriction
     of the bot already there, and anything in a private chat (a user blocking or restarting
-    the bot), say nothing. A repeated update is dropped by the intake (its ``update_id``); a
-    failed send (the bot was removed again at once) is the messenger's to log.
+    the bot), say nothing. Back in a group whose league post Telegram refused while it was
+    out, its posts owed go out again (``Chats.set_bot_present``). A repeated update is
+    dropped by the intake (its ``update_id``); a failed send (the bot was removed again at
+    once) is the messenger's to log.
 
     A supergroup may be a group that just became one, which Telegram also shows as the bot
     joining it: no welcome if the move is recorded already, else the welcome waits
@@ -171,6 +173,8 @@ async def bot_added(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         _drop_welcome(context, change.chat.id)  # (removed again within the wait)
     if change.new_chat_member.status not in PRESENT or not _gone(change.old_chat_member):
         return
+    # (its league posts refused while it was out go out now: ``chats.bot_left_at``)
+    await services(context).service.set_bot_present(change.chat.id, True)
     adder = change.from_user  # (an anonymous admin is the "Group" bot: no name to thank)
     language = None if adder.is_bot else adder.language_code
     name = None if adder.is_bot else adder.full_name

@@ -52,6 +52,9 @@ class ChatEvents(Protocol):
         """Private messages reach ``user_id`` (``False``: a 403, they blocked or never started
         the bot)."""
 
+    async def set_bot_present(self, chat_id: int, present: bool) -> None:
+        """Whether the bot is in group ``chat_id`` (``False``: a 403 there, it was removed)."""
+
 
 class Messenger:
     def __init__(self, bot: Bot, chats: ChatEvents) -> None:
@@ -328,6 +331,8 @@ class Messenger:
         group, the bot is out of it."""
         if key[0] > 0:  # (ephemeral messages are in groups only)
             await self.chats.set_can_message(key[0], False)
+        elif len(key) <= 2:  # (a group's own message: its league posts wait for its return)
+            await self.chats.set_bot_present(key[0], False)
         log.info("cannot %s %s: %s", method, _named(key), exc.message)
 
 

@@ -18,6 +18,8 @@ class _Chats:
 
     async def set_can_message(self, user_id: int, value: bool) -> None: ...
 
+    async def set_bot_present(self, chat_id: int, present: bool) -> None: ...
+
 
 async def _send_to(port: int, *, read_timeout: float = 5.0) -> object:
     request = AiohttpRequest(8, connect_timeout=0.5, pool_timeout=0.2, read_timeout=read_timeout)
