@@ -12,8 +12,9 @@ from telegram_app.render.common import plain_name
 PLACE_LINE = 34
 """Characters of the group's title (and topic name) that fit one line of a chat bubble on a
 phone, next to the line's emoji; a longer name is cut with an ellipsis."""
-MIN_TOPIC = 12
-"""Characters the topic's name keeps at least when both names are long."""
+MIN_TITLE = 12
+"""Characters the group's title keeps at least when both names are long: the topic's name
+keeps the rest, as it tells a forum's games apart ("Coyote table one", "… two")."""
 SEPARATOR = " › "
 
 
@@ -28,7 +29,7 @@ def place_line(game: GameSnapshot) -> str | None:
     room = PLACE_LINE
     if topic:
         room -= len(SEPARATOR)
-        topic_room = min(len(topic), max(MIN_TOPIC, room - len(title.strip())))
+        topic_room = min(len(topic), room - min(len(title.strip()), MIN_TITLE))
         line = (f"👥 <b>{_cut(title, room - topic_room)}</b>{SEPARATOR}"
                 f"{_cut(topic, topic_room)}")
     else:
