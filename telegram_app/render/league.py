@@ -138,10 +138,20 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     """``/replay ID``: the game move by move from its event log (``log``: each move's
     events, in order), in the game's own words (``GameUI.replay_lines``). The seats (a
     computer's level too) are on the title's line: the Mini App's replay page takes the
-    first line as its title and the others as the steps."""
+    first line as its title and the others as the steps. A game that is not over ends with
+    what it is (cancelled: not rated; still being played); a lobby, which no move was made
+    in, has no replay."""
+    if game.status == "lobby" or game.state is None:  # never started (or cancelled, expired)
+        return _("Game #{id} was cancelled.").format(id=game.id) if game.status == "cancelled" \
+            else _("Game #{id} has not started yet: there is nothing to replay.").format(
+                id=game.id)
     lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id) + " · " +
              ", ".join(seat_label(p) for p in game.seated)]
     lines += ui_for(game).replay_lines(game, log)
+    if game.status == "cancelled":
+        lines.append(_("— game cancelled: not rated —"))
+    elif game.status != "finished":
+        lines.append(_("— game still in progress —"))
     return fit_lines(lines, keep="ends")  # (a long game's middle goes: never how it ended)
 
 

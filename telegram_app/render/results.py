@@ -94,6 +94,17 @@ def own_result(game: GameSnapshot, reader: PlayerInfo | None
             signed(elo_delta(change)) if change is not None else None)
 
 
+def timed_out_text(name: str, *, removed: bool) -> str:
+    """A turn that ran out of time as every game tells it, in its notes and its /replay:
+    ``name`` (already escaped: a mention, a name or a plain name) was removed from the game
+    and placed last (the group's timeout policy), or the computer played the turn."""
+    if removed:
+        return _("⏰ {name} ran out of time and is removed from the game (placed "
+                 "last).").format(name=name)
+    return _("⏰ {name} ran out of time: the computer plays this turn for them.").format(
+        name=name)
+
+
 def places_text(places: Iterable[tuple[int, str]]) -> str:
     """``1. Bob, 2. Ann, 2. Dan``: ``(place, name)`` pairs, names already escaped, in order
     (/history adds each rated player's Elo change to their name)."""

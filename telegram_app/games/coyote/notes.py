@@ -88,13 +88,9 @@ def step_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
                 name=name_html(game.at_seat(event["seat"])), amount=event["amount"]))
         elif kind == "special_used":
             lines.append(_special_line(game, event))
-        elif kind == "turn_timed_out" and event["removed"]:
-            lines.append(_("⏰ {name} ran out of time and is removed from the game (placed "
-                           "last).").format(
-                name=name_html(game.at_seat(event["seat"]))))
         elif kind == "turn_timed_out":
-            lines.append(_("⏰ {name} ran out of time: the computer plays this turn for them.")
-                         .format(name=name_html(game.at_seat(event["seat"]))))
+            lines.append(results.timed_out_text(name_html(game.at_seat(event["seat"])),
+                                                removed=bool(event["removed"])))
         elif kind == "player_removed" and not any(
                 e["type"] == "turn_timed_out" for e in events):
             lines.append(_("🚪 {name} leaves the game (placed last).").format(

@@ -9,7 +9,7 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
-from telegram_app.render.results import places_text, ranked
+from telegram_app.render.results import places_text, ranked, timed_out_text
 
 
 def replay_lines(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[str]:
@@ -48,6 +48,8 @@ def replay_lines(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[st
                     cards=cards, total=e["total"],
                     loser=_("{name} loses").format(name=who(e["loser"]))
                     if e["loser"] is not None else _("nobody loses")))
+            elif kind == "turn_timed_out" and e.get("removed"):  # (as the group was told)
+                lines.append(timed_out_text(who(e["seat"]), removed=True))
             elif kind == "turn_timed_out":
                 lines.append(_("{name}: ⏰ timed out").format(name=who(e["seat"])))
             elif kind == "player_removed" and not any(

@@ -116,12 +116,8 @@ def event_line(game: GameSnapshot, event: Event, events: list[Event]) -> str | N
     if kind == "player_out":
         return _("✅ {name} has no cards left: safe, in place {place}.").format(
             name=_who(game, seat), place=event["place"])
-    if kind == "turn_timed_out" and event.get("removed"):
-        return _("⏰ {name} ran out of time and is removed from the game (placed "
-                 "last).").format(name=_who(game, seat))
     if kind == "turn_timed_out":
-        return _("⏰ {name} ran out of time: the computer plays this turn for them.").format(
-            name=_who(game, seat))
+        return results.timed_out_text(_who(game, seat), removed=bool(event.get("removed")))
     if kind == "player_removed" and not any(e["type"] == "turn_timed_out" for e in events):
         return _("🚪 {name} leaves the game (placed last).").format(
             name=_who(game, seat))
@@ -160,31 +156,38 @@ def turn_line(game: GameSnapshot) -> str | None:
     return _("➡️ {name}, your turn.").format(name=mention_html(game.at_seat(state["turn"])))
 
 
+def koira_seats(game: GameSnapshot) -> tuple[list[int], bool]:
+    """Who is the koira of a finished game, as its final message and its /replay both name
+    them: the seats (in seat order) and whether they left. The engine names one seat; when
+    it is a player who left (or was removed), every player who left is the koira: they
+    share last place (the league's places). ``([], False)`` while nobody is."""
+    view = GAMES[game.kind].view(game.state or {}, None)
+    koira, removed = view["koira"], list(view["removed"])
+    if koira is None:
+        return [], False
+    return (sorted(removed), True) if koira in removed else ([koira], False)
+
+
 def game_over_text(game: GameSnapshot) -> str:
     """The end: the places (the league's, ``render.results``: the order players went out,
     R16, those who left last), the koira marked and mentioned, and what play decided of
     the rating."""
-    view = GAMES[game.kind].view(game.state or {}, None)
-    koira_seat = view["koira"]
-    # Those who left share last place (the league's places): each of them is the koira.
-    koiras = list(view["removed"]) if koira_seat in view["removed"] else \
-        [] if koira_seat is None else [koira_seat]
+    seats, left = koira_seats(game)
     lines = [_("🏁 Koira #{id} is over!").format(id=game.id), "",
-             *results.final_lines(game, dict.fromkeys(koiras, "🐕"))]
+             *results.final_lines(game, dict.fromkeys(seats, "🐕"))]
     try:
-        koira = game.at_seat(koira_seat) if koira_seat is not None else None
+        koiras = [mention_html(game.at_seat(s)) for s in seats]
     except KeyError:
-        koira = None
+        koiras = []
     if len(koiras) > 1:
         lines += ["", _("🐕 {names} share last place, the koira's: who leaves the game comes "
-                        "last.").format(names=", ".join(mention_html(game.at_seat(s))
-                                                        for s in sorted(koiras)))]
-    elif koira is not None and koira_seat in view["removed"]:  # (one who left comes last)
+                        "last.").format(names=", ".join(koiras))]
+    elif koiras and left:  # (one who left comes last)
         lines += ["", _("🐕 {name} is the koira: who leaves the game comes last.").format(
-            name=mention_html(koira))]
-    elif koira is not None:
+            name=koiras[0])]
+    elif koiras:
         lines += ["", _("🐕 {name} is the koira: the last player holding cards.").format(
-            name=mention_html(koira))]
+            name=koiras[0])]
     rating = results.rating_lines(game)
     return "\n".join(lines + ["", *rating] if rating else lines)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from html import escape
 
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.koira.notes import Event, shares
+from telegram_app.games.koira.notes import Event, koira_seats, shares
 from telegram_app.games.koira.words import card_label, cards_label, suit_name
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
-from telegram_app.render.results import places_text, ranked
+from telegram_app.render.results import places_text, ranked, timed_out_text
 
 
 def _plain(game: GameSnapshot, seat: int | None) -> str:
@@ -20,9 +20,10 @@ def _plain(game: GameSnapshot, seat: int | None) -> str:
         return "?"
 
 
-def replay_part(game: GameSnapshot, event: Event) -> str | None:
+def replay_part(game: GameSnapshot, event: Event, events: list[Event]) -> str | None:
     """A short /replay entry for an event (entries of one trick share a line), or ``None``
-    for one the replay leaves out."""
+    for one the replay leaves out (``events``: all of its move's, as the group's notes read
+    them: a removal for timeouts is told by the timeout, not as a leave)."""
     kind = event["type"]
     who = _plain(game, event.get("seat"))
     if kind == "card_played" and event.get("from_stock"):
@@ -42,7 +43,9 @@ def replay_part(game: GameSnapshot, event: Event) -> str | None:
         return _("{name} picks up {cards}").format(name=who, cards=cards_label(event["cards"]))
     if kind == "player_out":
         return _("{name} is out of cards (place {place})").format(name=who, place=event["place"])
-    if kind == "player_removed":
+    if kind == "turn_timed_out":
+        return timed_out_text(who, removed=bool(event.get("removed")))
+    if kind == "player_removed" and not any(e["type"] == "turn_timed_out" for e in events):
         return _("{name} leaves").format(name=who)
     return None
 
@@ -79,8 +82,11 @@ def replay_lines(game: GameSnapshot, log: list[list[Event]]) -> tuple[list[str],
                 close()
                 end.append(places_text((place, _plain(game, p.seat))
                                        for place, p in ranked(game)))
-                end.append(_("🐕 koira: {name}").format(name=_plain(game, e["koira"])))
-            elif (part := replay_part(game, e)) is not None:
+                seats, _left = koira_seats(game)  # (who the final message names)
+                if seats:
+                    end.append(_("🐕 koira: {name}").format(
+                        name=", ".join(_plain(game, s) for s in seats)))
+            elif (part := replay_part(game, e, step)) is not None:
                 trick.append(part)
     close()
     return lines, end
