@@ -140,6 +140,8 @@ class MatchService:
     open_games_in = via("reads", GameReads.open_games_in)
     games_on_turn = via("reads", GameReads.games_on_turn)
     game_of_private_message = via("reads", GameReads.game_of_private_message)
+    private_message_after = via("reads", GameReads.private_message_after)
+    keyboards_left_of = via("reads", GameReads.keyboards_left_of)
     log = via("reads", GameReads.log)
     moved_by = via("reads", GameReads.moved_by)
 

@@ -82,6 +82,30 @@ class GameReads:
                 .order_by(PrivateMessage.game_id.desc()).limit(1))
             return None if game_id is None else snapshot(await load_game(session, game_id))
 
+    async def private_message_after(self, user_id: int, message_id: int) -> bool:
+        """Whether some game's latest private message to ``user_id`` is newer than their
+        message ``message_id`` (ids grow in a chat): an older message, of a game the reply
+        cannot be placed in (:meth:`game_of_private_message` knows only the latest ones)."""
+        async with self.ctx.db.sessions() as session:
+            return await session.scalar(
+                select(PrivateMessage.game_id)
+                .where(PrivateMessage.user_id == user_id,
+                       PrivateMessage.message_id > message_id).limit(1)) is not None
+
+    async def keyboards_left_of(self, user_id: int) -> list[GameSnapshot]:
+        """The games over for ``user_id`` (closed, or out of it while the others play on)
+        whose latest private message to them still carries the buttons of their turn: what
+        closed the game for them skipped a player the bot could not write to."""
+        async with self.ctx.db.sessions() as session:
+            ids = await session.scalars(
+                select(GameRow.id).join(GamePlayer)
+                .join(PrivateMessage, (PrivateMessage.game_id == GameRow.id)
+                      & (PrivateMessage.user_id == GamePlayer.user_id))
+                .where(GamePlayer.user_id == user_id, PrivateMessage.acting.is_(True),
+                       or_(GameRow.status != "running", GamePlayer.playing.is_(False)))
+                .order_by(GameRow.id))
+            return [snapshot(await load_game(session, game_id)) for game_id in ids.all()]
+
     async def moved_by(self, game_id: int, version: int) -> int | None:
         """The human whose own move raised game ``game_id`` to ``version`` (``None``: a
         computer's move, the deal, or no such step): a press refused as stale whose move the

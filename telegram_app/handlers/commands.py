@@ -129,17 +129,22 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _game_to_leave(bot: BotServices, chat_id: int, thread_id: int,
                          user_id: int) -> GameSnapshot | None:
-    """The topic's running game if ``user_id`` plays in it, else their running tournament
-    table in this chat (tables run beside the topic's game), else the topic's running game
-    (the service then says they are not playing)."""
+    """The topic's running game if ``user_id`` still plays in it, else their running
+    tournament table in this chat (tables run beside the topic's game: a second /leave
+    reaches it), else the topic's running game (the service then says they are not
+    playing)."""
     game = await bot.service.open_game(chat_id, thread_id)
     running = game if game is not None and game.status == "running" else None
-    if running is not None and running.player(user_id) is not None:
+    if running is not None and _plays(running, user_id):
         return running
     tables = [g for g in await bot.service.open_games_in(chat_id)
-              if g.status == "running" and g.tournament_id is not None
-              and g.player(user_id) is not None]
+              if g.status == "running" and g.tournament_id is not None and _plays(g, user_id)]
     return tables[0] if tables else running
+
+
+def _plays(game: GameSnapshot, user_id: int) -> bool:
+    player = game.player(user_id)
+    return player is not None and player.seat is not None and player.playing
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -257,12 +262,15 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _send_views(bot: BotServices, user_id: int, *,
                       but: int | None = None) -> list[GameSnapshot]:
-    """Send ``user_id`` their view of each running game they play (but game ``but``); the
-    games."""
+    """Send ``user_id`` their view of each running game they play (but game ``but``), and
+    close what is left of their turn in a game over for them (closed while the bot could not
+    write to them, or they are out); the running games."""
     running = await bot.service.running_games_of(user_id)
     for game in running:
         if game.id != but:
             bot.presenter.later(bot.presenter.send_private(game, game.player(user_id)))  # type: ignore[arg-type]
+    for game in await bot.service.keyboards_left_of(user_id):
+        bot.presenter.later(bot.presenter.close_left(game, user_id))
     return running
 
 
@@ -270,12 +278,13 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     """A text typed in the private chat is a move in the game where it is the sender's turn,
     or, when it replies to a game's message (its latest, or its hand's first), in that game
     only (a closed game's: nothing moves); if it is their turn in several games and it is
-    not such a reply, they are asked to reply. A reply to another of the bot's messages (an
-    answer, or an older view whose game the bot no longer knows) is read as no reply while
-    the sender is seated in one running game only, else they are asked to reply to the
-    game's latest message. That game's UI reads it (``GameUI.typed``: Coyote's number is a
-    bid); what it cannot read gets its hint, under the game's group. The same message
-    delivered again is not applied again."""
+    not such a reply, they are asked to reply. A reply to another of the bot's messages is
+    read as no reply while the sender is seated in one running game only and no game's
+    latest message to them is newer (an answer of the bot, a new hand's message not yet
+    recorded); else (an older view, whose game the bot no longer knows) they are asked to
+    reply to the game's latest message. That game's UI reads it (``GameUI.typed``: Coyote's
+    number is a bid); what it cannot read gets its hint, under the game's group. The same
+    message delivered again is not applied again."""
     user, message = update.effective_user, update.effective_message
     if user is None or message is None or not message.text:
         return
@@ -291,8 +300,9 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         await reply(update, context, with_place(game, error_text("not_running", None,
                                                                  game.kind)))
         return
-    if game is None and by_bot and len(await bot.service.running_games_of(
-            user.id, out_too=True)) > 1:
+    if game is None and by_bot and replied is not None and (
+            await bot.service.private_message_after(user.id, replied.message_id)
+            or len(await bot.service.running_games_of(user.id, out_too=True)) > 1):
         await reply(update, context, _(
             "I cannot tell which game that message is from: reply to the game's latest "
             "message, or use its buttons."))

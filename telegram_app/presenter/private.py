@@ -31,6 +31,27 @@ class PrivateViews(Lobbies):
             if delivery.game.status == "running" and current is not None:
                 await self._send_private(delivery, current, close_earlier=True, replace=True)
 
+    async def close_left(self, game: GameSnapshot, user_id: int) -> None:
+        """Close ``user_id``'s latest private message of a game over for them that still
+        carries the buttons of their turn (the cancel, the end or their removal skipped them:
+        the bot could not write to them), as that would have closed it: back, they are told."""
+        async with self.delivering(game.id, game.chat_id) as delivery:
+            game = delivery.game
+            player = game.player(user_id)
+            if player is None or player.seat is None or not player.private_message_id or \
+                    not player.private_acting or not may_write(player):
+                return
+            ui = ui_for(game)
+            if game.status == "running":
+                if not player.playing:
+                    await self._close_removed(delivery, {player.seat})
+            elif game.status == "cancelled":
+                await self._close_private(delivery, player, ui.private_cancelled_text(
+                    game, reader=player))
+            else:
+                await self._close_private(delivery, player, ui.private_closed_text(
+                    game, private_hand(player) or hand_number(game), reader=player))
+
     async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
         """The clock's reminder to the player to act, in their private chat: a new private
         message (it notifies) with ``heading`` over their view and moves, in place of the
