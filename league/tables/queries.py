@@ -229,11 +229,12 @@ class LeagueQueries:
     async def replay(self, game_id: int, chat_id: int) -> tuple[GameSnapshot,
                                                               list[list[dict[str, Any]]]]:
         """A game of this chat and its event log (events per step, in order). Raises
-        ``game_not_found`` for a game of another chat."""
+        ``game_not_found`` for no such game, ``game_of_another_chat`` (detail ``game_id``)
+        for a game of another chat (nothing about that chat)."""
         async with self.ctx.db.sessions() as session:
             row = await load_game(session, game_id)
             if row.chat_id != chat_id:
-                raise ServiceError("game_not_found")
+                raise ServiceError("game_of_another_chat", game_id=game_id)
             log = list(await session.scalars(select(GameEvent.events).where(
                 GameEvent.game_id == game_id).order_by(GameEvent.seq)))
             return snapshot(row), log

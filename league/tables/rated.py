@@ -22,6 +22,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import PLAYER_REMOVED, Action
+from league.store.clock import aware
 from league.store.models import Chat, GameEvent
 from league.store.models import Game as GameRow
 from league.store.rating_models import Rating, RatingEvent
@@ -39,10 +40,13 @@ async def rate_if_finished(session: AsyncSession, row: GameRow,
     ``{user_id: change}`` or ``None`` (not finished, already rated, or not rated).
 
     Current ratings are read ``FOR UPDATE`` on PostgreSQL, so two games finishing at once
-    with a shared player apply one after the other instead of losing an update.
+    with a shared player apply one after the other instead of losing an update. The rating
+    is dated as the game is (``Game.finished_at``, which this transaction wrote), so the
+    week it counts in is the week /history dates it in; ``now`` only without one.
     """
     if row.status != "finished":
         return None
+    now = aware(row.finished_at) if row.finished_at is not None else now
     if await session.scalar(select(RatingEvent.id).where(RatingEvent.game_id == row.id)
                             .limit(1)) is not None:
         return None

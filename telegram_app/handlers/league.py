@@ -20,18 +20,33 @@ from telegram_app.render import league as render
 from telegram_app.render.common import error_text
 from telegram_app.services import services
 
-PERIOD_WORDS = {"": "week", "week": "week", "last": "last", "season": "season"}
+PERIOD_WORDS = {"week": "week", "last": "last", "season": "season"}
 CARD_TOURNAMENTS = 5
 """The latest tournaments a rating card lists."""
 
 
 def _kind_of(args: list[str]) -> tuple[str, list[str]]:
     """The game kind named first in ``args`` and the rest; without one, the default game
-    (``games.registry.default_kind``: ``/standings`` is its table, ``/standings koira``
-    Koira's)."""
+    (``games.registry.default_kind``: ``/top`` is its board, ``/top koira`` Koira's)."""
     if args and args[0].lower() in GAMES:
         return args[0].lower(), args[1:]
     return default_kind(), args
+
+
+def _standings_args(args: list[str]) -> tuple[str, str] | None:
+    """The game and period of ``/standings`` (else the default game's, this week), named in
+    either order (``koira season``, ``season koira``); ``None`` for a word that is neither,
+    or a second game or period."""
+    kind: str | None = None
+    period: str | None = None
+    for word in (arg.lower() for arg in args):
+        if word in GAMES and kind is None:
+            kind = word
+        elif word in PERIOD_WORDS and period is None:
+            period = PERIOD_WORDS[word]
+        else:
+            return None
+    return kind or default_kind(), period or "week"
 
 
 def _games_line() -> str:
@@ -50,18 +65,17 @@ def _named_kind(context: ContextTypes.DEFAULT_TYPE) -> tuple[str, str | None]:
 
 async def standings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/standings [game] [last|season]``: this chat's table of a game (else the default
-    game's)."""
+    game's); the game and the period may come in either order."""
     chat = update.effective_chat
     if not in_group(chat) or chat is None:
         await reply(update, context, _("Send /standings in a group: every group is a league."))
         return
-    kind, args = _kind_of(list(context.args or []))
-    word = (args or [""])[0].lower()
-    period = PERIOD_WORDS.get(word)
-    if period is None:
+    named = _standings_args(list(context.args or []))
+    if named is None:
         await reply(update, context, _("Use /standings, /standings last or /standings "
                                        "season.") + "\n" + _games_line())
         return
+    kind, period = named
     table = await services(context).service.standings(chat.id, period, kind=kind)
     await reply(update, context, render.standings_text(table))
 

@@ -118,13 +118,18 @@ async def _refresh(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def _people_of(update: Update, message: Message | None) -> list[User | None]:
-    """The other people an update shows with their current names."""
+    """The other people an update shows with their current names: a member change's, and
+    the author of a replied-to message (``/rating`` by reply shows the name Telegram sends
+    for them now; not one sent as the group or a channel, whose ``from_user`` stands in)."""
     found: list[User | None] = []
     member = update.chat_member or update.my_chat_member
     if member is not None:
         found += [member.from_user, member.new_chat_member.user]
     if message is not None:
         found += [message.left_chat_member, *(message.new_chat_members or ())]
+        replied = message.reply_to_message
+        if replied is not None and replied.sender_chat is None:
+            found.append(replied.from_user)
     return found
 
 

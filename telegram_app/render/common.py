@@ -80,6 +80,8 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
     detail = detail or {}
     messages = {
         "game_not_found": _("This game no longer exists."),
+        "game_of_another_chat": _("Game #{id} was not played in this group.").format(
+            id=detail.get("game_id", "")),
         "game_open": _("A game is already open in this chat — see the pinned lobby above."),
         "not_in_lobby": _("This game has already started or ended."),
         "not_running": _("This game is not running any more."),
