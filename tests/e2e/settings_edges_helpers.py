@@ -8,8 +8,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from league.service import MatchService
-from telegram_app.services import KEY
 from tests.clock import Clock
 from tests.e2e.harness import (
     BotRunner,
@@ -17,13 +15,14 @@ from tests.e2e.harness import (
     labels,
     wait_for,
 )
+from tests.e2e.koira_play import service_of
+from tests.e2e.messy_telegram_helpers import plain
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
 GROUP = -100515001
 SUPERGROUP = -1005150019
 HEADER = "Defaults for new games"
 WEEKLY = "Final standings of the week"
-ISOLATES = str.maketrans("", "", "\u2068\u2069")
 
 
 def utc(*args: int) -> datetime:
@@ -31,11 +30,6 @@ def utc(*args: int) -> datetime:
 
 
 WEDNESDAY = utc(2026, 5, 6, 9)  # (the week of Monday 4 May 2026; a season ends on 18 May)
-
-
-def plain(text: str | None) -> str:
-    """A message's text as read, names without their bidi isolates."""
-    return (text or "").translate(ISOLATES)
 
 
 def said(api: FakeBotAPI, chat_id: int, text: str) -> list[StoredMessage]:
@@ -47,11 +41,6 @@ def now(api: FakeBotAPI, message: StoredMessage) -> StoredMessage:
     found = api.get_message(message.chat_id, message.message_id)
     assert found is not None
     return found
-
-
-def service_of(runner: BotRunner) -> MatchService:
-    assert runner.app is not None
-    return runner.app.bot_data[KEY].service
 
 
 def data_of(api: FakeBotAPI, message: StoredMessage, starts: str) -> str:
