@@ -1,6 +1,5 @@
-"""Can a player trust the Mini App's screens, and can anyone make it reveal a hidden card
-or crash? (The real bot against the fake Bot API, PostgreSQL; games seeded, played through
-the league service or the page.)
+"""Can a player trust the Mini App's screens? (The real bot against the fake Bot API,
+PostgreSQL; games seeded, played through the league service or the page.)
 
 - the end screen marks as "you" exactly the reader's own line, by place, whatever the
   players are called (a long name, a name another begins with, two players of one name);
@@ -8,86 +7,35 @@ the league service or the page.)
   ("كات · −20", the sign before the number): the name is isolated in its own element;
 - the profile's Elo chart names each point's day as the group's history and the chat's
   ``/profile`` chart do, in the group's time zone;
-- an id of thousands of digits in any path (``/game/…``, ``/replay/…``, ``/profile/…``) is
-  a 4xx, with or without initData, never a 500;
-- a player of one group sees nothing of another group's games or league; no query string
-  gets another seat's view; the replay of a running Coyote game shows cards only where a
-  showdown showed them, the same for everyone; a finished game's replay and history give
-  the final message's places and Elo changes (Coyote and Koira), and a Koira league is its
-  own; odd paths, query strings and move bodies are 4xx; the pages in Korean, Japanese and
+- a finished game's replay and history give the final message's places and Elo changes
+  (Coyote and Koira), and a Koira league is its own; the pages in Korean, Japanese and
   Spanish hold no English; names with HTML and right-to-left overrides stay plain text on
-  the table and the replay; the tournament pages and a move want genuine, fresh initData
-  too."""
+  the table and the replay."""
 
 from __future__ import annotations
 
-import random
 import re
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pytest
 
-from engine import GAMES
 from league.match.lobby import AI_NAMES
-from league.store.snapshots import UserRef
 from telegram_app.render.results import place_mark, ranked
 from tests.clock import Clock
 from tests.e2e.harness import bot_table, wait_for
 from tests.miniapp.conftest import Client
-from tests.miniapp.koira import NAMES, service_of
+from tests.miniapp.koira import service_of
+from tests.miniapp.miniapp_trust_helpers import (
+    BIDI,
+    GROUP,
+    computer_move,
+    coyote_game,
+    final_lines,
+    play_out,
+)
 from tests.miniapp.server import miniapp_server
 
-GROUP = -100561
-OTHER_GROUP = -100562
-BIDI = str.maketrans("", "", "\u2068\u2069")
-
-
-async def coyote_game(runner, group: int = GROUP, names: dict[int, str] | None = None,
-                      options: dict | None = None, seed: int = 7, thread: int = 0):
-    """A started Coyote game of users 1–3 (``names``, else Ann, Bob, Cat) in ``group``
-    (its topic ``thread``), through the league service, dealt from ``seed``."""
-    names = names or NAMES
-    service = service_of(runner)
-    service.new_seed = lambda: seed
-    ids = sorted(names)
-    lobby = await service.open_lobby(group, "Mini league", thread,
-                                     UserRef(ids[0], names[ids[0]]),
-                                     kind="coyote", options=options or {})
-    for user_id in ids[1:]:
-        await service.join(lobby.id, UserRef(user_id, names[user_id]))
-    return (await service.start(lobby.id, ids[0])).game
-
-
-async def computer_move(runner, game_id: int, seed: int) -> bool:
-    """The player on turn makes the move a computer player would; ``False`` once over."""
-    service = service_of(runner)
-    game = await service.get(game_id)
-    if game.status != "running":
-        return False
-    rules = GAMES[game.kind]
-    seat = rules.current_seat(game.state)
-    action = rules.ai_action(rules.view(game.state, seat), random.Random(seed))
-    await service.act(game_id, game.at_seat(seat).user_id, game.version, action)
-    return True
-
-
-async def play_out(runner, game_id: int) -> None:
-    step = 0
-    while await computer_move(runner, game_id, step):
-        step += 1
-        assert step < 2000
-
-
-def final_lines(api, group: int) -> list[str]:
-    """The places of the group's last "is over!" message, one line each."""
-    text = (api.find_messages(group, "is over!")[-1].text or "").translate(BIDI)
-    lines = text.split("\n")
-    start = next(i for i, line in enumerate(lines) if "is over!" in line) + 2
-    return lines[start:lines.index("", start)]
-
-
-# --- the end screen, the chart's days, long ids --------------------------------------------------
 
 @pytest.mark.parametrize("names", [
     {11: "Alex", 12: "Alexandra Konstantinou-Smith", 13: "Cat"},  # a long name, its prefix
@@ -145,27 +93,6 @@ async def test_the_elo_charts_days_are_the_groups_days(pg_db, pg_url) -> None:
         assert profile["points"][-1]["day"] == "May 5, 2026", profile["points"]
 
 
-HUGE = "9" * 5000
-
-
-async def test_an_id_of_thousands_of_digits_is_4xx(mini) -> None:
-    """Every path with an id answers 4xx to an id past Python's 4300-digit limit of
-    ``int()`` (``test_api.py`` tries 20 digits), with or without initData. Before the fix the
-    routes' own ``{id:int}`` conversion raised before the handler and before initData was
-    checked (anyone could send it): a 500 and an ERROR with a traceback in the log."""
-    api, players, runner, client = mini
-    answers = {}
-    for method, path in (("GET", f"game/{HUGE}"), ("GET", f"game/{HUGE}/moves"),
-                         ("GET", f"game/{HUGE}/events"), ("POST", f"game/{HUGE}/move"),
-                         ("GET", f"replay/{HUGE}"), ("GET", f"profile/{HUGE}")):
-        for who, headers in (("nobody", {}), ("Ann", client.auth(1))):
-            response = await client.http.request(
-                method, client.base + "api/" + path, headers=headers,
-                json={"version": 1, "action": {"kind": "call"}} if method == "POST" else None)
-            answers[(method, path.replace(HUGE, "9…9"), who)] = response.status_code
-    assert {k: s for k, s in answers.items() if not 400 <= s < 500} == {}
-
-
 async def test_an_arabic_names_elo_change_reads_as_in_the_group(mini, tmp_path) -> None:
     """The group's final message isolates each name (FSI…PDI), so "🥉 كات · −20 (Elo
     1480?)" reads with the minus before the 20, and so does the end screen, drawn in
@@ -204,82 +131,6 @@ async def test_an_arabic_names_elo_change_reads_as_in_the_group(mini, tmp_path) 
     assert sign < digit, f"the sign is drawn after the number: {line!r} at {lefts}"
 
 
-# --- checked and holding -----------------------------------------------------------------------
-
-async def _status(client, path: str, user_id: int) -> int:
-    """The status of a GET (an event stream is not read past its head)."""
-    async with client.http.stream("GET", client.base + "api/" + path,
-                                  headers=client.auth(user_id)) as response:
-        return response.status_code
-
-
-async def test_a_player_of_another_group_sees_nothing_of_this_ones(mini) -> None:
-    api, players, runner, client = mini
-    game = await coyote_game(runner)
-    service = service_of(runner)
-    dee = await service.open_lobby(OTHER_GROUP, "Other league", 0, UserRef(4, "Dee"),
-                                   kind="coyote")
-    for path in (f"game/{game.id}", f"game/{game.id}/moves", f"game/{game.id}/events",
-                 f"replay/{game.id}", f"chat/{GROUP}", f"chat/{GROUP}/standings",
-                 f"chat/{GROUP}/history", f"chat/{GROUP}/tournaments",
-                 f"profile/1?chat={GROUP}", f"profile/1?chat={OTHER_GROUP}", "profile/1"):
-        assert await _status(client, path, 4) == 403, path
-    move = await client.post(f"game/{game.id}/move", 4,
-                             {"version": 0, "action": {"kind": "bid", "amount": 1}})
-    assert move.status_code == 403 and "table" not in move.json()
-    # and the other way round: Ann, of this group, of Dee's
-    for path in (f"game/{dee.id}", f"replay/{dee.id}", f"chat/{OTHER_GROUP}/standings",
-                 f"profile/4?chat={OTHER_GROUP}", f"profile/4?chat={GROUP}", "profile/4"):
-        assert await _status(client, path, 1) == 403, path
-    me = (await client.get("me", 4)).json()
-    assert me["games"] == [] and [c["id"] for c in me["chats"]] == [OTHER_GROUP]
-
-
-async def test_no_query_string_gets_another_seats_view(mini) -> None:
-    api, players, runner, client = mini
-    game = await coyote_game(runner)
-    on_turn = game.at_seat(GAMES["coyote"].current_seat(game.state)).user_id
-    other = next(u for u in (1, 2, 3) if u != on_turn)
-    plain_page = (await client.get(f"game/{game.id}", other)).json()
-    assert plain_page["seats"][plain_page["you"]]["cards"][0].get("hidden")
-    for query in ("?seat=0", "?seat=1", "?seat=2", f"?user={on_turn}", f"?user_id={on_turn}",
-                  "?as=1&you=0", f"?tgWebAppStartParam=g{game.id}&seat=0", "?seat=0&seat=1"):
-        assert (await client.get(f"game/{game.id}{query}", other)).json() == plain_page, query
-        moves = (await client.get(f"game/{game.id}/moves{query}", other)).json()
-        assert moves["controls"] == [], query
-
-
-async def test_the_replay_of_a_running_coyote_game_shows_no_card_in_play(mini) -> None:
-    """Mid-round (round 3 or later, bids on the table): the replay is the same for each
-    player and for a member of the chat, and it shows cards exactly where a showdown
-    showed them: none of the round in play."""
-    api, players, runner, client = mini
-    game = await coyote_game(runner, seed=11)
-    service = service_of(runner)
-    await service.open_lobby(GROUP, "Mini league", 7, UserRef(4, "Dee"), kind="coyote")
-    step = 0
-    while True:
-        current = await service.get(game.id)
-        assert current.status == "running", "the game ended before round 3"
-        if current.state["round"] >= 3 and len(current.state["bids"]) >= 2:
-            break
-        await computer_move(runner, game.id, step)
-        step += 1
-    log = await service.log(game.id)
-    showdowns = sum(e["type"] == "showdown" for row in log for e in row.events)
-    assert showdowns >= 2
-    replays = [(await client.get(f"replay/{game.id}", user)).json() for user in (1, 2, 3, 4)]
-    assert all(r == replays[0] for r in replays[1:])
-    replay = replays[0]
-    assert sum(c is not None for c in replay["cards"]) == showdowns
-    lines: list[str] = []
-    for kept, new in zip(replay["kept"], replay["steps"], strict=True):
-        lines = lines[:kept] + new
-    last_round = max(i for i, line in enumerate(lines) if line.startswith("— round"))
-    assert lines[last_round] == f"— round {current.state['round']} —"
-    assert not any("→ total" in line for line in lines[last_round:]), lines[last_round:]
-
-
 async def test_a_finished_games_replay_and_history_say_what_the_final_message_says(
         mini) -> None:
     api, players, runner, client = mini
@@ -301,54 +152,6 @@ async def test_a_finished_games_replay_and_history_say_what_the_final_message_sa
     elo = {row["name"]: row["elo"] for row in standings["rows"]}
     assert {line.split(" ", 1)[1].split(" · ")[0]: line.split("(Elo ")[1].rstrip(")")
             for line in told} == elo
-
-
-@pytest.mark.parametrize("path", [
-    f"chat/{GROUP}/standings?period=week&period=season", f"chat/{GROUP}/standings?period=%00",
-    f"chat/{GROUP}/standings?game=%00", f"chat/{GROUP}/standings?game=coyote%00",
-    f"chat/{GROUP}/standings?game=%3Cscript%3E", f"chat/{GROUP}/standings?game=" + "x" * 6000,
-    f"chat/{GROUP}/standings?game=coyote&game=nope", "profile/1?chat=%2B1", "profile/1?chat=1e5",
-    "profile/1?chat=--1", "profile/1?chat=-", "profile/1?chat=%EF%BC%91", "profile/1?chat=%00",
-    "profile/1?game=koira%00", "profile/2?chat=", "chat/%EF%BC%91/standings", "chat/-0/history",
-    "chat/%20-1/history", "chat/0x10/history", "tournament/0", "tournament/-1",
-    "tournament/abc", "tournament/99999999999", "tournament/%00", "replay/0", "game/0",
-    "game/0/moves", "game/00001", "replay/-1", "profile/-1", "game/1/move", "me/extra",
-    "strings?x=" + "%" * 2000, "../../etc/passwd", "static/../../__init__.py",
-    f"chat/{GROUP}/standings?" + "&".join(f"k{i}=v" for i in range(1500))])
-async def test_odd_paths_and_query_strings_are_never_500(mini, path) -> None:
-    api, players, runner, client = mini
-    await coyote_game(runner)
-    response = await client.http.get(client.base + "api/" + path, headers=client.auth(1))
-    assert response.status_code < 500, (path[:80], response.status_code, response.text[:200])
-    assert (await client.get("me", 1)).status_code == 200
-
-
-async def test_odd_move_bodies_are_4xx_and_change_nothing(mini) -> None:
-    """(A good move with a byte-order mark, or in UTF-16, is read as the move, as
-    ``json.loads`` reads bytes: harmless, not asserted.)"""
-    api, players, runner, client = mini
-    game = await coyote_game(runner)
-    on_turn = game.at_seat(GAMES["coyote"].current_seat(game.state)).user_id
-    url = client.base + f"api/game/{game.id}/move"
-    headers = client.auth(on_turn)
-    good = b'{"version": %d, "action": {"kind": "bid", "amount": 1}}' % game.version
-    statuses = {}
-    for body, content_type in (
-            (b" " * 4000, "application/json"), (b" " * 5000, "application/json"),
-            (good + b" " * 5000, "application/json"),
-            (b"version=1&action=x", "application/x-www-form-urlencoded"),
-            (good.replace(b"1}}", b"1, \"target\": 0}}"), "application/json"),
-            (good.replace(b"\"bid\"", b"\"bid\\u0000\""), "application/json"),
-            (good.replace(b"1}}", b"1, \"special\": \"shot\", \"target\": 99}}"),
-             "application/json"),
-            (good.replace(b"1}}", b"1.0}}"), "application/json"),
-            (good.replace(b"1}}", b"true}}"), "application/json"),
-            (good.replace(b"1}}", b"1, \"amount\": \"x\"}}"), "application/json")):
-        response = await client.http.post(url, content=body, headers={
-            **headers, "Content-Type": content_type})
-        statuses[body[:70]] = response.status_code
-    assert {k: s for k, s in statuses.items() if not 400 <= s < 500} == {}
-    assert (await service_of(runner).get(game.id)).version == game.version
 
 
 def _texts(value, key: str = "") -> list[tuple[str, str]]:
@@ -473,34 +276,3 @@ async def test_a_koira_league_is_its_own_and_its_end_is_the_final_messages(mini)
     assert [line.translate(BIDI) for line in lines[-2:]] == [
         ", ".join(f"{p['place']}. {p['name']}" for p in history[0]["places"]),
         f"🐕 koira: {dog}"]
-
-
-async def test_the_pages_not_probed_elsewhere_want_genuine_fresh_init_data(mini) -> None:
-    """The tournament pages, a POST and a profile with a chat, beside the endpoints
-    ``test_api.py`` tries: initData of another bot, a day and a second old, or ten minutes
-    ahead (past the five minutes' slack) is 401 there too."""
-    import time
-
-    from tests.miniapp.server import init_data
-
-    api, players, runner, client = mini
-    game = await coyote_game(runner)
-    now = time.time()
-    refused = [init_data("1:another-bot", 1, "Ann"),
-               init_data(api.token, 1, "Ann", auth_date=now - 86_401),
-               init_data(api.token, 1, "Ann", auth_date=now + 600)]
-    for data in refused:
-        headers = {"Authorization": "tma " + data}
-        for path in (f"chat/{GROUP}/tournaments", "tournament/1", f"profile/2?chat={GROUP}",
-                     f"replay/{game.id}", f"chat/{GROUP}/standings?game=koira"):
-            response = await client.http.get(client.base + "api/" + path, headers=headers)
-            assert response.status_code == 401, (path, response.text)
-        response = await client.http.post(
-            client.base + f"api/game/{game.id}/move", headers=headers,
-            json={"version": game.version, "action": {"kind": "bid", "amount": 1}})
-        assert response.status_code == 401 and "table" not in response.json()
-    fresh = init_data(api.token, 1, "Ann", auth_date=now - 86_000)  # (within the day)
-    response = await client.http.get(client.base + f"api/chat/{GROUP}/standings",
-                                      headers={"Authorization": "tma " + fresh})
-    assert response.status_code == 200
-    assert (await service_of(runner).get(game.id)).version == game.version
