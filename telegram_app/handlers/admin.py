@@ -89,7 +89,10 @@ async def on_setting(query: CallbackQuery, data: Callback,
     admin may have changed the time zone or the language meanwhile); a press its keyboard no
     longer offers (a game's option gone with another edition) sets nothing but the redraw."""
     message = query.message
-    if message is None or not in_group(message.chat) or not await _admin_pressed(query, context):
+    if message is None or not in_group(message.chat):  # (forged: a settings press is a group's)
+        await _answer(query, error_text("bad_button"))
+        return
+    if not await _admin_pressed(query, context):
         return
     bot = services(context)
     settings_message = _settings_message(message)

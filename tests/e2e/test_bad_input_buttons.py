@@ -226,3 +226,24 @@ async def test_a_settings_press_by_a_non_admin_changes_nothing(pg_db, pg_url, ca
         assert answer.get("text"), answer
         assert await service(runner).chat_settings(GROUP) == before
     assert not failures(caplog)
+
+
+async def test_a_settings_press_forged_in_a_private_chat_is_answered(pg_db, pg_url,
+                                                                     caplog) -> None:
+    """A /settings button's data pressed on a message of the private chat (forged: the
+    keyboard is a group's) gets the polite "not valid" answer and changes nothing. (Once
+    the settings handler checked for a group message before answering, such a press went
+    unanswered: the spinner turned until Telegram gave up.)"""
+    caplog.set_level(logging.INFO)
+    async with bot_table(pg_url, GROUP, "G", ["Ann", "Bob"]) as (api, (ann, _bob), runner):
+        before = await service(runner).chat_settings(GROUP)
+        await ann.send(ann.id, "/help")
+        await wait_for(lambda: bool(api.bot_messages(ann.id)))
+        await api.settle()
+        private = api.bot_messages(ann.id)[-1]
+        answer = await api.wait_answer(await ann.press_raw(ann.id, private.message_id,
+                                                           "z:0:0:1"))
+        await api.settle()
+        assert answer.get("text") and "went wrong" not in answer["text"], answer
+        assert await service(runner).chat_settings(GROUP) == before
+    assert not failures(caplog)
