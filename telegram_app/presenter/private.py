@@ -176,7 +176,8 @@ class PrivateViews(Lobbies):
         """Show ``text`` on ``player``'s latest private message of the game, without buttons
         (the end of its hand, or of the game)."""
         edited = await self._edit_in_private(delivery, player, text)
-        if edited == "ok" and player.private_acting and player.user_id is not None:
+        # (a message gone, deleted with the chat say, carries no buttons either)
+        if edited in ("ok", "gone") and player.private_acting and player.user_id is not None:
             delivery.set_private(player.user_id, player.private_message_id,
                                  private_hand(player))
 

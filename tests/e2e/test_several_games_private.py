@@ -141,6 +141,33 @@ async def test_back_after_blocking_no_keyboard_of_a_closed_game_is_left(world, h
                       f"buttons after /start", [plain(m.text)[:80] for m in left])
 
 
+async def test_a_deleted_chat_leaves_no_keyboard_to_close_at_every_comeback(world) -> None:
+    """Ann, on her turn in Coyote #1, deletes her chat with the bot and blocks it (Telegram's
+    "Delete and block"); #1 is cancelled meanwhile. Back with /start, the closing edit of
+    #1's message finds it gone: a gone message carries no buttons, so the game is not
+    listed as a keyboard left to close again. (Before the fix the record kept saying the
+    message had her turn's buttons, and every later comeback tried to close it again.)"""
+    api, (ann, bob, cat), clock, runner, db = world
+    service = service_of(runner)
+    g1 = await open_game(api, ann, [bob, cat], A, "/newgame")
+    await others_move_until(api, runner, [ann, bob, cat], (g1,), {g1: True})
+    assert len(keyboards_of(api, ann, g1)) == 1
+    for message in api.chats[ann.id].messages.values():  # (the chat deleted on her side)
+        message.deleted = True
+    ann.block_bot()
+    clock.advance(46 * 60)  # game #1's reminder: refused, so the bot learns she blocked it
+    await until(_unreachable(service, ann.id))
+    await ann.send(A, "/cancel")
+    await until(_status_is(service, g1, "cancelled"))
+    await api.settle(quiet=0.2)
+    assert [g.id for g in await service.keyboards_left_of(ann.id)] == [g1]
+    await ann.start_bot()
+
+    async def none_left() -> bool:
+        return not await service.keyboards_left_of(ann.id)
+    await until(none_left)
+
+
 def _unreachable(service, user_id: int):
     async def check() -> bool:
         return user_id not in await service.reachable([user_id])
