@@ -43,8 +43,9 @@ def replay_part(game: GameSnapshot, event: Event, events: list[Event]) -> str | 
         return _("{name} picks up {cards}").format(name=who, cards=cards_label(event["cards"]))
     if kind == "player_out":
         return _("{name} is out of cards (place {place})").format(name=who, place=event["place"])
-    if kind == "turn_timed_out":
-        return timed_out_text(who, removed=bool(event.get("removed")))
+    if kind == "turn_timed_out":  # (as Coyote's replay: the sentence only for a removal)
+        return timed_out_text(who, removed=True) if event.get("removed") else \
+            _("{name}: ⏰ timed out").format(name=who)
     if kind == "player_removed" and not any(e["type"] == "turn_timed_out" for e in events):
         return _("{name} leaves").format(name=who)
     return None

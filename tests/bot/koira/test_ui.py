@@ -13,8 +13,10 @@ from league.store.errors import ServiceError
 from telegram_app.games import base, registry
 from telegram_app.games.base import GameUI
 from telegram_app.games.koira import keyboards
+from telegram_app.games.koira.replay import replay_part
 from telegram_app.games.koira.ui import KOIRA
 from telegram_app.games.registry import Press
+from telegram_app.i18n import use_language
 from tests.bot.koira.helpers import GAME, apply, dealt, play_random, snapshot
 from tests.engine.koira_helpers import phase2
 
@@ -209,3 +211,16 @@ def test_a_note_per_move_carries_the_trick(registered, seed: int) -> None:
             assert any(line.startswith(("On the table:", "The trick is empty."))
                        for line in rep.lines), rep.lines
             assert rep.lines[-1].endswith("your turn.")
+
+
+def test_a_replays_timeout_reads_as_coyotes() -> None:
+    """A turn the computer played after a timeout is "Name: ⏰ timed out" in a trick's line,
+    as in Coyote's replay; a removal for timeouts is the group's sentence. (Koira's replay
+    once gave the group's whole "ran out of time: the computer plays this turn" sentence
+    inside a trick's line.)"""
+    game = snapshot(phase2([["5H", "6H"], ["2C", "3C"], ["4D", "AD"]], trump="S"))
+    timed_out = {"type": "turn_timed_out", "seat": 1}
+    removed = {"type": "turn_timed_out", "seat": 1, "removed": True}
+    with use_language("en"):
+        assert replay_part(game, timed_out, [timed_out]) == "\u2068Sato\u2069: ⏰ timed out"
+        assert "removed" in (replay_part(game, removed, [removed]) or "")
