@@ -219,17 +219,10 @@ async def snapshot_of(session: AsyncSession, row: Tournament) -> TournamentSnaps
                     for r in await session.scalars(select(TournamentResult).where(
                         TournamentResult.tournament_id == row.id)
                         .order_by(TournamentResult.round, TournamentResult.entry_id)))
-    elo = {e.id: START for e in entries}
     frozen = {e.id: e.final_elo for e in rows
               if row.status == "finished" and e.final_elo is not None}
-    live = {user_id: entry_id for user_id, entry_id in by_user.items()
-            if entry_id not in frozen}
-    if live:
-        for user_id, rating in (await session.execute(
-                select(Rating.user_id, Rating.rating).where(
-                    Rating.kind == row.kind, Rating.user_id.in_(list(live))))).all():
-            elo[live[user_id]] = rating
-    elo.update(frozen)
+    elo = {**await entry_elo(session, row.kind, [e for e in rows if e.id not in frozen]),
+           **frozen}
     title = await session.scalar(select(Chat.title).where(Chat.id == row.chat_id))
     return TournamentSnapshot(
         id=row.id, chat_id=row.chat_id, thread_id=row.thread_id, forum=row.forum,
@@ -261,3 +254,16 @@ def _standings(entries: list[EntryInfo], results: tuple[ResultInfo, ...],
     return [StandingRow(s.place, by_id[s.id], float(s.points), float(s.buchholz),
                         elo[s.id], played[s.id])
             for s in standings(points, opponents, elo)]
+
+
+async def entry_elo(session: AsyncSession, kind: str,
+                    entries: list[TournamentEntry]) -> dict[int, float]:
+    """Each entry's Elo in ``kind`` now (a computer player, or a human not yet rated: 1500)."""
+    users = {e.user_id: e.id for e in entries if e.user_id is not None}
+    elo = {e.id: START for e in entries}
+    if users:
+        for user_id, rating in (await session.execute(
+                select(Rating.user_id, Rating.rating).where(
+                    Rating.kind == kind, Rating.user_id.in_(list(users))))).all():
+            elo[users[user_id]] = rating
+    return elo

@@ -35,17 +35,16 @@ from league.match.outcome import Listeners, Outcome, Step
 from league.store.context import Context
 from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
 from league.store.models import Game as GameRow
-from league.store.rating_models import Rating
 from league.store.rows import load_game
 from league.store.snapshots import snapshot
 from league.store.tournament_models import Tournament, TournamentEntry, TournamentResult
 from league.tables.rated import LEAVE, rate_if_finished
-from league.tables.ratings import START
 from league.tournaments import swiss
 from league.tournaments.records import (
     MIN_PLAYERS,
     NO_SHOWS_BEFORE_WITHDRAWAL,
     TournamentSnapshot,
+    entry_elo,
     points_of,
     read_tournament,
     snapshot_of,
@@ -141,7 +140,7 @@ class Rounds:
                 all(e.user_id is None for e in active):
             entries = list((await session.scalars(select(TournamentEntry).where(
                 TournamentEntry.tournament_id == row.id))).all())
-            elo = await _elo(session, row.kind, entries)
+            elo = await entry_elo(session, row.kind, entries)
             for entry in entries:
                 entry.final_elo = elo[entry.id]
             row.status = "finished"
@@ -157,7 +156,7 @@ class Rounds:
         game = self.ctx.game(row.kind)
         low, high = game.player_limits(row.options)
         points, met = await _history(session, row.id)
-        elo = await _elo(session, row.kind, active)
+        elo = await entry_elo(session, row.kind, active)
         seating = swiss.seat([swiss.Entrant(e.id, points.get(e.id, Fraction(0)), elo[e.id],
                                             e.byes) for e in active],
                              row.table_size, low, high, met)
@@ -319,16 +318,3 @@ async def _history(session: AsyncSession, tournament_id: int
         for a, b in combinations(members, 2):
             met[frozenset((a, b))] += 1
     return points, met
-
-
-async def _elo(session: AsyncSession, kind: str,
-               entries: list[TournamentEntry]) -> dict[int, float]:
-    """Each entry's Elo in ``kind`` (a computer player, or a human not yet rated: 1500)."""
-    users = {e.user_id: e.id for e in entries if e.user_id is not None}
-    elo = {e.id: START for e in entries}
-    if users:
-        for user_id, rating in (await session.execute(
-                select(Rating.user_id, Rating.rating).where(
-                    Rating.kind == kind, Rating.user_id.in_(list(users))))).all():
-            elo[users[user_id]] = rating
-    return elo
