@@ -99,7 +99,8 @@ class Chat(Base):
     migrated_from: Mapped[int | None] = mapped_column(BigInteger)
     # When Telegram last refused a call in the group because the bot is out of it (a 403:
     # it was removed): its league posts wait (``league.tables.queries.due_posts``)
-    # until the bot is added back (cleared) or a game is rated there since. ``None``: in it.
+    # until the bot is added back (cleared) or a game is rated there since (a post refused
+    # again then waits again). ``None``: in it, as far as the bot knows.
     bot_left_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 

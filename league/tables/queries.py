@@ -246,8 +246,9 @@ class LeagueQueries:
         first), then game kind. A scheduler stopped for a while catches up on the periods
         it missed (:func:`_unposted`), at most :data:`MISSED_PERIODS` of each. None of a
         chat the bot is out of (``Chat.bot_left_at``: Telegram refused a call there with a
-        403) until it is added back, or a game is rated there since (it is in it, then): then
-        the posts owed go out, the refused one too (its claim was not marked sent)."""
+        403) until it is added back, or a game is rated there since (a sign it may be: a
+        post refused again waits again): then the posts owed go out, the refused one too (its
+        claim was not marked sent)."""
         now = self.ctx.clock()
         due = []
         async with self.ctx.db.sessions() as session:

@@ -113,6 +113,6 @@ def table_on_its_own(table: GameSnapshot, *, cancelling: bool) -> str:
     if cancelling:
         return _("A tournament table cannot be cancelled on its own: an admin ends the whole "
                  "tournament with /tournament cancel {id}.").format(id=table.tournament_id)
-    return _("A tournament table's clock cannot be paused (each round has a deadline): an "
-             "admin ends the whole tournament with /tournament cancel {id}."
+    return _("A tournament table's clock cannot be paused or resumed (each round has a "
+             "deadline): an admin ends the whole tournament with /tournament cancel {id}."
              ).format(id=table.tournament_id)
