@@ -111,8 +111,8 @@ async def topic_table(bot: BotServices, chat_id: int, thread_id: int) -> GameSna
 def table_on_its_own(table: GameSnapshot, *, cancelling: bool) -> str:
     """Why ``/cancel`` or ``/pause`` does not act on a tournament table alone."""
     if cancelling:
-        return _("A tournament table cannot be cancelled on its own: an admin ends the whole "
+        return _("A tournament table cannot be cancelled on its own: an admin cancels the whole "
                  "tournament with /tournament cancel {id}.").format(id=table.tournament_id)
     return _("A tournament table's clock cannot be paused or resumed (each round has a "
-             "deadline): an admin ends the whole tournament with /tournament cancel {id}."
+             "deadline): an admin cancels the whole tournament with /tournament cancel {id}."
              ).format(id=table.tournament_id)
