@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update, User
 from telegram.ext import ContextTypes
 
 from engine import Action
@@ -289,8 +289,17 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if user is None or message is None or not message.text:
         return
     bot = services(context)
-    if not await bot.service.touch_user(user_ref(user), can_message=True):
-        await _send_views(bot, user.id)  # (back after blocking the bot: it may write again)
+    back = not await bot.service.touch_user(user_ref(user), can_message=True)
+    moved_in = await _typed(update, context, bot, user, message)
+    if back:  # (back after blocking the bot: it may write again. After the move: a view sent
+        # before it would be taken for this hand's first message, newer than what they typed;
+        # the game moved in is shown by the move's delivery)
+        await _send_views(bot, user.id, but=moved_in)
+
+
+async def _typed(update: Update, context: ContextTypes.DEFAULT_TYPE, bot: BotServices,
+                 user: User, message: Message) -> int | None:
+    """:func:`typed_move`'s reading of the text; the game it moved in, if any."""
     replied = message.reply_to_message
     by_bot = replied is not None and replied.from_user is not None and \
         replied.from_user.id == context.bot.id
@@ -299,41 +308,43 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if game is not None and game.status != "running":
         await reply(update, context, with_place(game, error_text("not_running", None,
                                                                  game.kind)))
-        return
+        return None
     if game is None and by_bot and replied is not None and (
             await bot.service.private_message_after(user.id, replied.message_id)
             or len(await bot.service.running_games_of(user.id, out_too=True)) > 1):
         await reply(update, context, _(
             "I cannot tell which game that message is from: reply to the game's latest "
             "message, or use its buttons."))
-        return
+        return None
     if game is None:
         games = await bot.service.games_on_turn(user.id)
         if len({g.kind for g in games}) > 1:  # (each game's UI words its own moves)
             await reply(update, context, _(
                 "It is your turn in games {ids}: reply to the message of the game you mean "
                 "(or use its buttons).").format(ids=", ".join(f"#{g.id}" for g in games)))
-            return
+            return None
         if len(games) > 1:
             await reply(update, context, ui_for(games[0]).typed_choose_text(games))
-            return
+            return None
         if not games:
             await reply(update, context, _("It is not your turn in any game right now. "
                                            "/help explains how to play."))
-            return
+            return None
         game = games[0]
     player = game.player(user.id)
     seat = player.seat if player is not None else None
-    action = ui_for(game).typed(game, seat if seat is not None else -1, message.text)
+    action = ui_for(game).typed(game, seat if seat is not None else -1, message.text or "")
     if isinstance(action, str):
         await reply(update, context, with_place(game, action))
-        return
+        return None
     try:  # the presenter, the service's commit listener, shows the move
         await bot.service.act(game.id, user.id, game.version, action, typed=message.message_id)
     except ServiceError as exc:
         if exc.code != "already_handled":  # a repeated update: answered the first time
             await reply(update, context, with_place(game, error_text(exc.code, exc.detail,
                                                                      game.kind)))
+        return None
+    return game.id
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
