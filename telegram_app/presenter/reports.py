@@ -65,7 +65,9 @@ class Reports(Screens):
             await self._close_hand(delivery, fresh, hand_number(fresh))
         else:
             drawn = await self._refresh_and_ping(delivery, None, ping, mention=quiet(fresh))
-            if quiet(fresh):  # (the table as the game is now: its turn, clock and moves)
+            # (the table as the game is now: its turn, clock and moves; once told, the
+            # delivery that told it drew it, and an edit would only take its mention away)
+            if quiet(fresh) and told < fresh.version:
                 drawn = await self._edit_table(delivery) != "failed" and drawn
         if arrived:
             delivery.told(fresh.version)

@@ -12,6 +12,7 @@ import asyncio
 import pytest
 
 from engine.core import Action
+from telegram_app.services import KEY
 from tests.e2e.harness import (
     bot_table,
     choose,
@@ -242,3 +243,27 @@ async def test_a_turn_caught_up_by_the_sweep_leaves_one_live_keyboard(sqlite_url
         live = [m for m in api.bot_messages(ann.id) if not m.deleted
                 and move_version(api, m) is not None]
         assert len(live) <= 1, [m.text for m in live]
+
+
+async def test_a_sweep_of_a_game_told_already_leaves_the_tables_mention(sqlite_url) -> None:
+    """The sweep reads the games it must show again, then shows them: a new round's table
+    may be posted in between (the game was read before its delivery wrote). Showing it again
+    then sends nothing to the group. Before the fix it edited the table as the game was now,
+    and the edit replaced the mention of the player to act, a player without a private
+    chat, with their plain name (the fuzzer's seed 404 caught it, about one run in ten)."""
+    async with bot_table(sqlite_url, GROUP, "Quiet", ["Ann", "Bob", "Dan"],
+                         strangers=1) as (api, players, runner):
+        service_of(runner).new_seed = lambda: 1
+        await start_game(api, players, GROUP)
+        await api.settle(quiet=0.3)
+        game = (await service_of(runner).open_games_in(GROUP))[0]
+        table = api.get_message(GROUP, game.table_message_id)
+        assert table is not None and game.told_version == game.version
+        mentions = [e for e in table.entities if e.get("type") == "text_mention"]
+        assert mentions, table.text
+        calls = len(api.requests)
+        runner.app.bot_data[KEY].presenter.represent([game.id])
+        await api.settle(quiet=0.3)
+        to_group = [r.method for r in api.requests[calls:] if r.params.get("chat_id") == GROUP]
+        assert to_group == [], to_group
+        assert [e for e in table.entities if e.get("type") == "text_mention"] == mentions
