@@ -29,7 +29,8 @@ def rules_text() -> str:
         _("<b>Deadline.</b> A round lasts up to 1 hour, 1 day or 1 week (the turns' pace "
           "follows); then the computer finishes the tables still playing, for everyone."),
         _("<b>No-shows.</b> A game in which you made no move of your own scores 0; after two "
-          "such games you are withdrawn (you may join again while joining is open)."),
+          "such games you are withdrawn and win no medal (you may join again while joining is "
+          "open)."),
         _("<b>Late joining.</b> Until half the rounds have started, with a bye's ½ point for "
           "each round missed."),
     ])

@@ -4,6 +4,7 @@ words, and the refusals of tournament requests. Telegram HTML; every name escape
 
 from __future__ import annotations
 
+from dataclasses import replace
 from html import escape
 from math import isclose
 from typing import Any
@@ -116,6 +117,15 @@ def refusal(code: str, detail: dict[str, Any] | None = None) -> str:
 
 def podium(cup: TournamentSnapshot) -> list[StandingRow]:
     """The medal places: players still in the tournament who scored (nobody gets a medal for
-    0 points, or after being withdrawn)."""
-    return [row for row in cup.standings if row.place in MEDALS and row.points > 0
-            and row.entry.active]
+    0 points, or after being withdrawn), each row's ``place`` counted among them: a
+    withdrawn leader's 🥇 goes to the best player still in, not to nobody. Rows tied in the
+    standings share a medal."""
+    medals: list[StandingRow] = []
+    eligible = [row for row in cup.standings if row.points > 0 and row.entry.active]
+    for n, row in enumerate(eligible):
+        tied = n > 0 and eligible[n - 1].place == row.place
+        place = medals[-1].place if tied else n + 1
+        if place not in MEDALS:
+            break
+        medals.append(replace(row, place=place))
+    return medals

@@ -4,6 +4,8 @@ standings' tie-breaks shown only where they decide the order."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from league.service import MatchService
 from league.store.db import Database
 from league.tournaments.records import EntryInfo, StandingRow
@@ -46,3 +48,13 @@ def test_a_tie_break_is_shown_only_where_it_decides() -> None:
     assert lines == ["1. P1 · 1.5 (Buchholz 2)", "2. P2 · 1.5 (Buchholz 1)",
                      "3. P3 · 1 (Buchholz 1, Elo 1600)", "4. P4 · 1 (Buchholz 1, Elo 1500)",
                      "5. P5 · 0", "5. P6 · 0"]
+
+
+def test_the_medals_go_to_the_best_players_still_in_when_the_leader_was_withdrawn() -> None:
+    """Before the fix the podium kept the standings' places, so a withdrawn leader left
+    place 1 without a 🥇 (🥈 and 🥉 only) and the Mini App named no winner."""
+    withdrawn = EntryInfo(1, 1, "P1", None, False, 0, 2)
+    rows = (StandingRow(1, withdrawn, 2, 1, 1500, 3), row(2, 2, 1.5, 2), row(2, 3, 1.5, 2),
+            row(4, 4, 1, 1), row(5, 5, 0.5, 1))
+    cup = SimpleNamespace(standings=rows)
+    assert [(r.place, r.entry.name) for r in podium(cup)] == [(1, "P2"), (1, "P3"), (3, "P4")]
