@@ -8,16 +8,13 @@ fixture."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
 
 from league.store.message_models import PrivateMessage
-from tests.clock import Clock
 from tests.e2e.harness import BotRunner
-from tests.e2e.koira_play import service_of
-from tests.e2e.test_many_games import version
+from tests.e2e.test_many_games import three_groups, version
 from tests.english_check import log_faults
 from tests.fakebot import FakeBotAPI, FakeUser, StoredMessage
 
@@ -94,28 +91,9 @@ def answered_or_moved(api: FakeBotAPI, user: FakeUser, seen: int, runner: BotRun
 @pytest.fixture(name="world")
 async def world_fixture(pg_db, pg_url):
     """Three groups (Ann admin of each) in three languages, titles with markup and
-    right-to-left text; Ann (es), Bob (en), Cat (ko) started the bot; a controlled clock,
-    a sweep every 50 ms, fixed seeds."""
-    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
-    async with FakeBotAPI() as api:
-        for chat, title in TITLES.items():
-            api.add_group(chat, title, type="supergroup" if chat == C else "group",
-                          is_forum=chat == C, admins=[1])
-        ann = api.add_user(1, "Ann", language_code="es")
-        bob = api.add_user(2, "Bob", language_code="en")
-        cat = api.add_user(3, "Cat", language_code="ko")
-        for user in (ann, bob, cat):
-            await user.start_bot()
-        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
-        await runner.start()
-        service = service_of(runner)
-        service.new_seed = lambda: 5
-        for chat, title in TITLES.items():
-            await service.set_chat_setting(chat, title, "language", LANGUAGES[chat])
-        try:
-            yield api, (ann, bob, cat), clock, runner, pg_db
-        finally:
-            await runner.stop()
+    right-to-left text; Ann (es), Bob (en), Cat (ko) started the bot."""
+    async with three_groups(pg_url, TITLES, LANGUAGES, C, "ko") as world:
+        yield (*world, pg_db)
 
 
 def _out_of_one(service, user_id: int, games: tuple[int, ...]):

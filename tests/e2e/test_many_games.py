@@ -7,6 +7,8 @@ typed move's hint did not say which game it was read for."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -108,30 +110,41 @@ def answers_after(api: FakeBotAPI, user: FakeUser, count: int) -> list[str]:
     return [plain(m.text) for m in api.bot_messages(user.id)[count:]]
 
 
-@pytest.fixture
-async def world(pg_db, pg_url):
-    """Three groups in three languages (Ann admin of each), Ann (es), Bob and Cat (en),
-    the bot on a controlled clock sweeping every 50 ms."""
+@asynccontextmanager
+async def three_groups(url: str, titles: dict[int, str], languages: dict[int, str],
+                       forum: int, cat_language: str
+                       ) -> AsyncIterator[tuple[FakeBotAPI, tuple[FakeUser, ...], Clock,
+                                                BotRunner]]:
+    """Three groups (``forum`` a forum supergroup; Ann admin of each) set to ``languages``;
+    Ann (es), Bob (en) and Cat (``cat_language``) started the bot; the bot on a controlled
+    clock sweeping every 50 ms, with fixed seeds."""
     clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
     async with FakeBotAPI() as api:
-        for chat, title in TITLES.items():
-            api.add_group(chat, title, type="supergroup" if chat == C else "group",
-                          is_forum=chat == C, admins=[1])
+        for chat, title in titles.items():
+            api.add_group(chat, title, type="supergroup" if chat == forum else "group",
+                          is_forum=chat == forum, admins=[1])
         ann = api.add_user(1, "Ann", language_code="es")
         bob = api.add_user(2, "Bob", language_code="en")
-        cat = api.add_user(3, "Cat", language_code="en")
+        cat = api.add_user(3, "Cat", language_code=cat_language)
         for user in (ann, bob, cat):
             await user.start_bot()
-        runner = BotRunner(api, pg_url, clock=clock, sweep_interval=0.05)
+        runner = BotRunner(api, url, clock=clock, sweep_interval=0.05)
         await runner.start()
         service = service_of(runner)
         service.new_seed = lambda: 5
-        for chat, title in TITLES.items():
-            await service.set_chat_setting(chat, title, "language", LANGUAGES[chat])
+        for chat, title in titles.items():
+            await service.set_chat_setting(chat, title, "language", languages[chat])
         try:
             yield api, (ann, bob, cat), clock, runner
         finally:
             await runner.stop()
+
+
+@pytest.fixture
+async def world(pg_db, pg_url):
+    """Three groups in three languages (Ann admin of each), Ann (es), Bob and Cat (en)."""
+    async with three_groups(pg_url, TITLES, LANGUAGES, C, "en") as world:
+        yield world
 
 
 async def test_a_reply_to_a_closed_games_message_moves_no_other_game(world) -> None:
