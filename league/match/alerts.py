@@ -37,13 +37,14 @@ class Alerts:
                 .returning(NotifySubscription.user_id))
             return result.first() is not None
 
-    async def unsubscribe(self, chat_id: int, user_id: int) -> bool:
-        """Stop the alerts of ``chat_id`` for ``user_id``; ``False`` if there were none."""
+    async def unsubscribe(self, chat_id: int | None, user_id: int) -> bool:
+        """Stop the alerts of ``chat_id`` (``None``: of every chat) for ``user_id``; ``False``
+        if there were none."""
         async with self.ctx.db.sessions.begin() as session:
-            result = await session.execute(
-                delete(NotifySubscription).where(NotifySubscription.chat_id == chat_id,
-                                                 NotifySubscription.user_id == user_id)
-                .returning(NotifySubscription.user_id))
+            chosen = delete(NotifySubscription).where(NotifySubscription.user_id == user_id)
+            if chat_id is not None:
+                chosen = chosen.where(NotifySubscription.chat_id == chat_id)
+            result = await session.execute(chosen.returning(NotifySubscription.user_id))
             return result.first() is not None
 
     async def subscribed(self, chat_id: int, user_id: int) -> bool:

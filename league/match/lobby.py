@@ -102,7 +102,8 @@ class LobbyService:
 
         Raises ``not_finished`` (the game is still open), ``not_a_player``,
         ``already_joined``, ``game_full``, ``game_open`` (detail ``game_id``: another game
-        is open in the topic, or the rematch already started), ``stale``."""
+        is open in the topic), ``rematch_started`` (detail ``game_id``: the rematch is
+        running), ``stale``."""
         async with self.ctx.db.sessions() as session:
             row = await load_game(session, game_id)
             if row.tournament_id is not None:  # (no button offers it: the data was forged)
@@ -114,7 +115,9 @@ class LobbyService:
             existing = await open_in(session, row.chat_id, row.thread_id)
             follow = None if existing is None else await session.get(GameRow, existing)
         if follow is not None:
-            if follow.rematch_of != game_id or follow.status != "lobby":
+            if follow.rematch_of == game_id and follow.status != "lobby":
+                raise ServiceError("rematch_started", game_id=follow.id)
+            if follow.rematch_of != game_id:
                 raise ServiceError("game_open", game_id=follow.id)
             return await self.join(follow.id, user), False
         try:

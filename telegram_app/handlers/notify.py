@@ -25,14 +25,27 @@ Answer = Callable[[str | None, str | None], Awaitable[None]]
 
 async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/notify`` in a group: tell me privately when the next lobby opens here;
-    ``/notify off``: stop."""
-    chat, user = update.effective_chat, update.effective_user
-    if not in_group(chat) or user is None:
+    ``/notify off``: stop (in the private chat, where the alerts arrive: every group's)."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if user is None or chat is None:
+        return
+    bot = services(context)
+    off = (context.args or [""])[0].lower() in ("off", "stop", "no")
+    if not in_group(chat) and off:  # (where the alerts arrive: all of them stop)
+        if await bot.service.unsubscribe(None, user.id):
+            await reply(update, context, _("OK: no more messages about new games."))
+        else:
+            await reply(update, context, _("You were not getting messages about new games."))
+        return
+    if not in_group(chat):
         await reply(update, context, _("Send /notify in a group: I will tell you here when a "
                                        "new game opens there."))
         return
-    bot = services(context)
-    if (context.args or [""])[0].lower() in ("off", "stop", "no"):
+    if message is not None and message.sender_chat is not None:
+        await reply(update, context, _("Anonymous admins cannot be told of new games: please "
+                                       "post as yourself."))
+        return
+    if off:
         if await bot.service.unsubscribe(chat.id, user.id):
             await reply(update, context, _("OK: no more messages about new games here."))
         else:
@@ -79,7 +92,8 @@ async def alert_subscribers(bot: BotServices, game: GameSnapshot,
     for user_id, language in await bot.service.to_alert(game.id):
         with use_language(language):
             text = with_place(game, _("🔔 A new game of {game} is open: tap below to "
-                                      "join it.").format(game=_named(game)))
+                                      "join it. /notify off stops these messages.").format(
+                game=_named(game)))
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(
                 _("✋ Join game #{id}").format(id=game.id),
                 url=deep_link(bot_username, game.id, join=True))]])

@@ -14,7 +14,7 @@ from telegram_app.i18n import _
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
 from telegram_app.presenter.private import PrivateViews, in_hand, may_write, redrawn_in_place
-from telegram_app.render.common import fit_lines
+from telegram_app.render.common import fit_lines, mention_html
 from telegram_app.render.language import for_chat
 
 
@@ -54,6 +54,11 @@ class Screens(PrivateViews):
             drawn = await self._refresh(delivery)
             if quiet(fresh):
                 drawn = await self._edit_table(delivery) != "failed" and drawn
+            if fresh.reminder_version == fresh.version:  # (the turn's reminder was sent:
+                # it names the deadline before, so it goes; a player pinged in the group is
+                # pinged again, without a time, once the clock goes again)
+                await self._group_ping(delivery, None if fresh.paused else current_seat(fresh),
+                                       moved=True)
             told = delivery.told_version(fresh)
             if drawn and fresh.version == game.version and told is not None and \
                     told >= game.version - 1:
@@ -240,6 +245,28 @@ class Screens(PrivateViews):
             if p.user_id is not None and p.private_message_id and may_write(p)
             and (private_hand(p) == hand or over) and (seats is None or p.seat in seats)))
         await ephemeral.close_hand(self, delivery, None if over else hand)
+
+    async def _group_ping(self, delivery: Delivery, ping: int | None, *,
+                          moved: bool = False, refused: bool = False) -> None:
+        """Ping seat ``ping`` in the group when private messages do not reach them (or one
+        was just ``refused``: asked again); the reminder or ping before goes when the turn
+        ``moved`` on (or ``ping`` began)."""
+        game = delivery.game
+        if moved or ping is not None:
+            await self._drop_reminder(delivery)
+        if ping is None:
+            return
+        player = game.at_seat(ping)
+        if player.user_id is None or player.reachable is not False and not (
+                refused and player.user_id not in await self.service.reachable(
+                    [player.user_id])):
+            return
+        with for_chat(game):
+            text = _("{name}, your turn: 🎴 on the table shows your cards and moves.").format(
+                name=mention_html(player))
+        sent = await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
+        if sent is not None:
+            delivery.set_messages(reminder=sent)
 
     async def _drop_reminder(self, delivery: Delivery) -> None:
         """Delete the group's reminder or ping of a turn (its turn is over); where Telegram

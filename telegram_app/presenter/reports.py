@@ -18,11 +18,10 @@ from telegram_app.games.base import (
     turn_marker,
 )
 from telegram_app.games.registry import ui_for
-from telegram_app.i18n import _
 from telegram_app.keyboards import rematch_keyboard
 from telegram_app.presenter.drawing import Screens, quiet
 from telegram_app.presenter.private import redrawn_in_place
-from telegram_app.render.common import fit_lines, mention_html
+from telegram_app.render.common import fit_lines
 from telegram_app.render.language import for_chat
 from telegram_app.render.tournament_table import note_lines
 
@@ -172,28 +171,6 @@ class Reports(Screens):
         await self._group_ping(delivery, ping if mention else None, moved=moved,
                                refused=refused)
         return shown
-
-    async def _group_ping(self, delivery: Delivery, ping: int | None, *,
-                          moved: bool = False, refused: bool = False) -> None:
-        """Ping seat ``ping`` in the group when private messages do not reach them (or one
-        was just ``refused``: asked again); the reminder or ping before goes when the turn
-        ``moved`` on (or ``ping`` began)."""
-        game = delivery.game
-        if moved or ping is not None:
-            await self._drop_reminder(delivery)
-        if ping is None:
-            return
-        player = game.at_seat(ping)
-        if player.user_id is None or player.reachable is not False and not (
-                refused and player.user_id not in await self.service.reachable(
-                    [player.user_id])):
-            return
-        with for_chat(game):
-            text = _("{name}, your turn: 🎴 on the table shows your cards and moves.").format(
-                name=mention_html(player))
-        sent = await self.messenger.send(game.chat_id, text, thread_id=game.thread_id)
-        if sent is not None:
-            delivery.set_messages(reminder=sent)
 
     async def _tell(self, delivery: Delivery, game: GameSnapshot, fresh: GameSnapshot,
                     outcome: Outcome, told: int | None) -> tuple[Report, bool]:

@@ -82,7 +82,10 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
         "game_not_found": _("This game no longer exists."),
         "game_of_another_chat": _("Game #{id} was not played in this group.").format(
             id=detail.get("game_id", "")),
-        "game_open": _("A game is already open in this chat — see the pinned lobby above."),
+        "game_open": _("Game #{id} is already open here: its lobby or table is above.").format(
+            id=detail.get("game_id", "")),
+        "rematch_started": _("The rematch, game #{id}, has already started.").format(
+            id=detail.get("game_id", "")),
         "not_in_lobby": _("This game has already started or ended."),
         "not_running": _("This game is not running any more."),
         "already_joined": _("You have already joined."),

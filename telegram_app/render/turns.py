@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.i18n import _
 from telegram_app.render.common import mention_html, time_html
@@ -13,7 +15,9 @@ def reminder_text(game: GameSnapshot, player: PlayerInfo, removal: bool = False)
     second timeout in a row)."""
     left = ""
     if game.deadline_at is not None:
-        left = time_html(game.deadline_at, "t", game.deadline_at.strftime("%H:%M UTC"))
+        # (PostgreSQL hands a time back in its session's zone, which may not be UTC)
+        left = time_html(game.deadline_at, "t",
+                         game.deadline_at.astimezone(UTC).strftime("%H:%M UTC"))
     if removal:
         text = _("⏳ {name}, it is your turn in game #{id}: play before {time}, or you will be "
                  "removed from the game.")

@@ -118,7 +118,7 @@ async def test_a_koira_rematch_by_two_players_at_once_keeps_options_and_levels(
 
 async def test_the_rematch_lobby_expires_and_a_later_tap_opens_another(table) -> None:
     """A rematch lobby nobody starts expires like any lobby; a 🔁 after that opens a fresh
-    one (the rematch of the same game); once that one started, 🔁 says a game is open."""
+    one (the rematch of the same game); once that one started, 🔁 says the rematch started."""
     api, (ann, _bob, _cat), clock, runner = table
     lobby = await new_lobby(api, ann, "/newgame")
     await tap(api, ann, lobby, "🤖 Add AI", "🤖 Add AI", "▶️ Start")
@@ -134,7 +134,7 @@ async def test_the_rematch_lobby_expires_and_a_later_tap_opens_another(table) ->
     assert third.status == "lobby" and sum(p.is_ai for p in third.players) == 2
     await tap(api, ann, api.find_messages(GROUP, "new game #")[-1], "▶️ Start")
     answer = await ann.press_and_settle(final, "🔁 Rematch")
-    assert answer.get("show_alert") and "already open" in answer["text"], answer
+    assert answer.get("show_alert") and "game #3, has already started" in answer["text"], answer
     answer = await ann.press_and_settle(final, "🔁 Rematch")  # and again: nothing new
     assert answer.get("show_alert")
     assert (await service_of(runner).get(3)).status == "running"

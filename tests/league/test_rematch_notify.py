@@ -72,11 +72,11 @@ async def test_rematch_keeps_options_and_computer_seats(pg_db: Database) -> None
         await service.rematch(lobby.id, ANN)
     assert double.value.code == "already_joined"
 
-    # Another game open in the topic: a rematch of an older game is refused.
+    # The rematch started: a later tap is refused, naming it.
     await service.start(again.id, BOB.id)
     with pytest.raises(ServiceError) as busy:
         await service.rematch(lobby.id, ANN)
-    assert busy.value.code == "game_open"
+    assert busy.value.code == "rematch_started" and busy.value.detail["game_id"] == again.id
 
 
 async def test_alerts_once_per_lobby_and_only_to_the_reachable(pg_db: Database) -> None:
