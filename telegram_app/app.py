@@ -225,21 +225,24 @@ def main() -> None:
     """``python -m telegram_app``: run the bot in polling mode until interrupted. Exits with
     one log line when the settings are incomplete (status 1), the database cannot be used
     (status 1), the token is refused (401, 403 or 404 to getMe: status 78, which the systemd
-    unit does not restart) or Telegram cannot be reached at start (status 1: a service
+    unit does not restart), the web app's address cannot be used (status 1) or Telegram
+    cannot be reached at start (status 1: a service
     manager restarts it). The token never appears
     in a log line (:mod:`telegram_app.startup`). SIGINT or SIGTERM runs the whole stop
     (post_stop, post_shutdown) and the process exits 0, with or without the web app."""
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(startup.OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per tick otherwise
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # (7 each start)
     try:
         settings = Settings()  # type: ignore[call-arg]  # read from the environment
-    except ValidationError as exc:
-        missing = ", ".join(str(e["loc"][0]).upper() if e["loc"] else e["msg"]
-                            for e in exc.errors())
-        log.error("incomplete or invalid settings: %s (see README, Running the bot)", missing)
+    except ValidationError as exc:  # (pydantic's messages never repeat the value: a secret)
+        problems = "; ".join(f"{str(e['loc'][0]).upper()}: {e['msg']}" if e["loc"] else
+                             e["msg"] for e in exc.errors())
+        log.error("incomplete or invalid settings: %s (see README, Running the bot)",
+                  problems)
         sys.exit(1)
     token = settings.telegram_bot_token.get_secret_value()
     secret = settings.telegram_webhook_secret
@@ -257,8 +260,9 @@ def main() -> None:
     app = build_application(settings, migrate=False)
     try:
         if settings.telegram_webhook_url or settings.web_listen_port:
+            sock = startup.listen(settings.web_listen_host, settings.web_listen_port or 8080)
             with asyncio.Runner(loop_factory=new_loop) as runner:
-                runner.run(serve(app, settings))
+                runner.run(serve(app, settings, sockets=[sock]))
         else:
             asyncio.set_event_loop(new_loop())  # (run_polling runs the current loop)
             app.run_polling(allowed_updates=ALLOWED_UPDATES)
@@ -326,13 +330,15 @@ async def _hang_up(server: Any) -> None:
             transport.close()
 
 
-async def serve(app: Application, settings: Settings, server: Any = None) -> None:
+async def serve(app: Application, settings: Settings, server: Any = None,
+                sockets: list[Any] | None = None) -> None:
     """Run the bot with its web app (``server``: :func:`make_server`'s by default) until
     SIGINT/SIGTERM or ``server.should_exit``: in webhook mode (``TELEGRAM_WEBHOOK_URL``)
     Telegram is told the URL and secret token (``setWebhook``); otherwise the bot polls and
     the web app serves ``/healthz``, ``/metrics`` and the Mini App (``/app``). The same start
     and stop order as ``run_polling``, which a signal runs to the end too
-    (:func:`stop_on_signals`)."""
+    (:func:`stop_on_signals`). ``sockets``: bound already (:func:`startup.listen`), else
+    uvicorn binds its configured address."""
     server = server or make_server(app, settings, miniapp.routes(app))
     webhook = settings.telegram_webhook_url
     secret = settings.telegram_webhook_secret
@@ -351,7 +357,7 @@ async def serve(app: Application, settings: Settings, server: Any = None) -> Non
                 await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
             hang_up = asyncio.get_running_loop().create_task(_hang_up(server))
             try:
-                await server.serve()
+                await server.serve(sockets=sockets)
             finally:
                 hang_up.cancel()
         finally:

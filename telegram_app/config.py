@@ -81,9 +81,13 @@ class Settings(BaseSettings):
     def _database_url_parses(cls, url: str | None) -> str | None:
         if url:  # (the message never repeats the URL: it may hold a password)
             try:
-                make_url(url)
+                parsed = make_url(url)
             except ArgumentError:
                 raise ValueError("DATABASE_URL is not a database URL") from None
+            if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "",
+                                                                             ":memory:"):
+                raise ValueError("an in-memory SQLite database keeps nothing: name a file "
+                                 "(sqlite:///path/to/coyote.sqlite3)")
         return url
 
     @field_validator("miniapp_url")

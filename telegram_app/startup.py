@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import socket
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -225,6 +226,38 @@ def _hold(path: Path) -> bool:
         return False
     _held.append(handle)
     return True
+
+
+class OneLine(logging.Formatter):
+    """A record as one line, its traceback too (its lines joined by `` | ``): journald,
+    ``docker logs`` and a log shipper see one entry a record, each with its time, level and
+    logger."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return super().format(record).replace("\n", " | ")
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The web app's socket, bound before the bot starts (uvicorn binds only once it runs,
+    after the bot began polling or set its webhook): an address that cannot be used is one
+    line naming its setting, status 1."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        log.error("WEB_LISTEN_HOST %s cannot be used: %s", host, exc.strerror)
+        sys.exit(UNREACHABLE_STATUS)
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn's own)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        log.error("cannot listen on WEB_LISTEN_HOST %s, WEB_LISTEN_PORT %s: %s", host, port,
+                  exc.strerror)
+        sys.exit(UNREACHABLE_STATUS)
+    sock.set_inheritable(True)
+    return sock
 
 
 def _first_line(record: logging.LogRecord) -> bool:
