@@ -254,6 +254,14 @@ class FuzzMoves(FuzzState):
             other = await self.turn_message(user, game.version, "group")
             if other is None or data not in [d for _t, d in self.api.buttons(other)]:
                 return
+        typed = ""  # (chosen before the tap: a race given up after it would leave it unsettled)
+        if meanwhile == "typed" and self.kind == "koira":
+            action = computer_choice(game, seat)
+            if action.kind != "play":
+                return
+            typed = " ".join(action.cards)
+        elif meanwhile == "typed":
+            typed = str(GAMES["coyote"].view(game.state, seat)["min_bid"] + 1)
         self.note(f"race: {user.first_name} taps {data} at v{game.version}, meanwhile "
                   f"{meanwhile}")
         query = await user.press_raw_on(private, data)
@@ -261,14 +269,7 @@ class FuzzMoves(FuzzState):
         if meanwhile == "view":
             second = await user.press_raw_on(other, data)
         elif meanwhile == "typed":
-            if self.kind == "koira":
-                action = computer_choice(game, seat)
-                if action.kind != "play":
-                    return
-                await user.send(user.id, " ".join(action.cards))
-            else:
-                await user.send(user.id, str(GAMES["coyote"].view(game.state, seat)["min_bid"]
-                                             + 1))
+            await user.send(user.id, typed)
         elif meanwhile == "timeout":
             self.clock.advance(3601)
         else:
