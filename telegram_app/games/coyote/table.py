@@ -102,6 +102,9 @@ def _prompt(view: dict[str, Any], seat: int | None, game: GameSnapshot) -> str:
     if view["turn"] == seat:
         if view["min_bid"] > MAX_BID:
             return _("Your turn: nobody may bid higher: call Coyote!")
+        if view["change"] and view["change"]["target"] == seat and view["can_call"]:
+            return _("Your turn: raise your bid to {min} or more, or call Coyote on the bid "
+                     "before it.").format(min=view["min_bid"])
         if view["change"] and view["change"]["target"] == seat:
             return _("Your turn: raise your bid to {min} or more.").format(min=view["min_bid"])
         if view["must_bid"] or not view["can_call"]:

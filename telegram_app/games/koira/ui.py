@@ -387,7 +387,11 @@ class KoiraUI:
                  "card (or use its buttons).").format(ids=", ".join(f"#{g.id}" for g in games))
 
     def rules_text(self, args: list[str], options: dict[str, Any] | None = None) -> str:
-        """See :func:`rules.rules_text`."""
+        """See :func:`rules.rules_text`; ``args`` (``/rules koira 3``) read as /newgame's
+        options when no game's are given (words it does not know: the defaults)."""
+        if options is None and args:
+            asked = self.new_game_options(args)
+            options = asked if isinstance(asked, dict) else None
         return rules.rules_text(options)
 
     def error_text(self, code: str, detail: dict[str, Any]) -> str | None:
