@@ -150,6 +150,15 @@ def command(api: FakeBotAPI, chat: int, sender_id: int, text: str, **extra) -> d
     return api.message_dict(message)
 
 
+def anonymous(api: FakeBotAPI, chat: int, text: str) -> None:
+    """An anonymous admin sends ``text`` in ``chat``: from Telegram's "Group" bot, with the
+    group as ``sender_chat``."""
+    data = command(api, chat, ANONYMOUS_ADMIN["id"], text)
+    data["from"] = ANONYMOUS_ADMIN
+    data["sender_chat"] = api.chats[chat].to_dict()
+    api.enqueue_update({"message": data})
+
+
 def live_ephemeral(api: FakeBotAPI, chat: int, user: FakeUser) -> StoredMessage | None:
     found = api.ephemeral_messages(chat, user.id)
     assert len(found) <= 1, [m.text for m in found]

@@ -20,7 +20,7 @@ from tests.e2e.harness import (
     private_turn_message,
     wait_for,
 )
-from tests.e2e.messy_telegram_helpers import ANONYMOUS_ADMIN, command, lowest_bid, table
+from tests.e2e.messy_telegram_helpers import ANONYMOUS_ADMIN, anonymous, lowest_bid, table
 from tests.e2e.messy_telegram_helpers import GROUP as BASIC
 from tests.fakebot import FakeBotAPI, FakeUser
 
@@ -97,10 +97,7 @@ async def test_notify_from_an_anonymous_admin_subscribes_no_one(pg_db, pg_url) -
     async with table(pg_url) as (api, players, runner, clock):
         await api.settle(quiet=0.1)
         before = len(api.bot_messages(BASIC))
-        data = command(api, BASIC, ANONYMOUS_ADMIN["id"], "/notify")
-        data["from"] = ANONYMOUS_ADMIN
-        data["sender_chat"] = api.chats[BASIC].to_dict()
-        api.enqueue_update({"message": data})
+        anonymous(api, BASIC, "/notify")
         await wait_for(lambda: len(api.bot_messages(BASIC)) > before)
         await api.settle(quiet=0.1)
         answer = api.bot_messages(BASIC)[-1].text or ""

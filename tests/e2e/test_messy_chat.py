@@ -9,12 +9,10 @@ import logging
 import pytest
 
 from tests.e2e.harness import bot_table, mover, open_lobby, wait_for
+from tests.e2e.messy_telegram_helpers import anonymous, command
 from tests.fakebot import FakeBotAPI
-from tests.fakebot.html_check import utf16_len
 
 GROUP = -100321
-ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group",
-                   "username": "GroupAnonymousBot"}
 
 
 def said(api: FakeBotAPI, chat_id: int, text: str) -> list:
@@ -23,15 +21,6 @@ def said(api: FakeBotAPI, chat_id: int, text: str) -> list:
 
 def failures(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
-
-
-def command(api: FakeBotAPI, sender_id: int, text: str, **extra) -> dict:
-    """A ``/command`` message in the group as Telegram sends it, with ``extra`` fields."""
-    name = text.split(maxsplit=1)[0]
-    message = api.store_message(api.chats[GROUP], from_bot=False, sender_id=sender_id,
-                                text=text, entities=[{"type": "bot_command", "offset": 0,
-                                                      "length": utf16_len(name)}], **extra)
-    return api.message_dict(message)
 
 
 async def test_numbers_beyond_the_databases_ids_are_refused_politely(pg_db, pg_url,
@@ -60,7 +49,7 @@ async def test_rating_in_a_forum_topic_is_the_senders(pg_db, pg_url) -> None:
         root = api.store_message(chat, from_bot=False, sender_id=ann.id, kind="service",
                                  service={"forum_topic_created": {"name": "Coyote",
                                                                   "icon_color": 7322096}})
-        api.enqueue_update({"message": command(api, bob.id, "/rating",
+        api.enqueue_update({"message": command(api, GROUP, bob.id, "/rating",
                                                thread_id=root.message_id,
                                                reply_to=root.message_id)})
         await wait_for(lambda: bool(said(api, GROUP, "Elo")))
@@ -69,10 +58,7 @@ async def test_rating_in_a_forum_topic_is_the_senders(pg_db, pg_url) -> None:
 
 async def test_anonymous_admin_has_no_rating(pg_db, pg_url) -> None:
     async with bot_table(pg_url, GROUP, "G", ["Ann"]) as (api, _players, _):
-        data = command(api, ANONYMOUS_ADMIN["id"], "/rating")
-        data["from"] = ANONYMOUS_ADMIN
-        data["sender_chat"] = api.chats[GROUP].to_dict()
-        api.enqueue_update({"message": data})
+        anonymous(api, GROUP, "/rating")
         await wait_for(lambda: bool(said(api, GROUP, "send it as yourself")))
         assert not said(api, GROUP, "Elo")
 

@@ -14,10 +14,9 @@ import pytest
 
 from tests.e2e.harness import wait_for
 from tests.e2e.messy_telegram_helpers import (
-    ANONYMOUS_ADMIN,
     GROUP,
+    anonymous,
     bid,
-    command,
     failures,
     game_of,
     group_calls,
@@ -29,7 +28,6 @@ from tests.e2e.messy_telegram_helpers import (
     to_act,
     until_turn_of,
 )
-from tests.fakebot import FakeBotAPI
 
 # ---------------------------------------------------------------- the bot removed or demoted
 
@@ -72,13 +70,6 @@ async def test_the_bot_removed_mid_game(pg_db, pg_url, caplog, status) -> None:
 
 
 # ---------------------------------------------------------------- an anonymous admin
-
-def anonymous(api: FakeBotAPI, chat: int, text: str) -> None:
-    data = command(api, chat, ANONYMOUS_ADMIN["id"], text)
-    data["from"] = ANONYMOUS_ADMIN
-    data["sender_chat"] = api.chats[chat].to_dict()
-    api.enqueue_update({"message": data})
-
 
 @pytest.mark.parametrize("text", ["/pause", "/settings", "/cancel", "/resume"])
 async def test_an_anonymous_admin_mid_game(pg_db, pg_url, caplog, text) -> None:

@@ -11,7 +11,7 @@ from tests.e2e.harness import (
     play_turn,
     wait_for,
 )
-from tests.e2e.messy_telegram_helpers import ANONYMOUS_ADMIN, command
+from tests.e2e.messy_telegram_helpers import anonymous
 from tests.e2e.settings_edges_helpers import (
     GROUP,
     HEADER,
@@ -216,11 +216,8 @@ async def test_an_anonymous_admin_sets_the_time_zone_and_the_language(pg_db, pg_
     async with group(pg_url) as (api, (ann, _bob, _cat), _clock, runner):
         before = len(api.bot_messages(GROUP))
         for text in ("/settings timezone asia/tokyo", "/settings language ja"):
-            data = command(api, GROUP, ANONYMOUS_ADMIN["id"], text)
-            data["from"] = ANONYMOUS_ADMIN
-            data["sender_chat"] = api.chats[GROUP].to_dict()
             sent = len(api.bot_messages(GROUP))
-            api.enqueue_update({"message": data})
+            anonymous(api, GROUP, text)
             await wait_for(lambda sent=sent: len(api.bot_messages(GROUP)) > sent)
             await api.settle(quiet=0.05)
         chosen = await service_of(runner).chat_settings(GROUP)

@@ -15,7 +15,7 @@ from tests.e2e.harness import (
     bot_table,
     wait_for,
 )
-from tests.e2e.messy_telegram_helpers import ANONYMOUS_ADMIN, command
+from tests.e2e.messy_telegram_helpers import anonymous
 from tests.e2e.tournament_edges_helpers import (
     GROUP,
     data_like,
@@ -50,10 +50,7 @@ async def test_an_anonymous_admin_can_cancel_a_running_tournament(pg_db, pg_url)
         await wait_for(lambda: len(round_news(api, 1, 1, 5)) == 1)
         await api.settle(quiet=0.05)
         before = len(api.bot_messages(GROUP))
-        data = command(api, GROUP, ANONYMOUS_ADMIN["id"], "/tournament cancel 1")
-        data["from"] = ANONYMOUS_ADMIN
-        data["sender_chat"] = api.chats[GROUP].to_dict()
-        api.enqueue_update({"message": data})
+        anonymous(api, GROUP, "/tournament cancel 1")
         await wait_for(lambda: len(api.bot_messages(GROUP)) > before)
         await api.settle(quiet=0.1)
         answer = plain(api.bot_messages(GROUP)[before].text)
