@@ -82,17 +82,22 @@ def provisional(games_played: int) -> bool:
     return games_played < PROVISIONAL_GAMES
 
 
+def shown_rating(rating: float) -> int:
+    """The rating as every screen shows it: rounded half up (1502.5 → 1503)."""
+    return math.floor(rating + 0.5)
+
+
 def format_rating(rating: float, games_played: int) -> str:
-    """The rating as shown to players: rounded half up to an integer, ``"?"`` appended while
+    """The rating as shown to players: :func:`shown_rating`, ``"?"`` appended while
     provisional, e.g. ``"1523?"`` (fewer than 10 rated games) or ``"1523"``."""
-    shown = str(math.floor(rating + 0.5))
+    shown = str(shown_rating(rating))
     return shown + "?" if provisional(games_played) else shown
 
 
 def shown_change(before: float, after: float) -> int:
-    """An Elo change as players read it: the difference of the ratings as shown (each rounded
-    half up, as :func:`format_rating`), so that 1500 → 1520 reads +20 wherever it is shown."""
-    return math.floor(after + 0.5) - math.floor(before + 0.5)
+    """An Elo change as players read it: the difference of the ratings as shown (each
+    :func:`shown_rating`), so that 1500 → 1520 reads +20 wherever it is shown."""
+    return shown_rating(after) - shown_rating(before)
 
 
 def is_rated(humans: int, ai_seats: int, status: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 from engine import GAMES
 from engine.core import OptionSpec
 from league.store.snapshots import GameSnapshot
+from league.tables.ratings import shown_rating
 from league.tournaments.records import EntryInfo, StandingRow, TournamentSnapshot
 from telegram_app.games.registry import ui_for
 from telegram_app.i18n import _, current_language, format_number
@@ -63,7 +64,7 @@ def standing_line(row: StandingRow, rows: tuple[StandingRow, ...] | list[Standin
     if not any(isclose(r.buchholz, row.buchholz) for r in tied):
         return line + " " + _("(Buchholz {buchholz})").format(buchholz=points(row.buchholz))
     return line + " " + _("(Buchholz {buchholz}, Elo {elo})").format(
-        buchholz=points(row.buchholz), elo=format_number(round(row.elo), "0"))
+        buchholz=points(row.buchholz), elo=format_number(shown_rating(row.elo), "0"))
 
 
 def round_length(seconds: int) -> str:
