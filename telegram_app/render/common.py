@@ -7,6 +7,8 @@ from datetime import datetime
 from html import escape, unescape
 from typing import Any
 
+import regex
+
 from league.store.snapshots import PlayerInfo
 from telegram_app.i18n import _
 
@@ -23,8 +25,14 @@ def plain_name(name: str, limit: int = MAX_NAME) -> str:
     """A display name cut to ``limit`` characters and isolated for bidi (its own bidi
     controls dropped); not escaped."""
     name = " ".join(name.translate(BIDI_CONTROLS).split()) or "?"
-    if len(name) > limit:
-        name = name[: max(1, limit - 1)] + "…"
+    if len(name) > limit:  # (cut between the characters a reader sees: no half flag or emoji)
+        first, *rest = regex.findall(r"\X", name)
+        kept = first  # (one whole character at least, however many code points it takes)
+        for grapheme in rest:
+            if len(kept) + len(grapheme) > limit - 1:
+                break
+            kept += grapheme
+        name = kept + "…"
     return f"{FSI}{name}{PDI}"
 
 

@@ -87,13 +87,15 @@ async def test_a_finished_tournaments_page(mini) -> None:
     bob = (await client.get(f"profile/2?chat={GROUP}", 1)).json()["tournaments"]
     assert [t["id"] for t in bob] == [cup.id] and "Mini league" not in bob[0]["line"]
     # A winner withdrawn (their entry no longer active) gets no medal in the group's final
-    # message, nor "Winner" here.
+    # message, nor "Winner" here: the best players still in who scored do.
     first = [s.entry.id for s in cup.standings if s.place == 1]
     async with runner.app.bot_data[KEY].db.sessions.begin() as session:
         await session.execute(update(TournamentEntry).where(TournamentEntry.id.in_(first))
                               .values(active=False))
     [item] = (await client.get(f"chat/{GROUP}/tournaments", 2)).json()["tournaments"]
-    assert item["winner"] is None, item
+    still_in = [s for s in cup.standings if s.entry.id not in first and s.points > 0]
+    best = [s.entry.name for s in still_in if s.place == still_in[0].place]
+    assert item["winner"] == f"Winner: {', '.join(best)}", item
 
 
 async def test_sign_up_and_refusals(mini) -> None:
