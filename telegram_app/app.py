@@ -260,9 +260,9 @@ def main() -> None:
     app = build_application(settings, migrate=False)
     try:
         if settings.telegram_webhook_url or settings.web_listen_port:
-            sock = startup.listen(settings.web_listen_host, settings.web_listen_port or 8080)
+            sockets = startup.listen(settings.web_listen_host, settings.web_listen_port or 8080)
             with asyncio.Runner(loop_factory=new_loop) as runner:
-                runner.run(serve(app, settings, sockets=[sock]))
+                runner.run(serve(app, settings, sockets=sockets))
         else:
             asyncio.set_event_loop(new_loop())  # (run_polling runs the current loop)
             app.run_polling(allowed_updates=ALLOWED_UPDATES)

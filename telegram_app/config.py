@@ -9,6 +9,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from telegram_app.startup import sqlite_file
+
 WEBHOOK_SECRET = r"[A-Za-z0-9_-]{16,256}"
 """A webhook secret token: Telegram's alphabet and maximum, and long enough not to be
 guessed (anyone who knows it can post updates as Telegram)."""
@@ -80,12 +82,11 @@ class Settings(BaseSettings):
     @classmethod
     def _database_url_parses(cls, url: str | None) -> str | None:
         if url:  # (the message never repeats the URL: it may hold a password)
-            try:
+            try:  # (a password's unescaped "@" raises a ValueError that quotes it)
                 parsed = make_url(url)
-            except ArgumentError:
+            except (ArgumentError, ValueError):
                 raise ValueError("DATABASE_URL is not a database URL") from None
-            if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "",
-                                                                             ":memory:"):
+            if parsed.get_backend_name() == "sqlite" and sqlite_file(url) is None:
                 raise ValueError("an in-memory SQLite database keeps nothing: name a file "
                                  "(sqlite:///path/to/coyote.sqlite3)")
         return url

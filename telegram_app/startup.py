@@ -237,27 +237,36 @@ class OneLine(logging.Formatter):
         return super().format(record).replace("\n", " | ")
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """The web app's socket, bound before the bot starts (uvicorn binds only once it runs,
-    after the bot began polling or set its webhook): an address that cannot be used is one
-    line naming its setting, status 1."""
+def listen(host: str, port: int) -> list[socket.socket]:
+    """The web app's sockets, bound before the bot starts (uvicorn binds only once it runs,
+    after the bot began polling or set its webhook): one for each address ``host`` has (as
+    uvicorn's own ``create_server`` would: ``localhost`` may be ``::1`` and ``127.0.0.1``;
+    an empty host, every interface). An address that cannot be used is one line naming its
+    setting, status 1."""
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM)[0]
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
         log.error("WEB_LISTEN_HOST %s cannot be used: %s", host, exc.strerror)
         sys.exit(UNREACHABLE_STATUS)
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn's own)
-    try:
-        sock.bind(address)
-    except OSError as exc:
-        sock.close()
-        log.error("cannot listen on WEB_LISTEN_HOST %s, WEB_LISTEN_PORT %s: %s", host, port,
-                  exc.strerror)
-        sys.exit(UNREACHABLE_STATUS)
-    sock.set_inheritable(True)
-    return sock
+    sockets: list[socket.socket] = []
+    for family, kind, proto, _name, address in dict.fromkeys(
+            (f, k, p, "", a) for f, k, p, _n, a in found):
+        sock = socket.socket(family, kind, proto)
+        sockets.append(sock)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn's own)
+        if family == socket.AF_INET6:  # (so that :: and 0.0.0.0 do not clash)
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            for opened in sockets:
+                opened.close()
+            log.error("cannot listen on WEB_LISTEN_HOST %s, WEB_LISTEN_PORT %s: %s", host,
+                      port, exc.strerror)
+            sys.exit(UNREACHABLE_STATUS)
+        sock.set_inheritable(True)
+    return sockets
 
 
 def _first_line(record: logging.LogRecord) -> bool:
