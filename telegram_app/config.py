@@ -88,7 +88,7 @@ class Settings(BaseSettings):
                 raise ValueError("DATABASE_URL is not a database URL") from None
             if parsed.get_backend_name() == "sqlite" and sqlite_file(url) is None:
                 raise ValueError("an in-memory SQLite database keeps nothing: name a file "
-                                 "(sqlite:///path/to/coyote.sqlite3)")
+                                 "(sqlite:///path/to/league.sqlite3)")
         return url
 
     @field_validator("miniapp_url")
