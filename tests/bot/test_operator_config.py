@@ -24,6 +24,24 @@ CASES = {
 }
 
 
+def refusal(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+            **env: str) -> str:
+    """``main`` run with only the token and ``env`` set: it must exit with status 1 and one
+    error line, returned."""
+    for field in Settings.model_fields:
+        monkeypatch.delenv(field.upper(), raising=False)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    caplog.set_level(logging.INFO)
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 1
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
 @pytest.mark.parametrize("setting", list(CASES))
 def test_an_invalid_value_is_one_line_that_says_what_is_wrong(
         setting: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
@@ -38,17 +56,7 @@ def test_an_invalid_value_is_one_line_that_says_what_is_wrong(
     dropped: ``main`` prints a field error's name, and pydantic's message only for the
     model's own checks (the webhook's)."""
     name, value = setting.split("=", 1)
-    for field in Settings.model_fields:
-        monkeypatch.delenv(field.upper(), raising=False)
-    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
-    monkeypatch.setenv(name, value)
-    caplog.set_level(logging.INFO)
-    with pytest.raises(SystemExit) as stopped:
-        main()
-    assert stopped.value.code == 1
-    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert len(errors) == 1, errors
-    [line] = errors
+    line = refusal(monkeypatch, caplog, **{name: value})
     assert "\n" not in line and name in line, line
     assert "AAHx" not in line and "hunter2" not in line, line  # (the token, the password)
     assert CASES[setting] in line, line

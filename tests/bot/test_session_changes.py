@@ -6,22 +6,14 @@ before its fix; its docstring tells what the bot did then."""
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 from pydantic import ValidationError
 
-from telegram_app.app import main
 from telegram_app.config import Settings
 from telegram_app.startup import sqlite_file
+from tests.bot.test_operator_config import refusal
 
 TOKEN = "987654321:AAHx-session-changes-token_42"
-
-
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for field in Settings.model_fields:
-        monkeypatch.delenv(field.upper(), raising=False)
-    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
 
 
 def test_a_password_with_an_unescaped_at_sign_is_not_logged(
@@ -32,15 +24,8 @@ def test_a_password_with_an_unescaped_at_sign_is_not_logged(
     ``make_url`` raises a plain ``ValueError`` (the port it could not read, here the
     password's tail), which ``config._database_url_parses`` lets through (it catches only
     ``ArgumentError``), and ``main`` now prints pydantic's message, which repeats it."""
-    _clean_env(monkeypatch)
-    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://coyote:Pa@ss:w0rd@db/coyote")
-    caplog.set_level(logging.INFO)
-    with pytest.raises(SystemExit) as stopped:
-        main()
-    assert stopped.value.code == 1
-    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert len(errors) == 1, errors
-    [line] = errors
+    line = refusal(monkeypatch, caplog,
+                   DATABASE_URL="postgresql+asyncpg://coyote:Pa@ss:w0rd@db/coyote")
     assert "DATABASE_URL" in line, line
     assert "w0rd" not in line, line  # (a piece of the password)
     assert "not a database URL" in line, line
