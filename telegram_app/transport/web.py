@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import func, select, text
 from starlette.applications import Starlette
@@ -18,7 +19,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from telegram.ext import Application
 
-from league.store.db import Database
 from league.store.models import OPEN_STATUSES, Game
 from telegram_app import metrics
 from telegram_app.services import KEY as SERVICES
@@ -29,6 +29,7 @@ from telegram_app.transport.webguard import BodyLimit
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+T = TypeVar("T")
 HEALTH_TIMEOUT = 3.0  # seconds /healthz waits for the database
 WEBHOOK_MAX_BODY = 1024 * 1024
 """Bytes a webhook request may carry: Telegram's largest updates (a message of 4,096
@@ -61,28 +62,25 @@ def create_web_app(app: Application, *, webhook_path: str | None, secret: str | 
         await app.update_queue.put(update)
         return Response(status_code=200)
 
-    checking: list[asyncio.Task[None]] = []  # the database check under way: one at a time
-
-    async def select_one(db: Database) -> None:
-        async with asyncio.timeout(HEALTH_TIMEOUT), db.engine.connect() as connection:
+    async def select_one() -> None:
+        async with asyncio.timeout(HEALTH_TIMEOUT), \
+                app.bot_data[SERVICES].db.engine.connect() as connection:
             await connection.execute(text("SELECT 1"))
+
+    async def count_open() -> int:
+        async with asyncio.timeout(HEALTH_TIMEOUT), \
+                app.bot_data[SERVICES].db.sessions() as session:
+            return await session.scalar(select(func.count()).select_from(Game).where(
+                Game.status.in_(OPEN_STATUSES))) or 0
+
+    health_check, open_games = OnItsOwn(select_one), OnItsOwn(count_open)
 
     async def healthz(request: Request) -> Response:
         age = metrics.sweep_age()
         body: dict[str, object] = {"last_sweep_age": None if age is None else round(age, 3)}
-        services = app.bot_data.get(SERVICES)
         ok = False
-        if services is not None:
-            # The answer comes within HEALTH_TIMEOUT: a database that stops answering holds
-            # the check longer (psycopg then cancels the query on the server, up to 10 s),
-            # so the check runs on its own, and a later request waits for the same one.
-            if not checking or checking[0].done():
-                checking[:] = [asyncio.create_task(select_one(services.db))]
-                checking[0].add_done_callback(lambda t: t.cancelled() or t.exception())
-            check = checking[0]
-            done, _pending = await asyncio.wait({check}, timeout=HEALTH_TIMEOUT)
-            failure = "TimeoutError" if not done else "CancelledError" if check.cancelled() \
-                else type(check.exception()).__name__ if check.exception() else None
+        if app.bot_data.get(SERVICES) is not None:
+            _none, failure = await health_check.result()
             if failure is not None:  # any failure is the answer: unhealthy
                 body["error"] = failure
             ok = failure is None
@@ -92,15 +90,10 @@ def create_web_app(app: Application, *, webhook_path: str | None, secret: str | 
     async def metrics_page(request: Request) -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-        services = app.bot_data.get(SERVICES)
-        if services is not None:
-            try:
-                async with asyncio.timeout(HEALTH_TIMEOUT), services.db.sessions() as session:
-                    metrics.ACTIVE_GAMES.set(await session.scalar(
-                        select(func.count()).select_from(Game)
-                        .where(Game.status.in_(OPEN_STATUSES))) or 0)
-            except Exception:  # the page still answers with what it has
-                pass
+        if app.bot_data.get(SERVICES) is not None:
+            count, failure = await open_games.result()
+            if failure is None:  # (else the page answers with what it has)
+                metrics.ACTIVE_GAMES.set(count or 0)
         age = metrics.sweep_age()
         if age is not None:
             metrics.SWEEPER_LAG.set(age)
@@ -110,3 +103,29 @@ def create_web_app(app: Application, *, webhook_path: str | None, secret: str | 
         Middleware(BodyLimit, limit=WEBHOOK_MAX_BODY)])] if webhook_path else []
     return Starlette(routes=[*hook, Route("/healthz", healthz, methods=["GET"]),
                              Route("/metrics", metrics_page, methods=["GET"]), *extra_routes])
+
+
+class OnItsOwn(Generic[T]):
+    """A database read for a page, answered within HEALTH_TIMEOUT: a database that stops
+    answering holds a read longer (psycopg then cancels the query on the server, up to
+    10 s), so the read runs as its own task, one at a time, and a later request waits for
+    the same one."""
+
+    def __init__(self, read: Callable[[], Coroutine[Any, Any, T]]) -> None:
+        self._read = read
+        self._task: asyncio.Task[T] | None = None
+
+    async def result(self) -> tuple[T | None, str | None]:
+        """The read's value, or ``None`` and the name of its failure (``TimeoutError`` when
+        it did not end in time)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._read())
+            self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        task = self._task
+        done, _pending = await asyncio.wait({task}, timeout=HEALTH_TIMEOUT)
+        if not done:
+            return None, "TimeoutError"
+        if task.cancelled():
+            return None, "CancelledError"
+        failed = task.exception()
+        return (None, type(failed).__name__) if failed else (task.result(), None)

@@ -206,6 +206,30 @@ async def test_healthz_answers_503_in_its_timeout_when_the_database_hangs(
 
 
 @pytest.mark.timeout(180)
+async def test_metrics_answers_in_its_timeout_when_the_database_hangs(
+        pg_db, pg_url: str, tmp_path: Path) -> None:
+    """``/metrics`` reads ``coyote_active_games`` from the database "at scrape time" within
+    the same 3 s as ``/healthz``, and answers with what it has when it cannot. Before the fix,
+    a database that stopped answering held the page about 13 s (psycopg cancelling the query
+    on the server, as ``/healthz`` did): Prometheus's scrape (10 s by default) timed out, so
+    the sweeper's lag and the Bot API errors, the figures that tell what is wrong, were lost
+    with it. Several scrapes at once wait for one read, not one each."""
+    api, proxy, bot, port, log = await _bot_on_a_database_that_freezes(pg_url, tmp_path)
+    try:
+        proxy.freeze()
+        async with httpx.AsyncClient(timeout=60) as http:
+            started = time.monotonic()
+            answers = await asyncio.gather(*(http.get(f"http://127.0.0.1:{port}/metrics")
+                                             for _ in range(3)))
+            took = time.monotonic() - started
+    finally:
+        await _close(api, proxy, bot)
+    assert all(a.status_code == 200 for a in answers), [a.status_code for a in answers]
+    assert all("coyote_sweeper_lag_seconds" in a.text for a in answers)
+    assert took < HEALTH_TIMEOUT + 2, f"/metrics answered after {took:.1f} s"
+
+
+@pytest.mark.timeout(180)
 async def test_a_stop_while_telegram_hangs_logs_one_line_per_record(tmp_path: Path) -> None:
     """README: "… masked in every log line (the bot's and its libraries', tracebacks
     included); each record is one line" (``test_operator``: "so journald, ``docker logs``
