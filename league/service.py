@@ -200,6 +200,7 @@ class MatchService:
     rating_history = via("queries", LeagueQueries.rating_history)
     top = via("queries", LeagueQueries.top)
     history = via("queries", LeagueQueries.history)
+    player_history = via("queries", LeagueQueries.player_history)
     replay = via("queries", LeagueQueries.replay)
     due_posts = via("queries", LeagueQueries.due_posts)
     claim_post = via("queries", LeagueQueries.claim_post)

@@ -203,28 +203,25 @@ class LeagueQueries:
         and Elo change where rated (``None`` for a player who was not). ``finished_at`` is
         in the chat's time zone, like its weeks."""
         async with self.ctx.db.sessions() as session:
-            tz = zone(await session.scalar(select(Chat.timezone).where(Chat.id == chat_id))
-                      or DEFAULT_TZ)
             finished = select(GameRow).where(GameRow.chat_id == chat_id,
                                              GameRow.status == "finished")
             if kind is not None:
                 finished = finished.where(GameRow.kind == kind)
             games = list(await session.scalars(
                 finished.order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
-            ids = [g.id for g in games]
-            players = list(await session.scalars(
-                select(GamePlayer).where(GamePlayer.game_id.in_(ids))))
-            rated = {(e.game_id, e.user_id): e for e in await session.scalars(
-                select(RatingEvent).where(RatingEvent.game_id.in_(ids)))}
-        seats: dict[int, list[GamePlayer]] = defaultdict(list)
-        for p in players:
-            seats[p.game_id].append(p)
-        return [HistoryEntry(g.id, aware(g.finished_at or g.created_at).astimezone(tz),
-                             g.kind, dict(g.options or {}),
-                             [_history_line(p, rated.get((g.id, p.user_id or 0)))
-                              for p in sorted(seats[g.id], key=lambda p: (
-                                  p.placement or 0, p.seat or 0))])
-                for g in games]
+            return [entry for _title, entry in await _entries(session, games)]
+
+    async def player_history(self, user_id: int, *,
+                             limit: int = 10) -> list[tuple[str | None, HistoryEntry]]:
+        """The last finished games ``user_id`` sat in, in every chat, newest first, each with
+        its chat's title (``None`` if unknown), as :meth:`history` gives a chat's (for the
+        player's own private chat: which groups they play in is theirs to see)."""
+        async with self.ctx.db.sessions() as session:
+            mine = select(GamePlayer.game_id).where(GamePlayer.user_id == user_id)
+            games = list(await session.scalars(
+                select(GameRow).where(GameRow.id.in_(mine), GameRow.status == "finished")
+                .order_by(GameRow.finished_at.desc(), GameRow.id.desc()).limit(limit)))
+            return await _entries(session, games)
 
     async def replay(self, game_id: int, chat_id: int) -> tuple[GameSnapshot,
                                                               list[list[dict[str, Any]]]]:
@@ -372,6 +369,31 @@ async def _elo_at(session: AsyncSession, users: set[int], kind: str,
     rows = (await session.execute(select(ranked.c.user_id, ranked.c.after, ranked.c.games)
                                   .where(ranked.c.latest == 1))).all()
     return {u: after for u, after, _ in rows}, {u: n for u, _, n in rows}
+
+
+async def _entries(session: AsyncSession,
+                   games: list[GameRow]) -> list[tuple[str | None, HistoryEntry]]:
+    """``(chat title, history entry)`` of each of ``games``, in order: each seat's place and
+    Elo change where rated, ``finished_at`` in the game's chat's time zone."""
+    ids = [g.id for g in games]
+    chats = {c.id: c for c in await session.scalars(
+        select(Chat).where(Chat.id.in_({g.chat_id for g in games})))}
+    players = list(await session.scalars(select(GamePlayer).where(GamePlayer.game_id.in_(ids))))
+    rated = {(e.game_id, e.user_id): e for e in await session.scalars(
+        select(RatingEvent).where(RatingEvent.game_id.in_(ids)))}
+    seats: dict[int, list[GamePlayer]] = defaultdict(list)
+    for p in players:
+        seats[p.game_id].append(p)
+    entries = []
+    for g in games:
+        chat = chats.get(g.chat_id)
+        tz = zone((chat.timezone if chat else None) or DEFAULT_TZ)
+        entries.append((chat.title if chat else None, HistoryEntry(
+            g.id, aware(g.finished_at or g.created_at).astimezone(tz), g.kind,
+            dict(g.options or {}),
+            [_history_line(p, rated.get((g.id, p.user_id or 0)))
+             for p in sorted(seats[g.id], key=lambda p: (p.placement or 0, p.seat or 0))])))
+    return entries
 
 
 def _history_line(player: GamePlayer,

@@ -18,7 +18,7 @@ from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
 from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
 from telegram_app.render import league as render
 from telegram_app.render.common import error_text
-from telegram_app.services import services
+from telegram_app.services import BotServices, services
 
 PERIOD_WORDS = {"week": "week", "last": "last", "season": "season"}
 CARD_TOURNAMENTS = 5
@@ -187,8 +187,8 @@ async def profile(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/history``: the last 10 games of this chat, of every game, and the sender's latest
-    tournaments in it; in the private chat, the sender's latest tournaments of every
-    group."""
+    tournaments in it; in the private chat, the sender's own last games and tournaments of
+    every group (:func:`_my_history`)."""
     chat, user, message = update.effective_chat, update.effective_user, \
         update.effective_message
     if chat is None:
@@ -198,12 +198,8 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     sender = user if user is not None and (message is None or message.sender_chat is None) \
         else None
     if not in_group(chat):
-        cups = await played_tournaments(bot.db, sender.id) if sender is not None else []
-        section = render.tournaments_text(cups, sender.id, _("🏆 <b>Your tournaments</b>"),
-                                          group=True) if sender is not None else ""
-        await reply(update, context, _with_section(
-            section, _("Send /history in a group for its last games.")) if section
-            else _("Send /history in a group."))
+        await reply(update, context, await _my_history(bot, sender.id) if sender is not None
+                    else _("Send /history in a group."))
         return
     section = ""
     if sender is not None:
@@ -213,6 +209,14 @@ async def history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 name=render.escaped_name(user_ref(sender).display_name)), group=False)
     await reply(update, context, render.history_text(
         await bot.service.history(chat.id, kind=None), section))
+
+
+async def _my_history(bot: BotServices, user_id: int) -> str:
+    """``/history`` in the private chat: the sender's last games and tournaments of every
+    group."""
+    cups = render.tournaments_text(await played_tournaments(bot.db, user_id), user_id,
+                                   _("🏆 <b>Your tournaments</b>"), group=True)
+    return render.my_history_text(await bot.service.player_history(user_id), cups)
 
 
 async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -120,18 +120,43 @@ def history_text(entries: list[HistoryEntry], tournaments: str = "") -> str:
     lines = [_("📜 <b>Last games in this chat</b>"), ""]
     if not entries:
         lines.append(_("No finished game yet."))
-    for entry in entries:
-        places = places_text(
-            (place, _name(name) + (f" ({signed(delta)})" if delta is not None else ""))
-            for place, name, delta in entry.placements)
-        lines.append(_("#{id} · {date} · {game}: {places}").format(
-            id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
-            game=game_title(entry.kind, entry.options), places=places))
+    lines += [history_line(entry) for entry in entries]
     if tournaments:
         lines += ["", tournaments]
     lines.append("")
     lines.append(_("/replay ID shows a game move by move."))
     return fit_lines(lines, keep="first")
+
+
+def my_history_text(games: list[tuple[str | None, HistoryEntry]], tournaments: str) -> str:
+    """``/history`` in a private chat: the reader's last games of every group (``games``:
+    each with its group's title), then ``tournaments`` (a :func:`tournaments_text` section;
+    may be empty); where to look when there is neither."""
+    if not games and not tournaments:
+        return _("Send /history in a group.")
+    lines = [_("📜 <b>Your last games</b>"), ""]
+    if not games:
+        lines.append(_("No finished game yet."))
+    lines += [history_line(entry, _name(title) if title else _("a group"))
+              for title, entry in games]
+    if tournaments:
+        lines += ["", tournaments]
+    lines += ["", _("Send /history in a group for its last games."),
+              _("Use /replay followed by a game number from /history, in the group where it "
+                "was played.")]
+    return fit_lines(lines, keep="first")
+
+
+def history_line(entry: HistoryEntry, group: str | None = None) -> str:
+    """A game's line of ``/history``: places and Elo changes; ``group`` (escaped) names the
+    group it was played in, for a list of several groups'."""
+    places = places_text(
+        (place, _name(name) + (f" ({signed(delta)})" if delta is not None else ""))
+        for place, name, delta in entry.placements)
+    game = game_title(entry.kind, entry.options)
+    return _("#{id} · {date} · {game}: {places}").format(
+        id=entry.game_id, date=format_day(entry.finished_at, skeleton="MMMd"),
+        game=f"{game} · {group}" if group else game, places=places)
 
 
 def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
