@@ -59,6 +59,7 @@ class Delivery:
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
         self.private: dict[int, tuple[int | None, int | None, bool]] = {}  # (id, hand, acting)
         self.refused: set[int] = set()  # users Telegram refused a private message (see game)
+        self.timed_out: set[int] = set()  # seats whose time ran out in the change delivered
         self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
         self._ephemeral: dict[int, EphemeralNote] | None = None  # as read, with the changes
         self._reading = asyncio.Lock()  # (one read at a time: a session is not concurrent)

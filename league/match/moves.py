@@ -76,8 +76,9 @@ class Moves:
         Raises ``game_not_found``, ``not_running``, ``stale`` (the game moved on, or a
         concurrent action won), ``not_a_player``, ``already_handled`` (``typed``: that
         message, or a later one, was applied already), ``typed_too_early`` (``typed``: sent
-        before this hand's first private message, so meant for an earlier hand), or a rule
-        code
+        before this hand's first private message, so meant for an earlier hand),
+        ``typed_before_timeout`` (``typed``: sent before the message of a turn that came after
+        the computer played their last one), or a rule code
         from the engine.
         """
         try:
@@ -297,3 +298,8 @@ def _check_typed(player: GamePlayer, private: PrivateMessage | None, hand: int,
     shown = private.hand_first_id or private.message_id
     if shown and message_id < shown:
         raise ServiceError("typed_too_early")
+    if player.timeouts_in_row and private.acting and private.message_id and \
+            message_id < private.message_id:
+        # (meant for the turn the computer played for them, as a press on that turn's
+        # buttons would be: this turn's message, sent after it, was not seen yet)
+        raise ServiceError("typed_before_timeout")

@@ -4,6 +4,7 @@ live keyboards of a game), and Telegram's refusal learned once a delivery."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Set as AbstractSet
 
 from telegram import InlineKeyboardMarkup
 
@@ -73,12 +74,8 @@ class PrivateViews(Lobbies):
         game = delivery.game
         if player.user_id is None or player.seat is None or not in_hand(game, player):
             return True
-        text = ui_for(game).private_text(game, player.seat)
-        if heading is not None:  # (under the group's name, the first line of every one)
-            place = place_line(game)
-            lines = text.split("\n")
-            head, lines = (lines[:1], lines[1:]) if place and lines[0] == place else ([], lines)
-            text = fit_lines([*head, heading, "", *lines], keep="first")
+        text = headed(game, player, ui_for(game).private_text(game, player.seat), heading,
+                      delivery.timed_out)
         message_id = await self.messenger.send(
             player.user_id, text, markup=private_keyboard(game, player.seat))
         if message_id is None:
@@ -146,9 +143,12 @@ class PrivateViews(Lobbies):
 
         def text(player: PlayerInfo) -> str:
             with for_player(player):
-                return with_place(game, _("🚪 You are out of game #{id}: the others play on in "
-                                          "the group, and your place comes with the end."
-                                          ).format(id=game.id))
+                return with_place(game, (_(
+                    "⏰ Your time ran out, so you are out of game #{id}: the others play on "
+                    "in the group, and your place comes with the end.")
+                    if player.seat in delivery.timed_out else _(
+                    "🚪 You are out of game #{id}: the others play on in the group, and your "
+                    "place comes with the end.")).format(id=game.id))
 
         closed = {p.user_id: p for p in game.seated if p.seat in seats and p.user_id is not None
                   and p.private_message_id and may_write(p)}
@@ -164,8 +164,9 @@ class PrivateViews(Lobbies):
         if (player.user_id is None or player.seat is None or not player.private_message_id
                 or private_hand(player) != hand_number(game) or not may_write(player)):
             return True
+        text = ui_for(game).private_text(game, player.seat)
         edited = await self._edit_in_private(
-            delivery, player, ui_for(game).private_text(game, player.seat),
+            delivery, player, headed(game, player, text, None, delivery.timed_out),
             markup=private_keyboard(game, player.seat))
         if edited == "ok" and acting(game, player.seat) != player.private_acting:
             delivery.set_private(player.user_id, player.private_message_id, private_hand(player),
@@ -180,6 +181,22 @@ class PrivateViews(Lobbies):
         if edited in ("ok", "gone") and player.private_acting and player.user_id is not None:
             delivery.set_private(player.user_id, player.private_message_id,
                                  private_hand(player))
+
+
+def headed(game: GameSnapshot, player: PlayerInfo, text: str, heading: str | None,
+           timed_out: AbstractSet[int] = frozenset()) -> str:
+    """``player``'s private ``text`` under ``heading`` (below the group's name, the first
+    line of every one); with none, a player whose time just ran out (in ``timed_out``)
+    reads that the computer played for them: their view shows a move they never made."""
+    if heading is None and player.seat in timed_out:
+        with for_player(player):
+            heading = _("⏰ Your time ran out: the computer played this turn for you.")
+    if heading is None:
+        return text
+    place = place_line(game)
+    lines = text.split("\n")
+    head, lines = (lines[:1], lines[1:]) if place and lines[0] == place else ([], lines)
+    return fit_lines([*head, heading, "", *lines], keep="first")
 
 
 def redrawn_in_place(game: GameSnapshot, player: PlayerInfo) -> bool:

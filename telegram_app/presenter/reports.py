@@ -120,6 +120,7 @@ class Reports(Screens):
         over = is_over(fresh)
         ping = None
         removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
+        delivery.timed_out = {e["seat"] for e in outcome.events if e.get("type") == TIMED_OUT}
         if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
             if removed:  # (their message is closed below, not redrawn first)
