@@ -25,8 +25,10 @@ from league.store.rows import attach_elo, load_game, store_state
 from league.store.snapshots import GameSnapshot, snapshot
 from league.tables.rated import rate_if_finished
 
-MAX_AI_STEPS = 1000
-"""A bound on computer moves in one transaction (a whole all-AI game takes a few hundred)."""
+MAX_AI_STEPS = 5000
+"""A bound on computer moves in one transaction, which only an engine that never ends would
+reach: a whole game of computers alone takes a few hundred, and eight easy Koira players'
+(the longest) up to about 1,200."""
 
 
 class Moves:

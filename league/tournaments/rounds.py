@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import Game, step_of
-from league.match.moves import Moves, level_of
+from league.match.moves import MAX_AI_STEPS, Moves, level_of
 from league.match.outcome import Listeners, Outcome, Step
 from league.store.context import Context
 from league.store.models import OPEN_STATUSES, GameEvent, GamePlayer
@@ -51,8 +51,6 @@ from league.tournaments.records import (
 )
 
 log = logging.getLogger(__name__)
-FINISH_STEPS = 5000
-"""A bound on the computer's moves when it finishes a table at the deadline."""
 TICK_BATCH = 50
 """At most this many tournaments advance per tick (the rest wait for the next)."""
 ROUND_DEADLINE = "round_deadline"
@@ -207,7 +205,7 @@ class Rounds:
         stand_in = level_of(game, (row.options or {}).get("stand_in_level"))
         state = row.state
         planned = []
-        for _ in range(FINISH_STEPS):
+        for _ in range(MAX_AI_STEPS):
             seat = game.current_seat(state)
             if seat is None or game.placements(state) is not None:
                 break

@@ -285,3 +285,27 @@ async def test_an_opener_who_leaves_the_sign_up_hands_it_on(pg_db: Database) -> 
     cup = await service.set_tournament_setting(cup.id, BOB.id, "rounds", 3, is_admin=False,
                                                version=cup.version)
     assert cup.rounds == 3
+
+
+async def test_a_table_of_computer_players_plays_a_long_game_to_its_end_at_once(
+        pg_db: Database) -> None:
+    """A Koira tournament of Ann and fifteen easy computer players, tables of eight: one
+    table is computers only, dealt with seed 2198, whose game takes them 1,181 moves (easy
+    Koira players' games are the longest). A table of computers only is played to its end
+    when it is dealt. Before the fix the computers stopped after 1,000 moves
+    (``MAX_AI_STEPS``) with one of them to act and no clock running: the table stayed open
+    and the whole round waited a day for its deadline, Ann's table long finished."""
+    clock = Clock()
+    service = MatchService(pg_db, new_seed=lambda: 2198, clock=clock)
+    cup = await service.open_tournament(CHAT, "G", 0, ANN, "koira")
+    for _ in range(15):
+        cup = await service.add_tournament_ai(cup.id, ANN.id, is_admin=False,
+                                              version=cup.version, level="easy")
+    cup = await service.set_tournament_setting(cup.id, ANN.id, "table_size", 8,
+                                               is_admin=False, version=cup.version)
+    cup = await service.start_tournament(cup.id, ANN.id, is_admin=False, version=cup.version)
+    [computers] = [t for t in cup.tables_of(1) if ANN.id not in {
+        p.user_id for p in (await service.get(t.game_id)).seated}]
+    game = await service.get(computers.game_id)
+    assert game.status == "finished", f"stopped after {game.version} moves"
+    assert len(await service.log(game.id)) > 1000
