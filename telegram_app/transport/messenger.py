@@ -34,6 +34,9 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # (Messenger uses do_api_request for these on purpose; PTB asks for the named methods)
 warnings.filterwarnings("ignore", category=PTBUserWarning, message=r"Please use 'Bot\.("
                         r"sendMessage|editMessageText|editMessageReplyMarkup|deleteMessage)'")
+PLACEHOLDER = "🎴"
+"""What an ephemeral send shows until the Bot API server proved it knows ephemeral messages
+(:meth:`Messenger.send_ephemeral`): nothing of a game."""
 RETRY_DELAY = 0.3  # before the one retry after a passing fault: short, as a handler waits
 EditResult = Literal["ok", "gone", "failed"]
 SendFailure = Literal["lost", "refused"]
@@ -63,6 +66,10 @@ class Messenger:
         # What each message shows: an unchanged edit is not sent (refused; costs flood budget)
         self._shown: OrderedDict[Key, int] = OrderedDict()
         self._moved: dict[int, int] = {}  # group id -> supergroup id, as Telegram told us
+        # Whether the Bot API server answered a send with an ephemeral message (one older
+        # than 10.2 ignores receiver_user_id and posts for the whole group): until then a
+        # view goes out as a placeholder first (send_ephemeral)
+        self._ephemeral_known = False
 
     def current_chat(self, chat_id: int) -> int:
         """The id ``chat_id`` has now, if this process saw the group become a supergroup."""
@@ -208,10 +215,15 @@ class Messenger:
         (``query_id``: the callback query that asked for it): ``(the chat it is in, its
         ephemeral_message_id)``, or ``None`` on any failure (the caller falls back). An answer
         that is no ephemeral message (a server that ignored ``receiver_user_id`` posted it
-        for the whole group) is deleted at once and counts as a failure."""
+        for the whole group) is deleted at once and counts as a failure. Until the server
+        has once answered with an ephemeral message, what goes out is only
+        :data:`PLACEHOLDER`, and ``text`` is edited in once it proved to be ephemeral: a
+        server that does not know them never shows the group a player's view."""
+        known = self._ephemeral_known
         try:
             sent = await self._retrying(partial(
-                self._call, "sendMessage", chat_id=chat_id, text=text, reply_markup=markup,
+                self._call, "sendMessage", chat_id=chat_id,
+                text=text if known else PLACEHOLDER, reply_markup=markup if known else None,
                 message_thread_id=thread_id or None, receiver_user_id=receiver_id,
                 callback_query_id=query_id), repeatable=False)
         except ChatMigrated as exc:
@@ -231,6 +243,14 @@ class Messenger:
                 except TelegramError as exc:
                     log.warning("deleting it failed: %s", exc)
             return None
+        self._ephemeral_known = True
+        if not known:
+            self._remember((chat, receiver_id, ephemeral_id), _content(PLACEHOLDER, None))
+            if await self.edit_ephemeral(chat, receiver_id, ephemeral_id, text,
+                                         markup=markup) != "ok":
+                await self.delete_ephemeral(chat, receiver_id, ephemeral_id)
+                return None
+            return chat, ephemeral_id
         self._remember((chat, receiver_id, ephemeral_id), _content(text, markup))
         return chat, ephemeral_id
 
