@@ -230,8 +230,9 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         game, log = await services(context).service.replay(int(arg), chat.id)
-    except ServiceError as exc:
-        await reply(update, context, error_text(exc.code, exc.detail))
+    except ServiceError as exc:  # (a number no game has was not played here either)
+        code = "game_of_another_chat" if exc.code == "game_not_found" else exc.code
+        await reply(update, context, error_text(code, {"game_id": int(arg), **exc.detail}))
         return
     await reply(update, context, render.replay_text(game, log))
 

@@ -61,8 +61,9 @@ async def test_two_weeks_of_league(league) -> None:
     assert "#1" in history and "#3" in history
     replay = await _ask(api, ann, "/replay 1", "Replay of game #1")
     assert "Coyote!" in replay and "total" in replay
-    await ann.send(GROUP, "/replay 999")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "no longer exists")))
+    await ann.send(GROUP, "/replay 999")  # (no such game: not "no longer exists")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Game #999 was not played in this "
+                                                         "group.")))
     await _ask(api, ann, "/settings timezone Mars/Base", "Unknown time zone")
     await _ask(api, ann, "/settings timezone Europe/Berlin", "League weeks in Europe/Berlin")
     top = await _ask(api, ann, "/top", "Leaderboard")
