@@ -137,6 +137,7 @@ class MatchService:
     open_game = via("reads", GameReads.open_game)
     get = via("reads", GameReads.get)
     running_games_of = via("reads", GameReads.running_games_of)
+    lobbies_of = via("reads", GameReads.lobbies_of)
     open_games_in = via("reads", GameReads.open_games_in)
     games_on_turn = via("reads", GameReads.games_on_turn)
     game_of_private_message = via("reads", GameReads.game_of_private_message)

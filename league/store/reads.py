@@ -34,15 +34,21 @@ class GameReads:
                                out_too: bool = False) -> list[GameSnapshot]:
         """Running games in which ``user_id`` is still playing (``Game.still_playing``), or
         seated at all (``out_too``: knocked out or gone)."""
+        games = await self._games_of(user_id, "running")
+        return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
+                and (p.playing or out_too)]
+
+    async def lobbies_of(self, user_id: int) -> list[GameSnapshot]:
+        """The lobbies ``user_id`` has joined."""
+        return await self._games_of(user_id, "lobby")
+
+    async def _games_of(self, user_id: int, status: str) -> list[GameSnapshot]:
         async with self.ctx.db.sessions() as session:
             ids = await session.scalars(
                 select(GameRow.id).join(GamePlayer)
-                .where(GamePlayer.user_id == user_id, GameRow.status == "running")
+                .where(GamePlayer.user_id == user_id, GameRow.status == status)
                 .order_by(GameRow.id))
-            games = [snapshot(await load_game(session, game_id))
-                     for game_id in ids.all()]
-        return [g for g in games if (p := g.player(user_id)) is not None and p.seat is not None
-                and (p.playing or out_too)]
+            return [snapshot(await load_game(session, game_id)) for game_id in ids.all()]
 
     async def open_games_in(self, chat_id: int) -> list[GameSnapshot]:
         """Every lobby and running game of a chat, all topics."""

@@ -229,13 +229,14 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if payload.startswith("j") and exc.code in ("game_full", "stale"):
                 await reply(update, context, error_text(exc.code, exc.detail))
                 if back:
-                    await _send_views(bot, user.id)
+                    await _send_views(bot, user.id, context.bot.username)
                 return
             game = None
     player = game.player(user.id) if game else None
     # A player back after blocking the bot, or new to the private chat mid-game: their
     # current views (the link's game's below), or the welcome if they play nowhere.
-    running = await _send_views(bot, user.id, but=game.id if game and player else None) \
+    running = await _send_views(bot, user.id, context.bot.username,
+                                 but=game.id if game and player else None) \
         if game is None or player is None or back else []
     if game is None or player is None:
         if game is not None and payload.startswith("j") and game.status != "lobby" and \
@@ -264,17 +265,21 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             game, hand_number(game), reader=player))
 
 
-async def _send_views(bot: BotServices, user_id: int, *,
+async def _send_views(bot: BotServices, user_id: int, bot_username: str | None, *,
                       but: int | None = None) -> list[GameSnapshot]:
-    """Send ``user_id`` their view of each running game they play (but game ``but``), and
-    close what is left of their turn in a game over for them (closed while the bot could not
-    write to them, or they are out); the running games."""
+    """Send ``user_id`` their view of each running game they play (but game ``but``), close
+    what is left of their turn in a game over for them (closed while the bot could not write
+    to them, or they are out), and redraw the lobbies they joined (one marked them 🔕, with
+    how to start this chat); the running games."""
     running = await bot.service.running_games_of(user_id)
     for game in running:
         if game.id != but:
             bot.presenter.later(bot.presenter.send_private(game, game.player(user_id)))  # type: ignore[arg-type]
     for game in await bot.service.keyboards_left_of(user_id):
         bot.presenter.later(bot.presenter.close_left(game, user_id))
+    for game in await bot.service.lobbies_of(user_id):
+        if game.id != but:
+            bot.presenter.later(bot.presenter.show_lobby(game, bot_username))
     return running
 
 
@@ -298,7 +303,7 @@ async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if back:  # (back after blocking the bot: it may write again. After the move: a view sent
         # before it would be taken for this hand's first message, newer than what they typed;
         # the game moved in is shown by the move's delivery)
-        await _send_views(bot, user.id, but=moved_in)
+        await _send_views(bot, user.id, context.bot.username, but=moved_in)
 
 
 async def _typed(update: Update, context: ContextTypes.DEFAULT_TYPE, bot: BotServices,
