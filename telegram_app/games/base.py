@@ -239,7 +239,8 @@ class GameUI(Protocol):
     def redraw_seats(self, game: GameSnapshot, events: Events) -> set[int] | None:
         """After a move (``events``, in order; ``game`` as it is now): the seats whose private
         messages are edited, besides the player to act, who always is; ``None``: every seat.
-        Coyote: only a seat a special was aimed at, so a bid costs one private edit."""
+        Coyote: every seat when a card on the table changed (the others see it), else only
+        a seat a special was aimed at, so a bid costs one private edit."""
         ...
 
     # --- reports ---------------------------------------------------------------------------

@@ -141,7 +141,12 @@ class CoyoteUI:
         return screens.private_cancelled_text(game, reader=reader)
 
     def redraw_seats(self, game: GameSnapshot, events: Events) -> set[int] | None:
-        # Draw 1 gave its target a card: only their hand changed besides the one to act
+        # A card on the table changed (Draw 1's extra card, a Swap's new feather, an Extra
+        # feather face up, a right Guess's card face up): everyone else sees it, so every
+        # view that shows the cards is redrawn; else only the seat a special was aimed at
+        if any(e["type"] == "card_drawn" or (e["type"] == "special_used" and e.get(
+                "special") in ("swap", "extra", "guess")) for e in events):
+            return None
         return {e["target"] for e in events
                 if isinstance(e.get("target"), int) and not isinstance(e.get("target"), bool)}
 
