@@ -160,6 +160,7 @@ class MatchService:
     subscribe = via("alerts", Alerts.subscribe)
     unsubscribe = via("alerts", Alerts.unsubscribe)
     subscribed = via("alerts", Alerts.subscribed)
+    subscriptions_of = via("alerts", Alerts.subscriptions_of)
     to_alert = via("alerts", Alerts.to_alert)
 
     # moves and the clock

@@ -52,6 +52,14 @@ class Alerts:
         async with self.ctx.db.sessions() as session:
             return await session.get(NotifySubscription, (chat_id, user_id)) is not None
 
+    async def subscriptions_of(self, user_id: int) -> list[str | None]:
+        """The titles of the chats whose alerts ``user_id`` asked for (``None``: unknown)."""
+        async with self.ctx.db.sessions() as session:
+            return list(await session.scalars(
+                select(Chat.title).join(NotifySubscription,
+                                        NotifySubscription.chat_id == Chat.id)
+                .where(NotifySubscription.user_id == user_id).order_by(Chat.id)))
+
     async def to_alert(self, game_id: int) -> list[tuple[int, str | None]]:
         """Claim the alerts of lobby ``game_id``: every subscriber of its chat not yet told
         of it (nor of a later lobby) and not seated in it is marked told, in one

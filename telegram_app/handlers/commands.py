@@ -24,6 +24,7 @@ from telegram_app.handlers.common import (
 from telegram_app.i18n import _
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
+from telegram_app.render.league import escaped_name
 from telegram_app.render.place import with_place
 from telegram_app.services import BotServices, services
 from telegram_app.tournaments.rules import rules_text as tournament_rules
@@ -244,6 +245,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await reply(update, context, with_place(game, _(
                 "Game #{id} has started, or closed, without you: I will tell you when the "
                 "group's next game opens.").format(id=game.id)))
+        elif payload == "n" and (groups := await bot.service.subscriptions_of(user.id)):
+            # (/notify's link, for one it could not write to yet: it can now)
+            await reply(update, context, _(
+                "Done: I will tell you here when a new game opens in {groups}. /notify off "
+                "stops it.").format(groups=", ".join(
+                    escaped_name(title) if title else _("a group") for title in groups)))
         elif not running:
             await reply(update, context, texts.welcome_text())
         return

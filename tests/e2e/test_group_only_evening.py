@@ -56,3 +56,27 @@ async def test_starting_the_bot_from_a_lobby_drops_its_mute_mark(sqlite_url, pay
             assert "🔕" not in lobby.text, lobby.text
         finally:
             await runner.stop()
+
+
+async def test_the_notify_link_confirms_the_alerts(sqlite_url) -> None:
+    """/notify from 민준, whom the bot cannot write to yet, answers with the link
+    ``t.me/<bot>?start=n`` ("open a private chat with me and press Start"). He opens it.
+    Before the fix he read only the newcomer's welcome ("Add me to a group…"), never that
+    /notify was now on; he is now told, in Korean, that he will hear of the next game in
+    the group, by its name."""
+    async with FakeBotAPI() as api:
+        api.add_group(GROUP, "Noche <b>", admins=[1])
+        minjun: FakeUser = api.add_user(3, "민준", language_code="ko")
+        runner = BotRunner(api, sqlite_url)
+        await runner.start()
+        try:
+            await minjun.send(GROUP, "/notify")
+            await wait_for(lambda: bool(api.find_messages(GROUP, "?start=n")))
+            await minjun.start_bot("n")
+            await wait_for(lambda: bool(api.bot_messages(minjun.id)))
+            await api.settle(quiet=0.2)
+            [answer] = [m.text for m in api.bot_messages(minjun.id)]
+        finally:
+            await runner.stop()
+    assert "Noche <b>" in answer and "/notify off" in answer, answer
+    assert "새 게임" in answer, answer
