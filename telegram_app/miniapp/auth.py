@@ -76,8 +76,8 @@ def refusal(code: str, status: int, detail: dict[str, Any] | None = None,
 
 
 STATUS = {"game_not_found": 404, "league_not_found": 404, "not_a_player": 403,
-          "not_allowed": 403, "stale": 409, "not_running": 409, "game_members_only": 403,
-          "league_members_only": 403, "profile_not_shared": 403,
+          "out_of_game": 403, "not_allowed": 403, "stale": 409, "not_running": 409,
+          "game_members_only": 403, "league_members_only": 403, "profile_not_shared": 403,
           "tournament_not_found": 404, "tournament_members_only": 403}
 
 

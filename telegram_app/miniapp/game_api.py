@@ -39,6 +39,10 @@ forever, and a restart of the server loses nothing)."""
 RECENT_STEPS = 6
 MAX_BODY = 4096
 """A move is a few dozen bytes; a bigger body is refused unread."""
+OUT_CODES = ("not_your_turn", "not_a_player")
+"""What the engine answers a move of a seat no longer in the game (Coyote checks the turn
+first: "It is not your turn."; Koira: "You are not playing in this game."): the page
+answers as the chat's 🎴 does instead (:func:`table.out_line`)."""
 
 
 def game_id_of(request: Request) -> int:
@@ -103,6 +107,11 @@ async def post_move(request: Request, bot: BotServices, user: WebAppUser) -> Res
     try:
         outcome = await bot.service.act(game_id, user.id, version, action)
     except ServiceError as exc:
+        if exc.code in OUT_CODES:  # (a seat out of the game: the engine's code misleads)
+            game = await bot.service.get(game_id)
+            out = table.out_line(game, table.seat_of(game, user.id))
+            if out is not None:
+                return refusal("out_of_game", 403, message=out)
         if exc.code != "stale":
             raise
         game = await bot.service.get(game_id)

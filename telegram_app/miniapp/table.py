@@ -31,7 +31,7 @@ from telegram_app.games.base import PageTable
 from telegram_app.games.registry import UIS
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
-from telegram_app.render.common import FSI, PDI
+from telegram_app.render.common import FSI, PDI, error_text
 from telegram_app.render.results import ranked
 from telegram_app.render.tournament_table import table_heading
 
@@ -131,11 +131,25 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
     body["your_turn"] = bool(body["controls"])
     body["result"] = result(game, user_id)
     body["rematch"] = rematch(game, user_id)
+    out = out_line(game, seat)
+    if out is not None:  # (the chat's answer to their 🎴: they read why nothing is theirs)
+        body["prompt"] = out
     if game.status == "cancelled":  # (the state is the last one played: nobody acts now)
         body["prompt"] = _("Game #{id} was cancelled.").format(id=game.id)
         body["seats"] = [s | {"turn": False} for s in body["seats"]]
     return {"game": head, "tournament": tournament(game), "you": seat,
             "recent": recent or [], **body}
+
+
+def out_line(game: GameSnapshot, seat: int | None) -> str | None:
+    """For a seat of a running game no longer in it (knocked out, removed for timeouts,
+    left; Koira: out of cards), what the chat answers their 🎴 (``GameUI.out_text``, else
+    "You are out of this game: follow the rest on the table."); ``None`` for anyone else."""
+    ui = UIS.get(game.kind)
+    if seat is None or ui is None or game.status != "running" or game.state is None or \
+            ui.in_hand(game, seat):
+        return None
+    return plain(ui.out_text(game, seat) or error_text("out_of_game"))
 
 
 def controls(game: GameSnapshot, user_id: int) -> list[dict[str, Any]]:
