@@ -10,6 +10,7 @@ and the page stays the same.
      "you": seat or None (None: not a player, or the lobby),
      "title": str, "prompt": str, "notes": [str], "recent": [str],
      "seats": [{"seat", "name", "you", "ai", "turn", "out", "tally", "max_tally",
+                "tally_label" (shown instead of hearts when set),
                 "cards": [{"label", "tone", "hidden"?, "own"?, "note"?, "void"?}],
                 "badges": [str], "place"}],
      "claims": [{"name", "amount", "you"}], "pile": int, "over": bool, "your_turn": bool,
@@ -122,7 +123,8 @@ def page(game: GameSnapshot, user_id: int, recent: list[str] | None = None) -> d
                 "your_turn": False, "controls": [], "result": [], "rematch": None,
                 "seats": [{"seat": i, "name": clean_name(p.name), "you": p.user_id == user_id,
                            "ai": p.is_ai, "turn": False, "out": False, "tally": None,
-                           "max_tally": None, "cards": [], "badges": [], "place": None}
+                           "max_tally": None, "tally_label": None, "cards": [], "badges": [],
+                           "place": None}
                           for i, p in enumerate(game.players)]}
     adapter = UIS[game.kind].page
     body = adapter.table(game, seat)

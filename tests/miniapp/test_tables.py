@@ -77,3 +77,16 @@ def test_every_control_is_a_legal_move(edition: str, specials: bool) -> None:
         for other in range(4):
             if other != seat:
                 assert controls(game, other) == []
+
+
+def test_a_poker_deck_seat_counts_penalty_cards_as_the_chat_does() -> None:
+    """poker-deck's rules count penalty cards (the 4th loses); the chat shows ``🂠 1/4``. The
+    page drew ♥♥♥♡ for it, as for the editions that count lives; it now shows the chat's
+    count, and the other editions keep their hearts."""
+    game = snapshot("poker-deck")
+    lives = list(game.state["lives"])
+    lives[1] -= 1
+    game = replace(game, state={**game.state, "lives": lives})
+    seats = table.page(game, 1)["seats"]
+    assert [s["tally_label"] for s in seats] == ["🂠 0/4", "🂠 1/4", "🂠 0/4", "🂠 0/4"]
+    assert all(s["tally_label"] is None for s in table.page(snapshot("classic"), 1)["seats"])

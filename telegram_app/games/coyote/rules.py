@@ -68,8 +68,9 @@ def rules_text(edition: str, options: dict[str, Any] | None = None) -> str:
                        "becomes a random undealt card (a J or K it turns up takes effect), "
                        "then K removes the highest card, then J doubles the total.\n\n"
                        "If the total is above the bid, the caller takes a penalty card; below "
-                       "it, the bidder does; equal, nobody. Each penalty card costs one of your "
-                       "{lives} ❤️. The penalised player starts the next round (on a draw, the "
+                       "it, the bidder does; equal, nobody. The table counts each player's "
+                       "penalty cards (🂠 1/{lives}: one taken). The penalised player starts "
+                       "the next round (on a draw, the "
                        "caller); the player who takes the {lives}th penalty card loses the "
                        "game and everyone else wins. All cards are reshuffled every round.")
                      .format(lives=lives))

@@ -17,9 +17,9 @@ from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.coyote.words import (
     card_label,
     edition_name,
-    hearts,
     legend_line,
     special_name,
+    tally,
 )
 from telegram_app.i18n import _, format_moment, n_
 from telegram_app.render import results
@@ -117,12 +117,13 @@ def _bids_line(game: GameSnapshot, state: dict[str, Any]) -> str:
 
 
 def _seat_lines(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[str]:
-    """Per seat: pointer, name, lives, and the cards this view may see."""
+    """Per seat: pointer, name, lives (poker-deck: penalty cards taken), and the cards this
+    view may see."""
     lines = []
     for player in game.seated:
         seat = player.seat or 0
         parts = [("👉 " if seat == view["turn"] else "") + player_label(player),
-                 hearts(view["lives"][seat])]
+                 tally(view["lives"][seat], view["max_lives"], view["edition"])]
         if view["in_play"][seat]:
             cards = []
             card = view["cards"][seat]

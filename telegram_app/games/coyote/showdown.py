@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.coyote.editions import get_edition
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.coyote.words import card_label, hearts, legend_line, special_text
+from telegram_app.games.coyote.words import card_label, legend_line, special_text, tally
 from telegram_app.i18n import _
 from telegram_app.render.common import name_html
 
@@ -106,7 +106,9 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
         template = (_("The bid was good: {name} loses {n} ({hearts}).") if good
                     else _("The bid was too high: {name} loses {n} ({hearts})."))
     lost = _("two lives (🎭 Double)") if showdown["lives_lost"] == 2 else _("a life")
-    lines.append(template.format(name=name_html(loser), n=lost, hearts=hearts(lives)))
+    most = (game.state or {}).get("options", {}).get("lives") or get_edition(edition).lives
+    lines.append(template.format(name=name_html(loser), n=lost,
+                                 hearts=tally(lives, most, edition)))
     if lives == 0:
         lines.append(_("💀 {name} is out of the game.").format(name=name_html(loser)))
     return "\n".join(lines)

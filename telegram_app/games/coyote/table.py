@@ -21,6 +21,7 @@ from telegram_app.games.coyote.words import (
     special_name,
     special_text,
     specials_among,
+    tally,
 )
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
@@ -82,6 +83,9 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
             "seat": s, "name": clean_name(player.name), "you": s == own, "ai": player.is_ai,
             "turn": s == view["turn"], "out": not view["lives"][s],
             "tally": view["lives"][s], "max_tally": view["max_lives"], "cards": cards,
+            # (poker-deck counts penalty cards taken, as the chat shows them, not hearts)
+            "tally_label": tally(view["lives"][s], view["max_lives"], edition)
+            if edition == "poker-deck" else None,
             # (the league's places, as the group's final message shows them; else the game's)
             "badges": badges, "place": None if not view["over"] else player.placement
             if player.placement is not None else (view["placements"] or [None] * view["seats"])[s],

@@ -85,3 +85,13 @@ def hearts(lives: int | None) -> str:
     if not lives:
         return "💀"
     return "❤️" * lives
+
+
+def tally(lives: int | None, max_lives: int, edition: str) -> str:
+    """A player's standing as the edition counts it: lives as hearts (:func:`hearts`), or,
+    in poker-deck, whose rules count penalty cards ("the player who takes the 4th penalty
+    card" loses), the penalty cards taken out of that limit (``🂠 1/4``); a skull once
+    out."""
+    if edition == "poker-deck" and lives:
+        return f"🂠 {max_lives - lives}/{max_lives}"
+    return hearts(lives)

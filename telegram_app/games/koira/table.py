@@ -102,7 +102,8 @@ def _seats(game: GameSnapshot, view: dict[str, Any], own: int | None) -> list[di
         seats.append({
             "seat": s, "name": clean_name(player.name), "you": s == own, "ai": player.is_ai,
             "turn": s == view["turn"], "out": not view["in_game"][s],
-            "tally": None, "max_tally": None, "cards": shown, "badges": badges,
+            "tally": None, "max_tally": None, "tally_label": None, "cards": shown,
+            "badges": badges,
             "count": count, "count_text": n_("{n} card", "{n} cards", count).format(n=count),
             "pile": view["pile_counts"][s] if view["phase"] == 1 else None,
             "pile_text": n_("{n} won", "{n} won", view["pile_counts"][s]).format(

@@ -8,6 +8,7 @@ import { postEvent } from "./tg.js";
 function hearts(seat) {
   if (seat.tally === null || seat.tally === undefined) return null;
   if (seat.out) return h("span.lives.out", {}, "💀");
+  if (seat.tally_label) return h("span.lives", {}, seat.tally_label);
   const full = "♥".repeat(Math.max(0, seat.tally));
   const empty = "♡".repeat(Math.max(0, (seat.max_tally || seat.tally) - seat.tally));
   return h("span.lives", { "aria-label": `${seat.tally}` }, h("span.full", {}, full), empty);
