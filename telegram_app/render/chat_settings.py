@@ -98,6 +98,8 @@ def settings_keyboard(settings: dict[str, Any]) -> InlineKeyboardMarkup:
             continue  # a game the bot does not show (yet) has nothing to preset
         options = games.get(kind, {})
         for spec in game_specs(kind, options):
+            if len(spec.values) < 2:
+                continue  # (nothing to choose: poker-deck's lives, say; as in a lobby)
             current = options.get(spec.name, spec.default)
             text = option_label(kind, spec, current, options)
             following = spec.values[_following(spec.values, current)]

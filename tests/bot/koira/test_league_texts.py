@@ -55,3 +55,14 @@ def test_settings_labels_are_each_games_own() -> None:
     labels = [row[0].text for row in keyboard.inline_keyboard]
     assert "Coyote · 🃏 Edition: feathers" in labels
     assert "Koira · 🔗 Shortest sequence: 2" in labels
+
+
+def test_settings_show_no_option_with_one_value() -> None:
+    """With poker-deck as the group's edition, lives have one value (4): /settings showed a
+    "Coyote · ❤️ Lives: 4" button whose press changed nothing. Like the lobby, it now shows
+    only options with a choice."""
+    with use_language("en"):
+        keyboard = settings_keyboard({"games": {"coyote": {"edition": "poker-deck"}}})
+    labels = [row[0].text for row in keyboard.inline_keyboard]
+    assert "Coyote · 🃏 Edition: poker-deck" in labels
+    assert not any("Lives" in label for label in labels), labels
