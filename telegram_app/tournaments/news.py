@@ -91,7 +91,8 @@ def standings_lines(cup: TournamentSnapshot, rows: list[StandingRow] | tuple[Sta
 def round_notes(cup: TournamentSnapshot, round_: int) -> list[str]:
     """What the group should know of round ``round_``'s end: the tables the computer
     finished at the deadline, and who made no move of their own (0 points; withdrawn after
-    the second such game, mentioned then: they sit at no table of the next round)."""
+    the second such game, mentioned then: they sit at no table of the next round; one
+    withdrawn otherwise is not named)."""
     lines = []
     by_computer = cup.by_computer(round_)
     if by_computer:
@@ -100,7 +101,8 @@ def round_notes(cup: TournamentSnapshot, round_: int) -> list[str]:
                         len(by_computer)).format(tables=", ".join(map(str, by_computer))))
     absent = [cup.entry(r.entry_id) for r in cup.results if r.round == round_ and r.no_show]
     withdrawn = [e for e in absent if _withdrawn(e)]
-    missed = [e for e in absent if not _withdrawn(e)]
+    missed = [e for e in absent if e.active]  # (one withdrawn otherwise, by leaving say,
+    # is not warned of a second game: the standings mark them withdrawn)
     if missed:
         lines.append(n_(
             "😴 {names} made no move at their table: 0 points. A second game without a move "

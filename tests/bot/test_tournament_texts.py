@@ -58,3 +58,20 @@ def test_the_medals_go_to_the_best_players_still_in_when_the_leader_was_withdraw
             row(4, 4, 1, 1), row(5, 5, 0.5, 1))
     cup = SimpleNamespace(standings=rows)
     assert [(r.place, r.entry.name) for r in podium(cup)] == [(1, "P2"), (1, "P3"), (3, "P4")]
+
+
+def test_a_player_withdrawn_by_leaving_is_not_warned_of_a_second_game() -> None:
+    """Beto left the group before his first move of round 2: he is withdrawn (marked so in
+    the standings), with one game without a move. Before the fix the round's note still
+    warned him with the players who may play on ("😴 Beto made no move at his table: 0
+    points. A second game without a move withdraws a player."). Only Carla, still in, is
+    warned now."""
+    left = EntryInfo(1, 1, "Beto", None, False, 1, 1)
+    still = EntryInfo(2, 2, "Carla", None, True, 1, 1)
+    entries = {1: left, 2: still}
+    cup = SimpleNamespace(
+        by_computer=lambda _round: [], entry=entries.__getitem__,
+        results=[SimpleNamespace(round=2, no_show=True, entry_id=i) for i in entries])
+    with use_language("en"):
+        text = " ".join(news.round_notes(cup, 2)).replace("\u2068", "").replace("\u2069", "")
+    assert "Carla made no move" in text and "Beto" not in text, text
