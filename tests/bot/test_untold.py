@@ -3,6 +3,8 @@ could tell them (a lost note, a crash after a commit, a report that gave up wait
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.core import Action, RuleError
 from league.match.outcome import Step
 from telegram_app.games.coyote.notes import report, untold_lines
@@ -97,3 +99,12 @@ def test_a_summary_says_out_only_for_the_showdown_that_knocked_the_player_out() 
     assert lines[1].startswith("🃏 Road called Coyote on Wile's 9")
     assert "out of the game" not in lines[0], lines  # Wile still had a life after round 1
     assert "out of the game" in lines[1], lines
+
+
+def test_a_summary_in_japanese_has_no_space_before_its_bracket() -> None:
+    """In Japanese "and is out of the game" is "（脱落）", a full-width bracket, which takes no
+    space before it; the code joined it with an ASCII space ("…受け取る （脱落）")."""
+    game = replace(snap({"lives": [3, 0, 3, 3], "round": 3, "turn": 2, "over": False}),
+                   language="ja")  # (the group's: its notes are in it)
+    [line] = plain(untold_lines(game, [_showdown(2, 1, 1, 0, 2)])).splitlines()[:1]
+    assert "（脱落）" in line and " （" not in line, line

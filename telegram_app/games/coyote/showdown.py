@@ -128,7 +128,7 @@ def showdown_summary(game: GameSnapshot, showdown: dict[str, Any]) -> str:
             result = (_("{name} loses two lives") if showdown["lives_lost"] == 2
                       else _("{name} loses a life")).format(name=name)
         if (game.state or {}).get("lives", [1] * (loser + 1))[loser] == 0:
-            result += " " + _("and is out of the game")
+            result = _("{result} and is out of the game").format(result=result)
     return _("🃏 {caller} called Coyote on {bidder}'s {bid}: total {total}, {result}.").format(
         caller=name_html(game.at_seat(showdown["caller"])),
         bidder=name_html(game.at_seat(showdown["bidder"])), bid=showdown["bid"],
