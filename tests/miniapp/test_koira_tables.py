@@ -132,3 +132,14 @@ def test_the_recent_lines_tell_every_step() -> None:
     page = table.page(game, 1)
     assert page["over"] and "koira" in page["prompt"]
     assert sorted(s["place"] for s in page["seats"]) == [1, 2, 3, 4]
+
+
+def test_the_koira_reads_that_they_are_the_koira() -> None:
+    """The end's prompt named the koira in the third person to everyone, the koira too
+    ("The game is over: Bob is the koira."); the koira now reads "you are the koira"."""
+    *_, (game, _events) = random_game(4, 8)
+    game = replace(game, status="finished")
+    koira = KOIRA.view(game.state, None)["koira"]
+    assert table.page(game, koira + 1)["prompt"] == "The game is over: you are the koira. 🐕"
+    other = next(s for s in range(4) if s != koira)
+    assert f"{NAMES[koira]}" in table.page(game, other + 1)["prompt"]

@@ -130,6 +130,8 @@ def _prompt(game: GameSnapshot, view: dict[str, Any], seat: int | None) -> str:
     if view["over"]:
         if view["koira"] is None:
             return _("The game is over.")
+        if view["koira"] == seat:
+            return _("The game is over: you are the koira. 🐕")
         return _("The game is over: {name} is the koira. 🐕").format(
             name=_name(game, view["koira"]))
     turn = view["turn"]
