@@ -114,7 +114,8 @@ class PrivateViews(Lobbies):
         game = delivery.game
         assert player.user_id is not None and player.seat is not None  # (redrawn_in_place)
         edited = await self._edit_in_private(
-            delivery, player, ui_for(game).private_text(game, player.seat),
+            delivery, player, headed(game, player, ui_for(game).private_text(game, player.seat),
+                                     None, delivery.timed_out),
             markup=private_keyboard(game, player.seat))
         if edited == "ok":
             delivery.set_private(player.user_id, player.private_message_id, hand_number(game),
@@ -187,10 +188,11 @@ def headed(game: GameSnapshot, player: PlayerInfo, text: str, heading: str | Non
            timed_out: AbstractSet[int] = frozenset()) -> str:
     """``player``'s private ``text`` under ``heading`` (below the group's name, the first
     line of every one); with none, a player whose time just ran out (in ``timed_out``)
-    reads that the computer played for them: their view shows a move they never made."""
+    reads that the computer played their last turn for them (their view shows a move they
+    never made; a new turn of theirs may be drawn below it)."""
     if heading is None and player.seat in timed_out:
         with for_player(player):
-            heading = _("⏰ Your time ran out: the computer played this turn for you.")
+            heading = _("⏰ Your time ran out: the computer played your last turn for you.")
     if heading is None:
         return text
     place = place_line(game)

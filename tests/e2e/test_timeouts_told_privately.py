@@ -31,7 +31,7 @@ async def test_the_computer_played_for_you_is_said_in_the_private_chat(bot) -> N
     api, players, clock, runner = bot
     late = await _let_the_first_turn_run_out(api, players, clock, "ran out of time")
     latest = api.bot_messages(late.id)[-1]
-    assert "Your time ran out: the computer played this turn for you." in latest.text, \
+    assert "Your time ran out: the computer played your last turn for you." in latest.text, \
         latest.text
     assert not api.buttons(latest)
     # the others' messages say nothing of it
