@@ -166,7 +166,7 @@ async def test_start_while_the_timeout_that_removes_her_is_pending(pg_db, pg_url
         await api.settle(quiet=0.5)
         new = sent_to(api, cat)[before:]
         assert not move_keyboards(api, cat), live(api, cat)
-        assert "You are out of game" in plain(api.bot_messages(cat.id)[-1].text), \
+        assert "ou are out of game" in plain(api.bot_messages(cat.id)[-1].text), \
             [plain(m.text)[-80:] for m in new]
         assert sum(len(move_keyboards(api, u)) for u in (ann, bob)) == 1
 

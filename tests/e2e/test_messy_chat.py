@@ -34,8 +34,9 @@ async def test_numbers_beyond_the_databases_ids_are_refused_politely(pg_db, pg_u
         for data in ("j:99999999999", "p:2147483648", "b:2147483648:1:5"):
             answer = await api.wait_answer(await ann.press_raw(GROUP, lobby.message_id, data))
             assert answer["show_alert"] and "something went wrong" not in answer["text"]
-        await ann.send(GROUP, "/replay 3000000000")
-        await wait_for(lambda: bool(said(api, GROUP, "no longer exists")))
+        await ann.send(GROUP, "/replay 3000000000")  # (as any number no game has)
+        await wait_for(lambda: bool(said(api, GROUP, "Game #3000000000 was not played in "
+                                                     "this group.")))
         await ann.send(ann.id, "/start g99999999999")
         await api.settle()
         assert len(api.bot_messages(ann.id)) >= 2  # /start was answered
