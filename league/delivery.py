@@ -58,6 +58,7 @@ class Delivery:
         self.drawn_at: int | None = None  # (game_messages.drawn_version)
         self.messages: dict[str, Any] = {}  # column of game_messages -> message id
         self.private: dict[int, tuple[int | None, int | None, bool]] = {}  # (id, hand, acting)
+        self.turn_began: set[int] = set()  # users whose recorded private message began a turn
         self.refused: set[int] = set()  # users Telegram refused a private message (see game)
         self.timed_out: set[int] = set()  # seats whose time ran out in the change delivered
         self.ephemeral_changes: dict[int, EphemeralNote | None] = {}  # user -> note (None: gone)
@@ -186,10 +187,15 @@ class Delivery:
         self.messages["table_message_id"] = None
 
     def set_private(self, user_id: int, message_id: int | None, hand: int | None,
-                    acting: bool = False) -> None:
+                    acting: bool = False, *, turn_began: bool = False) -> None:
         """Record ``user_id``'s private message of the game: ``message_id`` shows hand
-        ``hand``, with the buttons of their turn if ``acting``."""
+        ``hand``, with the buttons of their turn if ``acting``; ``turn_began``: a new message
+        that began their turn (not its reminder, nor one sent again)."""
         self.private[user_id] = (message_id, hand, acting)
+        if turn_began:
+            self.turn_began.add(user_id)
+        else:
+            self.turn_began.discard(user_id)
 
     async def flush(self) -> None:
         """Write what this delivery recorded so far now, in a transaction of its own (the
@@ -219,13 +225,16 @@ class Delivery:
         if self.private:
             stmt = insert(PrivateMessage).values([
                 {"game_id": game_id, "user_id": user, "message_id": message, "hand": hand,
-                 "hand_first_id": message, "acting": acting}
+                 "hand_first_id": message, "acting": acting,
+                 "turn_first_id": message if user in self.turn_began else None}
                 for user, (message, hand, acting) in self.private.items()])
             same_hand = PrivateMessage.hand == stmt.excluded.hand  # (NULL: a new hand)
             await session.execute(stmt.on_conflict_do_update(
                 index_elements=["game_id", "user_id"],
                 set_={"message_id": stmt.excluded.message_id, "hand": stmt.excluded.hand,
                       "acting": stmt.excluded.acting,
+                      "turn_first_id": func.coalesce(stmt.excluded.turn_first_id,
+                                                     PrivateMessage.turn_first_id),
                       "hand_first_id": case((same_hand, func.coalesce(
                           PrivateMessage.hand_first_id, PrivateMessage.message_id)),
                           else_=stmt.excluded.message_id)}))

@@ -98,8 +98,7 @@ class Moves:
                 game = self.ctx.game(row.kind)
                 if typed is not None:
                     _check_typed(player, await session.get(PrivateMessage, (row.id, user_id)),
-                                 game.hand_number(row.state), typed,
-                                 reminded=row.reminder_version == version)
+                                 game.hand_number(row.state), typed)
                 to_act = game.current_seat(row.state)
                 progress_before = game.progress(row.state)
                 clock = (row.deadline_at, row.remind_at, row.due_at, row.paused_left)
@@ -287,15 +286,15 @@ Planned = tuple[int, Action, dict[str, Any], list[Any]]
 
 
 def _check_typed(player: GamePlayer, private: PrivateMessage | None, hand: int,
-                 message_id: int, *, reminded: bool = False) -> None:
+                 message_id: int) -> None:
     """Refuse a typed move that was applied already, or that was typed before this hand's
     first private message was sent (message ids in one private chat only grow; a turn's
     ping, a later message of the same hand, may arrive after the number was typed). While
     the hand's message is not recorded yet, the number counts: the record is written when
     the delivery ends, well after the message may have reached the chat, and a player the
-    bot can no longer write to gets none. After a timeout, one typed before the message of
-    the turn that followed is refused too (not once that turn was ``reminded``: its latest
-    message is then the reminder, which may be newer than a move typed for the turn)."""
+    bot can no longer write to gets none. After a timeout, one typed before the message that
+    began the turn that followed (``turn_first_id``; not its reminder, a newer message) is
+    refused too."""
     if player.last_typed_id is not None and message_id <= player.last_typed_id:
         raise ServiceError("already_handled")
     if private is None or private.hand != hand:
@@ -303,8 +302,8 @@ def _check_typed(player: GamePlayer, private: PrivateMessage | None, hand: int,
     shown = private.hand_first_id or private.message_id
     if shown and message_id < shown:
         raise ServiceError("typed_too_early")
-    if player.timeouts_in_row and private.acting and private.message_id and not reminded \
-            and message_id < private.message_id:
+    began = private.turn_first_id or private.message_id
+    if player.timeouts_in_row and private.acting and began and message_id < began:
         # (meant for the turn the computer played for them, as a press on that turn's
         # buttons would be: this turn's message, sent after it, was not seen yet)
         raise ServiceError("typed_before_timeout")

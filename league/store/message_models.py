@@ -58,7 +58,8 @@ class PrivateMessage(Base):
     """A player's private message of a game: ``message_id`` shows hand ``hand``
     (``engine.Game.hand_number``); ``hand_first_id`` is the first private message of that
     hand (a turn's ping is a new message in the same hand): a number typed before it was
-    meant for an earlier hand. ``acting``: it was last drawn with the buttons of the
+    meant for an earlier hand; ``turn_first_id`` the one that began their latest turn (its
+    reminder is a newer one). ``acting``: it was last drawn with the buttons of the
     player's turn (a new message to them takes those out of play). Written only by the
     game's deliveries, like :class:`GameMessages`."""
 
@@ -72,6 +73,7 @@ class PrivateMessage(Base):
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     hand: Mapped[int | None] = mapped_column(Integer)
     hand_first_id: Mapped[int | None] = mapped_column(BigInteger)
+    turn_first_id: Mapped[int | None] = mapped_column(BigInteger)
     acting: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 

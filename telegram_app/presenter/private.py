@@ -81,8 +81,9 @@ class PrivateViews(Lobbies):
         if message_id is None:
             await self._learn_refusal(delivery, player.user_id)
             return False
-        delivery.set_private(player.user_id, message_id, hand_number(game),
-                             acting(game, player.seat))
+        live = acting(game, player.seat)
+        delivery.set_private(player.user_id, message_id, hand_number(game), live,
+                             turn_began=live and heading is None and not replace)
         if close_earlier and player.private_message_id and \
                 private_hand(player) != hand_number(game):
             await self._edit_in_private(delivery, player, ui_for(game).private_closed_text(
