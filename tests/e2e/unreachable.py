@@ -108,9 +108,13 @@ async def game_lock_held(db, game_id: int) -> AsyncIterator[Callable[[], Awaitab
                            {"k": DELIVERY_LOCK, "g": game_id})
         await conn.commit()
 
-        async def waiting() -> bool:
+        async def waiting() -> bool:  # (this database's lock of this game: other tests
+            # running beside this one wait for their own)
             count = await conn.scalar(text(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"))
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                "AND classid = :k AND objid = :g AND objsubid = 2 AND database = "
+                "(SELECT oid FROM pg_database WHERE datname = current_database())"),
+                {"k": DELIVERY_LOCK, "g": game_id})
             await conn.commit()
             return bool(count)
 
