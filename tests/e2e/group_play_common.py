@@ -1,4 +1,5 @@
-"""What the group-play tests share: a text translated, the fake Bot API fixture, the game now."""
+"""What the group-play tests share: a text translated, the fake Bot API fixture, the game now,
+who sees a call the bot made."""
 
 from __future__ import annotations
 
@@ -24,3 +25,15 @@ async def current(t):
     """The game at table ``t`` (Koira's or Coyote's ``Table``) once the bot settled."""
     await t.api.settle(quiet=0.05)
     return await service_of(t.runner).get(t.game_id)
+
+
+def seen_by(api: FakeBotAPI, entry, user_ids: list[int], group: int) -> list[int]:  # type: ignore[no-untyped-def]
+    """Who of ``user_ids`` sees a log entry of the fake Bot API in a game of ``group`` (an
+    answer: its presser only; an ephemeral message: its receiver)."""
+    if entry.kind == "answer":
+        return [u for u in user_ids if api.users[u].display_name == entry.actor]
+    if entry.receiver is not None:
+        return [entry.receiver]
+    if entry.chat_id == group:
+        return list(user_ids)
+    return [u for u in user_ids if entry.chat_id == u]

@@ -30,6 +30,7 @@ from tests.e2e.group_coyote_play import play_one
 from tests.e2e.group_play_common import (
     current,
     fake_api,  # noqa: F401 (the api fixture)
+    seen_by,
 )
 from tests.e2e.messy_telegram_helpers import plain
 from tests.fakebot import FakeBotAPI, FakeUser
@@ -154,15 +155,6 @@ async def test_a_draw_1_card_is_shown_to_everyone_but_its_holder(api, sqlite_url
 OUTSIDER = 9
 
 
-def recipients(api: FakeBotAPI, entry, user_ids: list[int]) -> list[int]:
-    """Who of ``user_ids`` sees a log entry (an answer: its presser only)."""
-    if entry.kind == "answer":
-        return [u for u in user_ids if api.users[u].display_name == entry.actor]
-    if entry.receiver is not None:
-        return [entry.receiver]
-    if entry.chat_id == GROUP:
-        return list(user_ids)
-    return [u for u in user_ids if entry.chat_id == u]
 
 
 def hidden_shown(t: Table, text: str, viewer: str | None) -> list[str]:
@@ -250,7 +242,7 @@ async def hunt(api: FakeBotAPI, url: str, command: str, seed: int) -> list[str]:
                     continue
                 public = entry.chat_id == GROUP and entry.receiver is None \
                     and entry.kind != "answer"
-                for uid in recipients(api, entry, users):
+                for uid in seen_by(api, entry, users, GROUP):
                     player = game.player(uid) if uid != OUTSIDER else None
                     viewer = None if public or player is None else api.users[uid].first_name
                     shown = hidden_shown(t, entry.text or "", viewer)

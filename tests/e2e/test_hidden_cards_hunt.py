@@ -23,6 +23,7 @@ from tests.e2e.group_koira_helpers import (
 from tests.e2e.group_play_common import (
     current,
     fake_api,  # noqa: F401 (the api fixture)
+    seen_by,
 )
 from tests.e2e.koira_play import KOIRA, service_of
 from tests.fakebot import FakeBotAPI
@@ -87,17 +88,6 @@ def _plain(text: str | None) -> str:
     return (text or "").replace("\ufe0f", "")
 
 
-def seen_by(api: FakeBotAPI, entry, user_ids: list[int]) -> list[int]:
-    """Who of ``user_ids`` sees a log entry (an answer: its presser only)."""
-    if entry.kind == "answer":
-        return [u for u in user_ids if api.users[u].display_name == entry.actor]
-    if entry.receiver is not None:
-        return [entry.receiver]
-    if entry.chat_id == GROUP:
-        return list(user_ids)
-    return [u for u in user_ids if entry.chat_id == u]
-
-
 def leaks(api: FakeBotAPI, t: Table, game, knowledge: Knowledge, since: int) -> list[str]:
     """Each card a person was shown, since log entry ``since``, that is hidden from them."""
     users = [u.id for u in t.players] + [OUTSIDER]
@@ -107,7 +97,7 @@ def leaks(api: FakeBotAPI, t: Table, game, knowledge: Knowledge, since: int) -> 
             continue
         words = _plain(entry.text) + "\n" + "\n".join(
             _plain(b) for row in entry.buttons for b in row)
-        for user in seen_by(api, entry, users):
+        for user in seen_by(api, entry, users, GROUP):
             player = game.player(user)
             hidden = knowledge.hidden_for(player.seat if player else None)
             shown = [c for c in hidden if LABELS[c].search(words)]

@@ -1,5 +1,5 @@
-"""Findings of a fresh review of the session d4fbd40..19c072b: a timed-out player's private
-message, and a typed move refused as ``typed_before_timeout``."""
+"""Findings of fresh reviews of the session's change (d4fbd40..): a timed-out player's
+private message, and a typed move refused as ``typed_before_timeout`` or not."""
 
 from __future__ import annotations
 
@@ -32,6 +32,34 @@ async def _start_with_two_computers(api, ann, runner, seed: int):  # type: ignor
     for label in ("🤖 Add AI", "🤖 Add AI", "▶️ Start"):
         await ann.press_and_settle(api.get_message(LONE, lobby.message_id), label)
     await api.settle()
+
+
+class Late:
+    """``user``'s text ``text``, typed from now on, handed to the bot only at :meth:`arrive`
+    (Telegram's side: updates queue behind a busy bot or a slow webhook)."""
+
+    def __init__(self, api, user, text: str) -> None:  # type: ignore[no-untyped-def]
+        self.api, self.held = api, []
+        self.enqueue = api.enqueue_update
+
+        def late_delivery(payload: dict) -> dict:
+            message = payload.get("message") or {}
+            if message.get("chat", {}).get("id") == user.id and message.get("text") == text:
+                self.held.append(payload)
+                return payload
+            return self.enqueue(payload)
+
+        api.enqueue_update = late_delivery
+
+    def arrive(self) -> None:
+        self.api.enqueue_update = self.enqueue
+        self.enqueue(self.held[0])
+
+
+def _bids(api, message) -> list[int]:  # type: ignore[no-untyped-def]
+    """The bids a turn's message offers."""
+    return [int(d.split(":")[3]) for _, d in api.buttons(message) if d and d.startswith("b:")
+            and d.count(":") == 3]
 
 
 @pytest.mark.parametrize("seed", [1, 3])
@@ -102,30 +130,65 @@ async def test_a_bid_typed_during_the_turn_after_a_timeout_is_played(pg_db, pg_u
         await api.settle(quiet=0.3)
         turn = private_turn_message(api, ann)
         assert turn is not None and "Your turn" in turn.text, "the turn came back to Ann"
-        bid = min(int(d.split(":")[3]) for _, d in api.buttons(turn)
-                  if d and d.startswith("b:") and d.count(":") == 3)
-        held: list[dict] = []
-        enqueue = api.enqueue_update
-
-        def late_delivery(payload: dict) -> dict:  # (Telegram's side: the update waits)
-            message = payload.get("message") or {}
-            if message.get("chat", {}).get("id") == ann.id and message.get("text") == str(bid):
-                held.append(payload)
-                return payload
-            return enqueue(payload)
-
-        api.enqueue_update = late_delivery  # type: ignore[method-assign]
+        bid = min(_bids(api, turn))
+        late = Late(api, ann, str(bid))
         typed = await ann.send(ann.id, str(bid))
-        assert typed.message_id > turn.message_id and held
+        assert typed.message_id > turn.message_id and late.held
         clock.advance(2701)  # the turn's reminder: a new private message, same turn
         await wait_for(lambda: bool(api.find_messages(LONE, "it is your turn in game")))
         await api.settle(quiet=0.3)
         assert api.bot_messages(ann.id)[-1].message_id > typed.message_id
-        api.enqueue_update = enqueue  # type: ignore[method-assign]
-        enqueue(held[0])
+        late.arrive()
         await api.settle(quiet=0.5)
         answers = [m.text or "" for m in api.bot_messages(ann.id)
                    if m.message_id > typed.message_id]
         assert not any("did not play it" in t for t in answers), answers
         assert api.find_messages(LONE, f"Ann</b> bids {bid}") or \
             api.find_messages(LONE, f"bids {bid}"), [m.text for m in api.bot_messages(LONE)]
+
+
+@pytest.mark.parametrize("reminded", [False, True])
+async def test_a_bid_typed_for_the_timed_out_turn_is_not_played_on_the_reminded_next_one(
+        pg_db, pg_url, reminded) -> None:
+    """Ann opens (seed 3) and types a bid in her first turn, just before its hour runs out;
+    Telegram hands the bot her text late (a busy bot, a slow webhook: updates queue), after
+    the timeout (the computer played that turn for her), after her next turn's message
+    ("bid 8 or more"), and after that next turn's 45-minute reminder. Her text was typed for
+    the turn the computer played: it must be refused ("⏰ Your time ran out before that
+    arrived, so I did not play it."), as it is when it arrives before the reminder, and not
+    played as her answer to a turn she had not seen yet. (``reminded=False``, the text
+    arriving before that reminder, is the control: refused already.)
+    Before the fix it was played as her bid of the new turn: ``league/match/moves.py``
+    ``act`` passes ``reminded=row.reminder_version == version`` and ``_check_typed`` then
+    skips the ``typed_before_timeout`` check altogether (d680ef3), rather than comparing
+    the text with the first message of the turn that followed the timeout."""
+    clock = Clock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    async with bot_table(pg_url, LONE, "Lone group", ["Ann"], clock=clock,
+                         sweep_interval=0.05) as (api, players, runner):
+        ann = players[0]
+        await _start_with_two_computers(api, ann, runner, 3)
+        first = private_turn_message(api, ann)
+        assert first is not None and "Your turn" in first.text, "Ann opens"
+        bid = max(_bids(api, first))
+        late = Late(api, ann, str(bid))
+        typed = await ann.send(ann.id, str(bid))  # typed during the first turn
+        assert late.held
+        clock.advance(3601)  # the first turn times out
+        await wait_for(lambda: bool(api.find_messages(LONE, "ran out of time")))
+        await api.settle(quiet=0.3)
+        turn = private_turn_message(api, ann)
+        assert turn is not None and "Your turn" in turn.text, "the turn came back to Ann"
+        assert turn.message_id > typed.message_id
+        assert bid in _bids(api, turn), "the bid typed is a legal bid of the new turn too"
+        if reminded:
+            clock.advance(2701)  # the new turn's reminder
+            await wait_for(lambda: bool(api.find_messages(LONE, "it is your turn in game")))
+            await api.settle(quiet=0.3)
+        late.arrive()
+        await api.settle(quiet=0.5)
+        answers = [m.text or "" for m in api.bot_messages(ann.id)
+                   if m.message_id > typed.message_id]
+        assert any("did not play it" in t for t in answers), answers
+        assert not [m for m in api.bot_messages(LONE) if f"bids {bid}" in (m.text or "")
+                    and "Ann" in (m.text or "")], \
+            [m.text for m in api.bot_messages(LONE)]
