@@ -19,7 +19,6 @@ ko/ja/es and nothing overflows a 360-px-wide phone there (probed, not repeated h
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -30,11 +29,10 @@ from telegram_app.games.registry import UIS
 from telegram_app.miniapp.text import language, plain
 from telegram_app.render.common import error_text
 from tests.clock import Clock
-from tests.e2e.harness import bot_table
-from tests.miniapp.conftest import Client
 from tests.miniapp.koira import KOIRA, koira_game, leaked, other_hands, service_of
 from tests.miniapp.miniapp_trust_helpers import computer_move, coyote_game
-from tests.miniapp.server import init_data, miniapp_server
+from tests.miniapp.server import init_data
+from tests.miniapp.test_miniapp_trust_screens import mini_at
 
 GROUP = -100591
 KOIRA_GROUP = -100592
@@ -192,19 +190,6 @@ async def test_a_forged_move_from_an_out_seat_is_refused_as_out(mini) -> None:
 
 # --- removed for timeouts -----------------------------------------------------------------
 
-@asynccontextmanager
-async def mini_at(pg_url: str, clock: Clock):
-    """The bot on ``clock`` with the Mini App served: ``(api, players, runner, client)``."""
-    async with bot_table(pg_url, GROUP, "Mini league", ["Ann", "Bob", "Cat"],
-                         clock=clock) as (api, players, runner):
-        async with miniapp_server(runner.app) as base:
-            client = Client(base, api.token)
-            try:
-                yield api, players, runner, client
-            finally:
-                await client.http.aclose()
-
-
 async def test_a_player_removed_for_timeouts_reads_that_they_are_out(pg_db, pg_url) -> None:
     """The group's timeout policy is "remove": the player on turn lets the clock run out
     and is removed while the others play on (Coyote and Koira). Their table shows no card
@@ -212,7 +197,7 @@ async def test_a_player_removed_for_timeouts_reads_that_they_are_out(pg_db, pg_u
     table."; a move they post is refused so and changes nothing. Before the fix: "Waiting
     for …" and, for a move, "You are not playing in this game." (403 ``not_a_player``)."""
     clock = Clock(datetime(2026, 5, 4, 20, 0, tzinfo=UTC))
-    async with mini_at(pg_url, clock) as (api, players, runner, client):
+    async with mini_at(pg_url, clock, GROUP) as (api, players, runner, client):
         service = service_of(runner)
         api.add_group(KOIRA_GROUP, "Mini league", admins=[1])
         for group in (GROUP, KOIRA_GROUP):
