@@ -355,6 +355,10 @@ async def bot_table(database_url: str, group_id: int, title: str, names: list[st
         runner = BotRunner(api, database_url, clock=clock, sweep_interval=sweep_interval)
         runner.league_interval = league_interval
         await runner.start()
+        # (each /start answered before the test goes on: a welcome sent late, on a slow
+        # machine, would be read as the answer to the test's first private command)
+        await wait_for(lambda: all(api.bot_messages(u.id)
+                                   for u in players[:len(players) - strangers]))
         if notes != "quiet":
             await runner.app.bot_data[KEY].service.set_chat_setting(
                 group_id, title, "group_notes", notes)
