@@ -22,11 +22,14 @@ def service_of(runner) -> MatchService:
     return runner.app.bot_data[KEY].service
 
 
-async def koira_game(runner, group: int, options: dict | None = None) -> GameSnapshot:
+async def koira_game(runner, group: int, options: dict | None = None,
+                     seed: int | None = None) -> GameSnapshot:
     """Open a Koira lobby in ``group``, seat Ann, Bob, Cat and a computer player, start
     (through the service, as ``/newgame koira`` and the lobby's buttons would; ``options``
-    may carry a ``deck``)."""
+    may carry a ``deck``; ``seed`` fixes the deal, else it is random)."""
     service = service_of(runner)
+    if seed is not None:
+        service.new_seed = lambda: seed
     lobby = await service.open_lobby(group, "Mini league", 0, UserRef(1, "Ann"),
                                      kind="koira", options=options)
     for user_id in (2, 3):
@@ -74,6 +77,15 @@ def other_hands(game: GameSnapshot, user_id: int | None) -> set[str]:
     seat = None if user_id is None or game.player(user_id) is None \
         else game.player(user_id).seat
     return {c for s, hand in enumerate(game.state["hands"]) if s != seat for c in hand}
+
+
+def unseen(game: GameSnapshot, user_id: int | None) -> set[str]:
+    """The cards ``user_id`` cannot know: the other hands and the stock, but for the cards
+    publicly known to be in a hand (picked up) and those of an unbreakable tie's shuffled
+    share (seen on the table: the moves name them; only who got which stays hidden)."""
+    state = game.state or {}
+    known = {c for cards in state["known"] for c in cards} | set(state.get("shuffled", []))
+    return (other_hands(game, user_id) | set(state["stock"])) - known
 
 
 def leaked(text: str, cards: set[str]) -> set[str]:

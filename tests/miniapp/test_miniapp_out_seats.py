@@ -29,7 +29,7 @@ from telegram_app.games.registry import UIS
 from telegram_app.miniapp.text import language, plain
 from telegram_app.render.common import error_text
 from tests.clock import Clock
-from tests.miniapp.koira import KOIRA, koira_game, leaked, other_hands, service_of
+from tests.miniapp.koira import KOIRA, koira_game, leaked, other_hands, service_of, unseen
 from tests.miniapp.miniapp_trust_helpers import computer_move, coyote_game
 from tests.miniapp.server import init_data
 from tests.miniapp.test_miniapp_trust_screens import mini_at
@@ -134,14 +134,15 @@ async def test_a_koira_player_out_of_cards_reads_they_are_safe_and_their_place(
     and never their place until the end."""
     api, players, runner, client = mini
     api.add_group(KOIRA_GROUP, "Mini league", admins=[1])
-    game = await koira_game(runner, KOIRA_GROUP)
+    # (a deal in which a card of an unbreakable tie's shuffled share, seen on the table, is
+    # in another hand when Ann goes out: the page may name it, as the moves do)
+    game = await koira_game(runner, KOIRA_GROUP, seed=1)
     game, user_id = await out_of_cards(runner, game.id)
+    assert other_hands(game, user_id) & set(game.state["shuffled"])
     seat = game.player(user_id).seat
     response = await client.get(f"game/{game.id}", user_id, language=lang)
     page = response.json()
-    hidden = other_hands(game, user_id) | set(game.state["stock"])
-    known = {c for cards in game.state["known"] for c in cards}
-    assert leaked(response.text, hidden - known) == set()
+    assert leaked(response.text, unseen(game, user_id)) == set()
     assert page["koira"]["hand"] == [] and page["controls"] == [] and not page["your_turn"]
     assert page["prompt"] == safe_text(game, seat, lang), page["prompt"]
 
@@ -218,10 +219,8 @@ async def test_a_player_removed_for_timeouts_reads_that_they_are_out(pg_db, pg_u
             if game.kind == "coyote":
                 assert shown_cards(page) == []
             else:
-                hidden = other_hands(game, user_id) | set(game.state["stock"])
-                known = {c for cards in game.state["known"] for c in cards}
                 assert page["koira"]["hand"] == []
-                assert leaked(response.text, hidden - known) == set()
+                assert leaked(response.text, unseen(game, user_id)) == set()
             assert page["controls"] == [] and not page["your_turn"]
             assert page["prompt"] == out_of_game("en"), (game.kind, page["prompt"])
             headers = {"Authorization": "tma " + init_data(api.token, user_id, "X",
