@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from league.store.snapshots import GameSnapshot
+    from league.store.snapshots import GameSnapshot, PlayerInfo
     from telegram_app.games.base import GameUI
 
 LEAGUE_VERBS: dict[str, tuple[int, ...]] = {
@@ -94,6 +94,19 @@ def unregister(kind: str) -> None:
 def ui_for(game: GameSnapshot | str) -> GameUI:
     """The UI of a game (or of a kind); raises ``KeyError`` for a kind with none."""
     return UIS[game if isinstance(game, str) else game.kind]
+
+
+def private_end_text(game: GameSnapshot, reader: PlayerInfo | None,
+                     hand: int | None = None) -> str:
+    """The last text of ``reader``'s private message of a game that is over: cancelled, or
+    closed at ``hand`` (by default the game's current hand)."""
+    from telegram_app.games.base import hand_number  # (base imports this module's types)
+
+    ui = ui_for(game)
+    if game.status == "cancelled":
+        return ui.private_cancelled_text(game, reader=reader)
+    return ui.private_closed_text(game, hand_number(game) if hand is None else hand,
+                                  reader=reader)
 
 
 def kind_of_verb(verb: str) -> str | None:

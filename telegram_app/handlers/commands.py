@@ -9,8 +9,7 @@ from telegram.ext import ContextTypes
 from engine import Action
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.base import hand_number
-from telegram_app.games.registry import default_kind, kinds, ui_for
+from telegram_app.games.registry import default_kind, kinds, private_end_text, ui_for
 from telegram_app.handlers import notify
 from telegram_app.handlers.common import (
     in_group,
@@ -265,11 +264,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif game.status == "running":
         await reply(update, context, with_place(game, _(
             "You are out of game #{id}; follow the rest in the group.").format(id=game.id)))
-    elif game.status == "cancelled":  # (as their last private message of it says it)
-        await reply(update, context, ui_for(game).private_cancelled_text(game, reader=player))
-    else:
-        await reply(update, context, ui_for(game).private_closed_text(
-            game, hand_number(game), reader=player))
+    else:  # (as their last private message of it says it)
+        await reply(update, context, private_end_text(game, player))
 
 
 async def _send_views(bot: BotServices, user_id: int, bot_username: str | None, *,

@@ -9,7 +9,7 @@ from typing import Any
 from league.delivery import Delivery
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import current_seat, hand_number, is_over, private_hand
-from telegram_app.games.registry import ui_for
+from telegram_app.games.registry import private_end_text, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import lobby_keyboard, table_keyboard
 from telegram_app.presenter import ephemeral
@@ -114,10 +114,7 @@ class Screens(PrivateViews):
                 await self._edit_private(delivery, player)
             elif chat_id > 0 and game.status != "running" and \
                     (reader := game.player(chat_id)) is not None:  # (a stranger's: no title)
-                ui = ui_for(game)
-                await self.messenger.edit(chat_id, message_id, ui.private_cancelled_text(
-                    game, reader=reader) if game.status == "cancelled" else
-                    ui.private_closed_text(game, hand_number(game), reader=reader))
+                await self.messenger.edit(chat_id, message_id, private_end_text(game, reader))
             else:  # (a message the game no longer tracks: its dead keyboard goes)
                 await self.messenger.edit_markup(chat_id, message_id, None)
 

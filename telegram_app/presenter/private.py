@@ -11,7 +11,7 @@ from telegram import InlineKeyboardMarkup
 from league.delivery import Delivery
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import current_seat, hand_number, is_over, private_hand
-from telegram_app.games.registry import ui_for
+from telegram_app.games.registry import private_end_text, ui_for
 from telegram_app.i18n import _
 from telegram_app.keyboards import private_keyboard
 from telegram_app.presenter.lobby import Lobbies
@@ -42,16 +42,12 @@ class PrivateViews(Lobbies):
             if player is None or player.seat is None or not player.private_message_id or \
                     not player.private_acting or not may_write(player):
                 return
-            ui = ui_for(game)
             if game.status == "running":
                 if not player.playing:
                     await self._close_removed(delivery, {player.seat})
-            elif game.status == "cancelled":
-                await self._close_private(delivery, player, ui.private_cancelled_text(
-                    game, reader=player))
             else:
-                await self._close_private(delivery, player, ui.private_closed_text(
-                    game, private_hand(player) or hand_number(game), reader=player))
+                await self._close_private(delivery, player, private_end_text(
+                    game, player, private_hand(player) or None))
 
     async def remind(self, delivery: Delivery, player: PlayerInfo, heading: str) -> None:
         """The clock's reminder to the player to act, in their private chat: a new private
