@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime
@@ -107,6 +107,13 @@ def translations(language: str = DEFAULT_LANGUAGE) -> gettext.NullTranslations:
 def _(message: str) -> str:
     """Translate ``message`` into the current language (:func:`use_language`)."""
     return translations(current_language()).gettext(message)
+
+
+def join_list(items: Iterable[str]) -> str:
+    """``items`` as a list is written in the current language: "Ann, Bob" (Japanese
+    writes 「さくら、たろう」)."""
+    # Translators: the separator between the items of a list ("Ann, Bob, Cat"); Japanese 、
+    return _(", ").join(items)
 
 
 def n_(singular: str, plural: str, n: int) -> str:

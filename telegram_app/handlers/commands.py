@@ -20,7 +20,7 @@ from telegram_app.handlers.common import (
     topic_table,
     user_ref,
 )
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
 from telegram_app.render.league import escaped_name
@@ -47,7 +47,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if context.args and _named_kind(context.args[0]) is None and others:  # (a game's
             # name mistyped, "koria"?)
             options += "\n" + _("Other games: {games}.").format(
-                games=", ".join(f"/newgame {k}" for k in others))
+                games=join_list(f"/newgame {k}" for k in others))
         await reply(update, context, options)
         return
     bot = services(context)
@@ -248,7 +248,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             # (/notify's link, for one it could not write to yet: it can now)
             await reply(update, context, _(
                 "Done: I will tell you here when a new game opens in {groups}. /notify off "
-                "stops it.").format(groups=", ".join(
+                "stops it.").format(groups=join_list(
                     escaped_name(title) if title else _("a group") for title in groups)))
         elif not running:
             await reply(update, context, texts.welcome_text())
@@ -284,6 +284,12 @@ async def _send_views(bot: BotServices, user_id: int, bot_username: str | None, 
         if game.id != but:
             bot.presenter.later(bot.presenter.show_lobby(game, bot_username))
     return running
+
+
+FULL_WIDTH: dict[int, int] = {0x3000: 0x20, **{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}}
+"""A Japanese keyboard in full-width mode types digits, letters and spaces as their
+full-width forms (``１５``, ``７Ｈ　８Ｈ``): a typed move reads them as ASCII (no other
+look-alike: ``²`` or ``٣`` is no number)."""
 
 
 async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -333,7 +339,7 @@ async def _typed(update: Update, context: ContextTypes.DEFAULT_TYPE, bot: BotSer
         if len({g.kind for g in games}) > 1:  # (each game's UI words its own moves)
             await reply(update, context, _(
                 "It is your turn in games {ids}: reply to the message of the game you mean "
-                "(or use its buttons).").format(ids=", ".join(f"#{g.id}" for g in games)))
+                "(or use its buttons).").format(ids=join_list(f"#{g.id}" for g in games)))
             return None
         if len(games) > 1:
             await reply(update, context, ui_for(games[0]).typed_choose_text(games))
@@ -345,7 +351,8 @@ async def _typed(update: Update, context: ContextTypes.DEFAULT_TYPE, bot: BotSer
         game = games[0]
     player = game.player(user.id)
     seat = player.seat if player is not None else None
-    action = ui_for(game).typed(game, seat if seat is not None else -1, message.text or "")
+    text = (message.text or "").translate(FULL_WIDTH)
+    action = ui_for(game).typed(game, seat if seat is not None else -1, text)
     if isinstance(action, str):
         await reply(update, context, with_place(game, action))
         return None

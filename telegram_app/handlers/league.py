@@ -15,7 +15,7 @@ from league.tables.queries import RatingCard
 from league.tournaments.pages import played_tournaments
 from telegram_app.games.registry import default_kind
 from telegram_app.handlers.common import in_group, reply, thread_of, user_ref
-from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language
+from telegram_app.i18n import DEFAULT_LANGUAGE, _, current_language, join_list
 from telegram_app.render import league as render
 from telegram_app.render.common import error_text
 from telegram_app.services import BotServices, services
@@ -51,7 +51,7 @@ def _standings_args(args: list[str]) -> tuple[str, str] | None:
 
 def _games_line() -> str:
     """The games a league command can name (the registry's), as a line for a hint."""
-    return _("Games: {games}.").format(games=", ".join(sorted(GAMES)))
+    return _("Games: {games}.").format(games=join_list(sorted(GAMES)))
 
 
 def _named_kind(context: ContextTypes.DEFAULT_TYPE) -> tuple[str, str | None]:

@@ -23,7 +23,7 @@ from league.store.errors import ServiceError
 from league.tournaments.pages import chat_tournaments
 from league.tournaments.records import ROUND_PACES, TournamentSnapshot
 from telegram_app.games.registry import UIS
-from telegram_app.i18n import _, format_number, n_
+from telegram_app.i18n import _, format_number, join_list, n_
 from telegram_app.miniapp.initdata import WebAppUser
 from telegram_app.miniapp.text import chat_id_of, clean_name, id_of, plain
 from telegram_app.render import league as render
@@ -178,7 +178,7 @@ async def chat_list(request: Request, bot: BotServices, user: WebAppUser) -> Res
                       "label": game_title(cup.kind, cup.options),
                       "stage": plain(render.tournament_stage(cup)),
                       "players": n_("{n} player", "{n} players", count).format(n=count),
-                      "winner": _("Winner: {names}").format(names=", ".join(winners))
+                      "winner": _("Winner: {names}").format(names=join_list(winners))
                       if winners else None,
                       "you": cup.entry_of(user.id) is not None})
     return JSONResponse({"title": _("Tournaments"), "tournaments": items})

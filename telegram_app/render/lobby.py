@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import GAMES
 from league.store.snapshots import GameSnapshot
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, join_list, n_
 from telegram_app.render.common import name_html, seat_label
 
 
@@ -29,7 +29,7 @@ def lobby_body(game: GameSnapshot, reachable: set[int]) -> list[str]:
             "it is your turn, tap “Private chat” below and press Start.",
             "🔕 {names}: you can play from the group with 🎴 My cards. To get a message when "
             "it is your turn, tap “Private chat” below and press Start.",
-            len(unreachable)).format(names=", ".join(name_html(p) for p in unreachable)))
+            len(unreachable)).format(names=join_list(name_html(p) for p in unreachable)))
     lines.append(_("{name} (the host) sets the options and starts the game.").format(
         name=name_html(host) if host else "?"))
     return lines

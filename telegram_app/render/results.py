@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from league.store.snapshots import EloChange, GameSnapshot, PlayerInfo
 from league.tables.ratings import MIN_RATED_HUMANS, format_rating, provisional, shown_change
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, join_list, n_
 from telegram_app.render.common import name_html
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -108,7 +108,7 @@ def timed_out_text(name: str, *, removed: bool) -> str:
 def places_text(places: Iterable[tuple[int, str]]) -> str:
     """``1. Bob, 2. Ann, 2. Dan``: ``(place, name)`` pairs, names already escaped, in order
     (/history adds each rated player's Elo change to their name)."""
-    return ", ".join(f"{place}. {name}" for place, name in places)
+    return join_list(f"{place}. {name}" for place, name in places)
 
 
 def rating_lines(game: GameSnapshot) -> list[str]:
@@ -132,6 +132,6 @@ def rating_lines(game: GameSnapshot) -> list[str]:
     if unrated:
         return [n_("⚖️ Not rated: {names}, who made no move of their own.",
                    "⚖️ Not rated: {names}, who made no move of their own.",
-                   len(unrated)).format(names=", ".join(name_html(p) for p in unrated)),
+                   len(unrated)).format(names=join_list(name_html(p) for p in unrated)),
                 *legend]
     return legend

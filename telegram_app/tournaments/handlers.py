@@ -23,7 +23,7 @@ from telegram_app.handlers.common import (
     thread_of,
     user_ref,
 )
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 from telegram_app.services import BotServices, services
 from telegram_app.tournaments import announcements, drawing, keyboards, texts
 from telegram_app.tournaments.memory import TournamentMemory, memory_of
@@ -83,7 +83,7 @@ async def tournament_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
 
 def _open_hint() -> str:
     return _("Open a tournament with {commands}.").format(
-        commands=", ".join(f"/tournament {kind}" for kind in kinds()))
+        commands=join_list(f"/tournament {kind}" for kind in kinds()))
 
 
 async def _show_state(update: Update, context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
@@ -96,7 +96,7 @@ async def _show_state(update: Update, context: ContextTypes.DEFAULT_TYPE, chat_i
         await reply(update, context, _("No tournament is on here. A chat admin opens one with "
                                        "{commands}; /rules tournament explains how they "
                                        "work.").format(
-            commands=", ".join(f"/tournament {kind}" for kind in kinds())),
+            commands=join_list(f"/tournament {kind}" for kind in kinds())),
             markup=keyboards.open_keyboard() if admin else None)
         return
     await reply(update, context, texts.status_text(cups))

@@ -11,7 +11,7 @@ from league.tournaments.records import (
     StandingRow,
     TournamentSnapshot,
 )
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, join_list, n_
 from telegram_app.render.common import fit_lines
 from telegram_app.tournaments.texts import deadline
 from telegram_app.tournaments.words import (
@@ -48,10 +48,10 @@ def round_text(cup: TournamentSnapshot) -> str:
     byes = cup.byes_of(cup.round)
     if byes:
         lines.append(_("☕ Bye (½ point): {names}").format(
-            names=", ".join(mention(e) for e in byes)))
+            names=join_list(mention(e) for e in byes)))
     for table in cup.tables_of(cup.round):
         lines.append(_("Table {table}: {names}").format(
-            table=table.table, names=", ".join(mention(cup.entry(e)) for e in table.entries)))
+            table=table.table, names=join_list(mention(cup.entry(e)) for e in table.entries)))
     if cup.round > 1:
         lines += ["", _("<b>Standings:</b>"), *standings_lines(
             cup, cup.standings[:SHOWN_STANDINGS])]
@@ -98,7 +98,7 @@ def round_notes(cup: TournamentSnapshot, round_: int) -> list[str]:
     if by_computer:
         lines.append(n_("🤖 The computer finished table {tables} at the deadline.",
                         "🤖 The computer finished tables {tables} at the deadline.",
-                        len(by_computer)).format(tables=", ".join(map(str, by_computer))))
+                        len(by_computer)).format(tables=join_list(map(str, by_computer))))
     absent = [cup.entry(r.entry_id) for r in cup.results if r.round == round_ and r.no_show]
     withdrawn = [e for e in absent if _withdrawn(e)]
     missed = [e for e in absent if e.active]  # (one withdrawn otherwise, by leaving say,
@@ -109,12 +109,12 @@ def round_notes(cup: TournamentSnapshot, round_: int) -> list[str]:
             "withdraws a player.",
             "😴 {names} made no move at their tables: 0 points. A second game without a move "
             "withdraws a player.", len(missed)).format(
-            names=", ".join(name(e) for e in missed)))
+            names=join_list(name(e) for e in missed)))
     if withdrawn:
         lines.append(n_(
             "🚫 {names} made no move in two games and is withdrawn from the tournament.",
             "🚫 {names} made no move in two games and are withdrawn from the tournament.",
-            len(withdrawn)).format(names=", ".join(mention(e) for e in withdrawn)))
+            len(withdrawn)).format(names=join_list(mention(e) for e in withdrawn)))
     return lines
 
 

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from telegram_app.games.registry import kinds
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 
 
 def rules_text() -> str:
     """The rules of a tournament: opening and joining, seating, scoring with an example, byes,
     tie-breaks, the deadline, no-shows and late joining."""
-    commands = ", ".join(f"/tournament {kind}" for kind in kinds())
+    commands = join_list(f"/tournament {kind}" for kind in kinds())
     return "\n\n".join([
         _("🏆 <b>Tournaments</b>\nA chat admin opens one with {commands} (with the options "
           "/newgame takes) and sets the rounds (3–9), how long a round may last and the table "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC
 
 from league.tournaments.records import TournamentSnapshot
-from telegram_app.i18n import _, format_moment, n_
+from telegram_app.i18n import _, format_moment, join_list, n_
 from telegram_app.render.common import fit_lines, time_html
 from telegram_app.tournaments.words import (
     MEDALS,
@@ -112,7 +112,7 @@ def _status(cup: TournamentSnapshot) -> list[str]:
             lines.append("…")
     lines.append(_("<b>Round {round}:</b>").format(round=cup.round))
     for table in cup.tables_of(cup.round):
-        names = ", ".join(name(cup.entry(e)) for e in table.entries)
+        names = join_list(name(cup.entry(e)) for e in table.entries)
         mark = "✅" if table.status == "finished" else "▶️" if table.status == "running" \
             else "✖️"
         lines.append(_("{mark} Table {table}: {names}").format(
@@ -120,5 +120,5 @@ def _status(cup: TournamentSnapshot) -> list[str]:
     byes = cup.byes_of(cup.round)
     if byes:
         lines.append(_("☕ Bye (½ point): {names}").format(
-            names=", ".join(name(e) for e in byes)))
+            names=join_list(name(e) for e in byes)))
     return lines

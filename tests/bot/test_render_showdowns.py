@@ -137,3 +137,42 @@ def test_a_swapped_away_blue_zero_still_says_the_feathers_are_reshuffled() -> No
     text = showdown_text(game, showdown)
     parse_html(text)
     assert "(swapped away, does not count; all feathers are reshuffled after this round)" in text
+
+
+def test_a_japanese_showdown_and_replay_write_japanese_punctuation() -> None:
+    """In Japanese a showdown's card lines and a replay's bid lines read 「名前：カード（…）」,
+    as the translated lines beside them do ("{name}: {card} (swapped away…)" →
+    「{name}：{card}（交換済み…）」). Before the fix they were built in code, 「P0: ×2 (…)」
+    and 「P0: 5」, with an ASCII colon and brackets among full-width ones; a replay's
+    total read 「合計 -10」 with a hyphen where every other number has a true minus."""
+    from engine.coyote import get_edition
+    from telegram_app.games.coyote.replay import replay_lines
+    from telegram_app.i18n import use_language
+
+    rules = CoyoteGame()
+    state = rules.new_state(3, 7, {"edition": "feathers"})
+    deck = list(get_edition("feathers").deck)
+    for card in ("x2", "-10", "max0", "20"):
+        deck.remove(card)
+    state.update(hands=["x2", "-10", "max0"], draw=["20", *deck], discard=[], turn=0,
+                 bids=[])
+    players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
+                    for i in range(3))
+    log = []
+    for seat, action in [(0, Action("bid", 5)), (1, Action("call"))]:
+        state, events = rules.apply(state, seat, action)
+        log.append([{"type": e.type, **e.data} for e in events])
+    game = GameSnapshot(1, -100, 0, "coyote", {"edition": "feathers"}, "running", 12, state,
+                        1000, 5, 6, players)
+    showdown = next(e for step in log for e in step if e["type"] == "showdown")
+    isolates = str.maketrans("", "", "\u2068\u2069")  # (around each name)
+    with use_language("ja"):
+        text = showdown_text(game, showdown).translate(isolates)
+        lines = [line.translate(isolates) for line in replay_lines(game, log)]
+    cards = [line for line in text.splitlines() if line.startswith("P")]
+    assert len(cards) == 3 and all(line.startswith(("P0：", "P1：", "P2：")) for line in cards)
+    assert "P0：<b>×2</b>（" in text, text
+    assert not any(mark in text for mark in (": ", " (", ", ")), text
+    assert "P0：5" in lines, lines
+    assert any("−10" in line for line in lines) and not any("-10" in line for line in lines), \
+        lines

@@ -12,8 +12,9 @@ from tests.e2e.messy_telegram_helpers import failures
 
 
 # --- typed numbers -------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["+5", "５", "٣", "9" * 40, "0", "-3", "1e3", "5.0", "½",
-                                  "7\u200b", "１０", "²", "00000000000000000007", "seven"])
+# (full-width digits, "５" or "１０" from a Japanese keyboard, are a bid: test_ja_ko_players)
+@pytest.mark.parametrize("text", ["+5", "٣", "9" * 40, "0", "-3", "1e3", "5.0", "½",
+                                  "7\u200b", "５.０", "²", "00000000000000000007", "seven"])
 async def test_an_odd_typed_number_gets_a_hint_and_bids_nothing(
         pg_db, pg_url, caplog, text) -> None:
     caplog.set_level(logging.INFO)

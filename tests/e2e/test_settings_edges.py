@@ -306,7 +306,7 @@ async def test_koiras_defaults_from_settings_reach_the_next_lobby(pg_db, pg_url)
     next /newgame koira has both, and its lobby shows them."""
     async with group(pg_url) as (api, (ann, _bob, _cat), _clock, runner):
         settings = await panel(api, ann)
-        for starts in ("Koira · 🔗", "Koira · 🤝"):
+        for starts in ("Koira · 🔗", "Koira · ⚖️"):
             answer = await press(api, ann, settings, data_of(api, now(api, settings), starts))
             assert not answer.get("show_alert"), (starts, answer)
         lobby = await ask(api, ann, GROUP, "/newgame koira")

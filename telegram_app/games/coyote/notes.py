@@ -16,7 +16,7 @@ from league.store.snapshots import GameSnapshot
 from telegram_app.games.base import Report
 from telegram_app.games.coyote.showdown import eliminated_text, showdown_summary, showdown_text
 from telegram_app.games.coyote.words import card_label, legend_line, special_name
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, join_list, n_
 from telegram_app.render import results
 from telegram_app.render.common import mention_html, name_html
 from telegram_app.render.language import in_chat_language
@@ -118,7 +118,7 @@ def game_over_text(game: GameSnapshot) -> str:
     lines = [_("🏁 Game #{id} is over!").format(id=game.id), "", *results.final_lines(game)]
     winners = [mention_html(p) for place, p in ranked if place == 1]
     lines += ["", n_("🏆 Winner: {names}", "🏆 Winners: {names}", len(winners)).format(
-        names=", ".join(winners))]
+        names=join_list(winners))]
     rating = results.rating_lines(game)
     return "\n".join(lines + ["", *rating] if rating else lines)
 

@@ -6,6 +6,7 @@ from html import escape
 from typing import Any
 
 from league.store.snapshots import GameSnapshot
+from telegram_app.games.coyote.showdown import number
 from telegram_app.games.coyote.words import card_label, special_name
 from telegram_app.i18n import _
 from telegram_app.render.common import plain_name
@@ -28,8 +29,10 @@ def replay_lines(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[st
             if kind == "round_dealt":
                 lines.append(_("— round {n} —").format(n=e["round"]))
             elif kind == "bid_placed":
-                extra = f" ({special_name(e['special'])})" if e.get("special") else ""
-                lines.append(f"{who(e['seat'])}: {e['amount']}{extra}")
+                bid = str(e["amount"])
+                if e.get("special"):
+                    bid = _("{what} ({notes})").format(what=bid, notes=special_name(e["special"]))
+                lines.append(_("{name}: {what}").format(name=who(e["seat"]), what=bid))
             elif kind == "bid_changed":
                 lines.append(_("{name}: {amount} (changed bid)").format(
                     name=who(e["seat"]), amount=e["amount"]))
@@ -39,13 +42,14 @@ def replay_lines(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> list[st
                 lines.append(_("{name}: Guess {guess} — {result}").format(
                     name=who(e["seat"]), guess=card_label(e["guess"]), result=result))
             elif kind == "special_used":
-                lines.append(f"{who(e['seat'])}: {special_name(e['special'])}")
+                lines.append(_("{name}: {what}").format(name=who(e["seat"]),
+                                                        what=special_name(e["special"])))
             elif kind == "coyote_called":
                 lines.append(_("{name}: Coyote!").format(name=who(e["seat"])))
             elif kind == "showdown":
                 cards = " ".join(card_label(c["card"]) for c in e["cards"])
                 lines.append(_("  cards {cards} → total {total}; {loser}").format(
-                    cards=cards, total=e["total"],
+                    cards=cards, total=number(e["total"]),
                     loser=_("{name} loses").format(name=who(e["loser"]))
                     if e["loser"] is not None else _("nobody loses")))
             elif kind == "turn_timed_out" and e.get("removed"):  # (as the group was told)

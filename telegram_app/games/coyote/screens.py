@@ -21,7 +21,7 @@ from telegram_app.games.coyote.words import (
     special_name,
     tally,
 )
-from telegram_app.i18n import _, format_moment, n_
+from telegram_app.i18n import _, format_moment, join_list, n_
 from telegram_app.render import results
 from telegram_app.render.common import (
     MESSAGE_LIMIT,
@@ -96,7 +96,7 @@ def lobby_closed_text(game: GameSnapshot) -> str:
     """The lobby after start or cancel (no buttons)."""
     if game.status == "cancelled":
         return _("🐺 Game #{id} was cancelled.").format(id=game.id)
-    names = ", ".join(player_label(p) for p in game.players)
+    names = join_list(player_label(p) for p in game.players)
     return _("🐺 Game #{id} started with {names}.").format(id=game.id, names=names) + "\n" + \
         options_line(game)
 
@@ -167,7 +167,7 @@ def status_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
         lines.append(_("🎭 The last bid is doubled: if the next player calls Coyote on it, "
                        "the loser loses two lives."))
     if view["specials"] == "coins" and view["coins"] and view["coins_usable"]:
-        lines.append(_("🪙 Coins left: {coins}").format(coins=", ".join(
+        lines.append(_("🪙 Coins left: {coins}").format(coins=join_list(
             special_name(c) for c in view["coins"])))
     return lines
 

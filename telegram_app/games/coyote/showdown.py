@@ -10,7 +10,7 @@ from typing import Any
 from engine.coyote.editions import get_edition
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.coyote.words import card_label, legend_line, special_text, tally
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 from telegram_app.render.common import name_html
 
 EFFECTS = {
@@ -74,8 +74,10 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
             explained.add(card["card"])
         changed = card["face"] is not None and card["value"] != card["face"]
         value = f" → {number(card['value'])}" if changed else ""
-        note = f" ({', '.join(notes)})" if notes else ""
-        lines.append(f"{who}: <b>{card_label(card['card'])}</b>{value}{note}")
+        shown = f"<b>{card_label(card['card'])}</b>{value}"
+        if notes:
+            shown = _("{what} ({notes})").format(what=shown, notes=join_list(notes))
+        lines.append(_("{name}: {what}").format(name=who, what=shown))
     reshuffling = get_edition(edition).full_reshuffle_cards
     for seat, cards in enumerate(showdown.get("void") or []):
         for card in cards:

@@ -30,7 +30,7 @@ from telegram_app.games.coyote.keyboards import (
 from telegram_app.games.coyote.replay import replay_lines
 from telegram_app.games.coyote.rules import rules_text
 from telegram_app.games.registry import Press
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 from telegram_app.render.common import plain_name
 from telegram_app.render.texts import escape
 
@@ -90,7 +90,7 @@ class CoyoteUI:
         edition = args[0].lower()
         if edition not in EDITIONS:
             return _("Unknown edition “{edition}”. Choose one of: {list}.").format(
-                edition=escape(edition[:32]), list=", ".join(EDITIONS))
+                edition=escape(edition[:32]), list=join_list(EDITIONS))
         if len(args) > 1:  # (no word is dropped unsaid: the lobby's buttons set the rest)
             return _("I do not know “{word}” after the edition: the lobby's buttons set the "
                      "lives and the special actions.").format(
@@ -218,7 +218,7 @@ class CoyoteUI:
     def typed_choose_text(self, games: list[GameSnapshot]) -> str:
         return _("It is your turn in games {ids}: to bid, reply to that game's message with "
                  "the number (or use its buttons).").format(
-                     ids=", ".join(f"#{g.id}" for g in games))
+                     ids=join_list(f"#{g.id}" for g in games))
 
     def rules_text(self, args: list[str], options: dict[str, Any] | None = None) -> str:
         edition = (args or [""])[0].lower()

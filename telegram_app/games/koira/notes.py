@@ -15,7 +15,7 @@ from engine.koira.cards import RANKS
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.screens import trick_lines
 from telegram_app.games.koira.words import card_label, cards_label, suit_name, trump_rule
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, join_list, n_
 from telegram_app.render import results
 from telegram_app.render.common import (
     mention_html,
@@ -38,7 +38,7 @@ def rank_label(value: int) -> str:
 
 
 def _names(game: GameSnapshot, seats: list[int]) -> str:
-    return ", ".join(_who(game, s) for s in seats)
+    return join_list(_who(game, s) for s in seats)
 
 
 def shares(game: GameSnapshot, event: Event) -> str:
@@ -48,7 +48,7 @@ def shares(game: GameSnapshot, event: Event) -> str:
         shares = event.get("shares") or {}
         return "; ".join(f"{_who(game, int(seat))} {cards_label(cards)}"
                          for seat, cards in shares.items())
-    return ", ".join(f"{_who(game, seat)} {count}"
+    return join_list(f"{_who(game, seat)} {count}"
                      for seat, count in zip(event["seats"], event.get("counts") or [],
                                             strict=False))
 
@@ -105,7 +105,7 @@ def event_line(game: GameSnapshot, event: Event, events: list[Event]) -> str | N
                                             suit=suit_name(event["suit"])) + \
             "\nℹ️ " + trump_rule()
     if kind == "phase_changed":
-        counts = ", ".join(f"{name_html(p)} {event['counts'][p.seat or 0]}"
+        counts = join_list(f"{name_html(p)} {event['counts'][p.seat or 0]}"
                            for p in game.seated if (p.seat or 0) < len(event["counts"]))
         return _("🔁 <b>Phase 2</b>: everyone takes up the cards they won ({counts}). Trump "
                  "is {suit}. Beat the top card or pick up; the last player holding cards is "
@@ -129,7 +129,7 @@ def draws_line(game: GameSnapshot, events: list[Event]) -> str | None:
     draws = [e for e in events if e["type"] == "cards_drawn"]
     if not draws:
         return None
-    return _("🃏 Drawn from the stock: {draws}.").format(draws=", ".join(
+    return _("🃏 Drawn from the stock: {draws}.").format(draws=join_list(
         f"{_who(game, e['seat'])} {e['count']}" for e in draws))
 
 
@@ -181,7 +181,7 @@ def game_over_text(game: GameSnapshot) -> str:
         koiras = []
     if len(koiras) > 1:
         lines += ["", _("🐕 {names} share last place, the koira's: who leaves the game comes "
-                        "last.").format(names=", ".join(koiras))]
+                        "last.").format(names=join_list(koiras))]
     elif koiras and left:  # (one who left comes last)
         lines += ["", _("🐕 {name} is the koira: who leaves the game comes last.").format(
             name=koiras[0])]

@@ -20,13 +20,14 @@ def _on_off(value: Any) -> str:
 
 
 def setting_label(spec: OptionSpec, value: Any) -> str:
-    """The ``/settings`` button of a chat's default of ``spec`` at ``value``."""
+    """The ``/settings`` button of a chat's default of ``spec`` at ``value`` (each option
+    with the emoji of its lobby button)."""
     if spec.name == "tie_split":
-        return _("🤝 Ties share the cards: {value}").format(value=_on_off(value))
+        return _("⚖️ Ties share the cards: {value}").format(value=_on_off(value))
     if spec.name == "trump_ends_trick":
-        return _("♠️ Trump ends the trick: {value}").format(value=_on_off(value))
+        return _("✂️ Trump ends the trick: {value}").format(value=_on_off(value))
     if spec.name == "pickup_single":
-        return _("🫳 Pick up one card: {value}").format(value=_on_off(value))
+        return _("📥 Pick up one card: {value}").format(value=_on_off(value))
     if spec.name == "min_sequence":
         return _("🔗 Shortest sequence: {value}").format(value=value)
     return f"{spec.name}: {value}"

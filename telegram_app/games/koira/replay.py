@@ -7,7 +7,7 @@ from html import escape
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.notes import Event, koira_seats, shares
 from telegram_app.games.koira.words import card_label, cards_label, suit_name
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 from telegram_app.render.common import plain_name
 from telegram_app.render.results import places_text, ranked, timed_out_text
 
@@ -86,7 +86,7 @@ def replay_lines(game: GameSnapshot, log: list[list[Event]]) -> tuple[list[str],
                 seats, _left = koira_seats(game)  # (who the final message names)
                 if seats:
                     end.append(_("🐕 koira: {name}").format(
-                        name=", ".join(_plain(game, s) for s in seats)))
+                        name=join_list(_plain(game, s) for s in seats)))
             elif (part := replay_part(game, e, step)) is not None:
                 trick.append(part)
     close()

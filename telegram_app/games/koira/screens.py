@@ -21,7 +21,7 @@ from telegram_app.games.koira.words import (
     suit_name,
     trump_rule,
 )
-from telegram_app.i18n import _, format_moment, n_
+from telegram_app.i18n import _, format_moment, join_list, n_
 from telegram_app.render import results
 from telegram_app.render.common import name_html, seat_label, time_html
 from telegram_app.render.language import (
@@ -103,7 +103,7 @@ def trick_lines(game: GameSnapshot, view: dict[str, Any]) -> list[str]:
     lines = [_("On the table: {plays}").format(plays=" → ".join(parts))]
     if view["phase"] == 1 and view["tied"]:
         lines.append(_("⚖️ Tie: {names} play another card each.").format(
-            names=", ".join(_who(game, s) for s in view["tied"])))
+            names=join_list(_who(game, s) for s in view["tied"])))
     if view["phase"] == 2:
         lying = sum(len(p["cards"]) for p in plays)
         lines.append(_("{n} of {need} cards: the trick is complete at {need}.").format(

@@ -36,7 +36,7 @@ from typing import Any
 from engine import GAMES
 from league.store.snapshots import GameSnapshot
 from telegram_app.games.koira.words import trump_rule
-from telegram_app.i18n import _, n_
+from telegram_app.i18n import _, join_list, n_
 from telegram_app.miniapp.text import clean_name
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -235,13 +235,13 @@ def event_lines(game: GameSnapshot, events: list[dict[str, Any]]) -> list[str]:
                          _("{name} plays {cards}").format(name=who, cards=text))
         elif kind == "tie":
             lines.append(_("A tie: {names} play again.").format(
-                names=", ".join(_name(game, s) for s in event["seats"])))
+                names=join_list(_name(game, s) for s in event["seats"])))
         elif kind == "trick_over" and event.get("seat") is not None and \
                 not event.get("shared"):
             lines.append(_("{name} wins the trick.").format(name=who))
         elif kind == "trick_shared":
             lines.append(_("The trick is shared out among {names}.").format(
-                names=", ".join(_name(game, s) for s in event["seats"])))
+                names=join_list(_name(game, s) for s in event["seats"])))
         elif kind == "trump_revealed":
             lines.append(_("{name} draws the last stock card, {card}: {suit} are trump.")
                          .format(name=who, card=label(event["card"]),

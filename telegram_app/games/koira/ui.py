@@ -31,7 +31,7 @@ from telegram_app.games.koira import options as option_texts
 from telegram_app.games.koira import table as page_table
 from telegram_app.games.koira.words import cards_label, hand_label
 from telegram_app.games.registry import Press
-from telegram_app.i18n import _
+from telegram_app.i18n import _, join_list
 from telegram_app.render.common import plain_name
 from telegram_app.render.language import in_chat_language, in_reader_language, in_seat_language
 from telegram_app.render.lobby import lobby_body
@@ -46,7 +46,10 @@ NEW_GAME_WORDS = {"tie_split": ("tie_split", True), "trump_ends_trick": ("trump_
 """``/newgame koira <words>``: each word sets one option (``3``: sequences of 3 or more)."""
 REDRAWN = ("card_played", "picked_up", "cards_drawn", "player_out", "trump_revealed")
 """Events whose ``seat`` had their hand changed: their private message is drawn again."""
-SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "S": "S", "H": "H", "D": "D", "C": "C"}
+SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "S": "S", "H": "H", "D": "D", "C": "C",
+              "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+"""A typed card's suit: its letter or symbol (the white symbols too, which Japanese keyboards
+offer for スペード, ハート, ダイヤ, クラブ as often as the black ones)."""
 
 
 def _engine() -> Any:
@@ -73,7 +76,7 @@ def lobby_closed_text(game: GameSnapshot, reader: PlayerInfo | None = None) -> s
     is drawn; ``None``: the group)."""
     if game.status == "cancelled":
         return _("🐕 Koira #{id} was cancelled.").format(id=game.id)
-    names = ", ".join(screens.player_label(p) for p in game.players)
+    names = join_list(screens.player_label(p) for p in game.players)
     return _("🐕 Koira #{id} started with {names}.").format(id=game.id, names=names) + \
         "\n" + option_texts.options_line(game.options)
 
@@ -384,7 +387,7 @@ class KoiraUI:
     def typed_choose_text(self, games: list[GameSnapshot]) -> str:
         """Several games wait for the sender: reply to the one meant."""
         return _("It is your turn in games {ids}: reply to that game's message with your "
-                 "card (or use its buttons).").format(ids=", ".join(f"#{g.id}" for g in games))
+                 "card (or use its buttons).").format(ids=join_list(f"#{g.id}" for g in games))
 
     def rules_text(self, args: list[str], options: dict[str, Any] | None = None) -> str:
         """See :func:`rules.rules_text`; ``args`` (``/rules koira 3``) read as /newgame's
