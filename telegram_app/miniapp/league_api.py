@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response
 
 from league.store import access
 from league.store.errors import ServiceError
+from league.store.snapshots import GameSnapshot
 from league.tables.queries import RatingCard
 from league.tables.ratings import START, format_rating
 from league.tables.standings import zone
@@ -251,14 +252,20 @@ async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Respon
     game's ``/replay`` lines, plain text); ``cards``, per step, the cards it revealed or
     played, each with its owner (the game's adapter: a Coyote showdown, a Koira play), to
     be drawn after the replay's line number ``line`` (else after the step's lines);
-    ``marks`` the steps to jump to (Coyote's rounds, Koira's tricks). Raises
-    ``game_not_found`` for a kind the bot has no UI for."""
+    ``marks`` the steps to jump to (Coyote's rounds, Koira's tricks). A cancelled or running
+    game's last step is ``/replay``'s last line for it ("— game cancelled: not rated —",
+    "— game still in progress —"); a game never started has one step, ``/replay``'s
+    sentence ("Game #7 was cancelled."). Raises ``game_not_found`` for a kind the bot has no
+    UI for."""
     game = await bot.service.get(id_of(request.path_params["game_id"]))
     await _member(bot, game.chat_id, user)
     game, log = await bot.service.replay(game.id, game.chat_id)
     ui = UIS.get(game.kind)
     if ui is None:
         raise ServiceError("game_not_found")
+    if render.never_started(game):  # never started: what /replay says of it, as its one step
+        return JSONResponse({**_replay_head(game), "steps": [[plain(render.replay_text(
+            game, log))]], "kept": [0], "cards": [None], "marks": []})
     # Each prefix of the log told anew (a game's lines may depend on the moves before, as
     # Koira's trick line does): quadratic, on a few hundred moves at most.
     steps, kept, logged = replay_steps(
@@ -275,10 +282,19 @@ async def replay(request: Request, bot: BotServices, user: WebAppUser) -> Respon
             told = ui.replay_lines(game, [*log[:start], covered[:entry.pop("through") + 1]])
             entry["line"] = len(told) - 1
         cards.append(entry)
+    end = render.replay_end(game)
+    if end is not None:  # (a cancelled or running game: its last step says so, as /replay)
+        kept.append(kept[-1] + len(steps[-1]) if steps else 0)
+        steps.append([end])
+        cards.append(None)
     return JSONResponse({
-        "title": plain(_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)),
-        "game": game_name(game.kind), "label": game_title(game.kind, game.options),
-        "kind": game.kind,
-        "chat_id": game.chat_id, "steps": steps, "kept": kept, "cards": cards,
-        "marks": replay_marks(adapter.replay_marks(log) if adapter else [], logged),
-        "jump": _("Jump to")})
+        **_replay_head(game), "steps": steps, "kept": kept, "cards": cards,
+        "marks": replay_marks(adapter.replay_marks(log) if adapter else [], logged)})
+
+
+def _replay_head(game: GameSnapshot) -> dict[str, Any]:
+    """The replay page's title, game, label, kind, chat and jump label."""
+    return {"title": plain(_("🎬 <b>Replay of game #{id}</b>").format(id=game.id)),
+            "game": game_name(game.kind), "label": game_title(game.kind, game.options),
+            "kind": game.kind, "chat_id": game.chat_id, "jump": _("Jump to")}
+

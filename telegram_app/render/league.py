@@ -13,7 +13,7 @@ from league.tables.queries import HistoryEntry, RatingCard, Standings
 from league.tables.ratings import format_rating
 from league.tournaments.records import TournamentSnapshot
 from telegram_app.games.registry import ui_for
-from telegram_app.i18n import _, format_day, format_number, n_
+from telegram_app.i18n import _, format_day, format_number, join_list, n_
 from telegram_app.render.chat_settings import game_name, game_title
 from telegram_app.render.common import fit_lines, plain_name, seat_label
 from telegram_app.render.results import places_text, signed
@@ -71,7 +71,7 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
 def champion_line(standings: Standings) -> str:
     """``🏆 Champion: …`` for a season table (several on a tie)."""
     names = [_name(standings.names.get(r.player, "?")) for r in standings.rows if r.rank == 1]
-    return _("👑 Season champion: {names}!").format(names=", ".join(names)) if names else ""
+    return _("👑 Season champion: {names}!").format(names=join_list(names)) if names else ""
 
 
 def rating_text(card: RatingCard, kind: str | None = None, *, in_group: bool) -> str:
@@ -166,18 +166,33 @@ def replay_text(game: GameSnapshot, log: list[list[dict[str, Any]]]) -> str:
     first line as its title and the others as the steps. A game that is not over ends with
     what it is (cancelled: not rated; still being played); a lobby, which no move was made
     in, has no replay."""
-    if game.status == "lobby" or game.state is None:  # never started (or cancelled, expired)
+    if never_started(game):  # (or cancelled, expired as a lobby)
         return _("Game #{id} was cancelled.").format(id=game.id) if game.status == "cancelled" \
             else _("Game #{id} has not started yet: there is nothing to replay.").format(
                 id=game.id)
     lines = [_("🎬 <b>Replay of game #{id}</b>").format(id=game.id) + " · " +
-             ", ".join(seat_label(p) for p in game.seated)]
+             join_list(seat_label(p) for p in game.seated)]
     lines += ui_for(game).replay_lines(game, log)
-    if game.status == "cancelled":
-        lines.append(_("— game cancelled: not rated —"))
-    elif game.status != "finished":
-        lines.append(_("— game still in progress —"))
+    end = replay_end(game)
+    if end is not None:
+        lines.append(end)
     return fit_lines(lines, keep="ends")  # (a long game's middle goes: never how it ended)
+
+
+def never_started(game: GameSnapshot) -> bool:
+    """A game no move was made in (a lobby, or one cancelled or expired as a lobby): its
+    replay is :func:`replay_text`'s one sentence."""
+    return game.status == "lobby" or game.state is None
+
+
+def replay_end(game: GameSnapshot) -> str | None:
+    """The line a replay of a game that is not over ends with (cancelled: not rated; still
+    being played), ``None`` for a finished game."""
+    if game.status == "cancelled":
+        return _("— game cancelled: not rated —")
+    if game.status != "finished":
+        return _("— game still in progress —")
+    return None
 
 
 CAPTION_LIMIT = 1000

@@ -77,9 +77,12 @@ function failed(error) {
   toast(error instanceof ApiError ? error.message : (t.error || String(error)));
 }
 
-// A page the user may not see says why in its place (a toast would leave it empty).
+// A page the user may not see, or that is not there (a game that never was, a mangled
+// link), says why in its place (a toast would leave it empty).
 function failedPage(error) {
-  if (error instanceof ApiError && error.status === 403) return show(h("p.error", {}, error.message));
+  if (error instanceof ApiError && [403, 404].includes(error.status) && error.body.message) {
+    return show(h("p.error", {}, error.message));
+  }
   return failed(error);
 }
 
@@ -203,11 +206,12 @@ async function boot() {
     return;
   }
   const start = params.start || "";
+  // (an id stays its digits: Number() would turn a long one into another id, or "1e+23")
   const id = start.slice(1);
-  if (/^g\d+$/.test(start)) { state.gameId = Number(id); return go("table"); }
-  if (/^r\d+$/.test(start)) { state.replayId = Number(id); return go("replay"); }
+  if (/^g\d+$/.test(start)) { state.gameId = id; return go("table"); }
+  if (/^r\d+$/.test(start)) { state.replayId = id; return go("replay"); }
   if (/^c-?\d+$/.test(start)) { state.chatId = Number(id); return go("standings"); }
-  if (/^t\d+$/.test(start)) { state.tournamentId = Number(id); return go("tournament"); }
+  if (/^t\d+$/.test(start)) { state.tournamentId = id; return go("tournament"); }
   if (start === "p") return go("profile");
   if (me.games.length === 1) {
     state.gameId = me.games[0].id; state.chatId = me.games[0].chat_id;
