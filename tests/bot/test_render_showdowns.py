@@ -42,18 +42,24 @@ def test_rules_tell_the_games_numbers_and_its_special_actions() -> None:
     assert "equal, nobody" in poker and "Masks" not in poker and "Coins" not in poker
 
 
-def test_showdown_text_per_edition() -> None:
-    """Feathers' ×2 doubles only the green feathers; totals use a true minus sign; effects are
-    not nested in parentheses; a doubled call says why it costs two lives."""
+def _feathers_table(**changes: object) -> dict:
+    """A feathers round of three: ×2, −10 and MAX→0 in the hands, 20 on the draw pile."""
     from engine.coyote import get_edition
 
-    game_rules = CoyoteGame()
-    state = game_rules.new_state(3, 7, {"edition": "feathers"})
+    state = CoyoteGame().new_state(3, 7, {"edition": "feathers"})
     deck = list(get_edition("feathers").deck)
     for card in ("x2", "-10", "max0", "20"):
         deck.remove(card)
-    state.update(hands=["x2", "-10", "max0"], draw=["20", *deck], discard=[], turn=1,
-                 bids=[[0, 5]])
+    state.update(hands=["x2", "-10", "max0"], draw=["20", *deck], discard=[], **changes)
+    return state
+
+
+def test_showdown_text_per_edition() -> None:
+    """Feathers' ×2 doubles only the green feathers; totals use a true minus sign; effects are
+    not nested in parentheses; a doubled call says why it costs two lives."""
+
+    game_rules = CoyoteGame()
+    state = _feathers_table(turn=1, bids=[[0, 5]])
     after, events = game_rules.apply(state, 1, Action("call"))
     showdown = next(e.data for e in events if e.type == "showdown")
     assert showdown["total"] == -10
@@ -145,17 +151,11 @@ def test_a_japanese_showdown_and_replay_write_japanese_punctuation() -> None:
     「{name}：{card}（交換済み…）」). Before the fix they were built in code, 「P0: ×2 (…)」
     and 「P0: 5」, with an ASCII colon and brackets among full-width ones; a replay's
     total read 「合計 -10」 with a hyphen where every other number has a true minus."""
-    from engine.coyote import get_edition
     from telegram_app.games.coyote.replay import replay_lines
     from telegram_app.i18n import use_language
 
     rules = CoyoteGame()
-    state = rules.new_state(3, 7, {"edition": "feathers"})
-    deck = list(get_edition("feathers").deck)
-    for card in ("x2", "-10", "max0", "20"):
-        deck.remove(card)
-    state.update(hands=["x2", "-10", "max0"], draw=["20", *deck], discard=[], turn=0,
-                 bids=[])
+    state = _feathers_table(turn=0, bids=[])
     players = tuple(PlayerInfo(1000 + i, f"P{i}", i, False, 3, None, None, None)
                     for i in range(3))
     log = []

@@ -37,6 +37,23 @@ def full_width(text: str) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
 
 
+async def _play(api: FakeBotAPI, players: list, command: str) -> None:
+    """Each player starts the bot; the first opens a lobby in the Japanese group with
+    ``command``, the others join with its ✋ button and the first starts the game."""
+    for user in players:
+        await user.start_bot()
+    await players[0].send(GROUP, command)
+    join = tr("ja", "✋ Join")
+    await wait_for(lambda: any(t == join for m in api.bot_messages(GROUP)
+                               for t, _d in api.buttons(m)))
+    await api.settle(quiet=0.05)
+    lobby = api.bot_messages(GROUP)[-1]
+    for user in players[1:]:
+        await user.press_and_settle(api.get_message(GROUP, lobby.message_id), join)
+    await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id),
+                                      tr("ja", "▶️ Start"))
+
+
 @pytest.fixture
 async def api():
     async with FakeBotAPI() as fake:
@@ -53,21 +70,10 @@ async def test_a_bid_typed_in_full_width_digits_is_a_bid(api: FakeBotAPI, pg_db,
     players = [api.add_user(1, "さくら", language_code="ja"),
                api.add_user(2, "민지", language_code="ko"),
                api.add_user(3, "たろう", language_code="ja-JP")]
-    for user in players:
-        await user.start_bot()
     runner = BotRunner(api, pg_url)
     await runner.start()
     try:
-        await players[0].send(GROUP, "/newgame")
-        header = plain(tr("ja", "✋ Join"))
-        await wait_for(lambda: any(header in t for m in api.bot_messages(GROUP)
-                                   for t, _d in api.buttons(m)))
-        await api.settle(quiet=0.05)
-        lobby = api.bot_messages(GROUP)[-1]
-        for user in players[1:]:
-            await user.press_and_settle(api.get_message(GROUP, lobby.message_id), header)
-        await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id),
-                                          tr("ja", "▶️ Start"))
+        await _play(api, players, "/newgame")
         first = await mover(api, players)
         turn = private_turn_message(api, first)
         assert turn is not None
@@ -93,22 +99,11 @@ async def test_cards_typed_on_a_japanese_keyboard_are_played(api: FakeBotAPI, pg
     players = [api.add_user(1, "さくら", language_code="ja"),
                api.add_user(2, "민수", language_code="ko"),
                api.add_user(3, "けんた", language_code="ja")]
-    for user in players:
-        await user.start_bot()
     runner = BotRunner(api, pg_url)
     await runner.start()
     try:
         service_of(runner).new_seed = lambda: 7
-        await players[0].send(GROUP, "/newgame koira")
-        join = tr("ja", "✋ Join")
-        await wait_for(lambda: any(t == join for m in api.bot_messages(GROUP)
-                                   for t, _d in api.buttons(m)))
-        await api.settle(quiet=0.05)
-        lobby = api.bot_messages(GROUP)[-1]
-        for user in players[1:]:
-            await user.press_and_settle(api.get_message(GROUP, lobby.message_id), join)
-        await players[0].press_and_settle(api.get_message(GROUP, lobby.message_id),
-                                          tr("ja", "▶️ Start"))
+        await _play(api, players, "/newgame koira")
         symbols = {"S": "♤", "H": "♡", "D": "♢", "C": "♧"}
         for spelled in (full_width, lambda card: card[:-1] + symbols[card[-1]]):
             user, _message = await koira_mover(api, players)
