@@ -260,7 +260,7 @@ async def _game_press(query: CallbackQuery, data: Callback, game: GameSnapshot,
     in_table = message is not None and message.chat.id == game.chat_id and ephemeral_id is None
     try:
         # Keyboards are drawn in the language of the message they go on.
-        with for_chat(game) if in_table or player is None else for_player(player):
+        with for_chat(game) if in_table or player is None else for_player(game, player):
             result = ui.press(game, data, seat, in_table)
     except (KeyError, IndexError):
         raise ServiceError("bad_button") from None

@@ -90,19 +90,23 @@ async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     """The language the update's reader reads (a supported code): the chat's for a group's
     message, the sender's for anything private, for a button's answer and for a group's
     message while the group has no language yet (a new group: English only if the sender's
-    is English or one we do not ship)."""
+    is English or one we do not ship); a sender whose language is unknown (no /language,
+    their app sends none) reads the group's in a group."""
     chat, user = update.effective_chat, update.effective_user
     bot = services(context)
-    if in_group(chat) and chat is not None and update.callback_query is None:
-        chosen = await memory(context).get(
+
+    async def group_language() -> str | None:
+        if not in_group(chat) or chat is None:
+            return None
+        return await memory(context).get(
             ("chat", chat.id), lambda: bot.service.chat_language(chat.id))
-        if chosen is not None:
-            return normalize(chosen)
-    if user is None:
-        return normalize(None)
-    return normalize(await memory(context).get(
-        ("user", user.id), lambda: bot.service.chosen_language(user.id))
-        or user.language_code)
+
+    if update.callback_query is None and (chosen := await group_language()) is not None:
+        return normalize(chosen)
+    own = None if user is None else await memory(context).get(
+        ("user", user.id), lambda: bot.service.chosen_language(user.id)) or user.language_code
+    # (a reader whose language is unknown, their app sending none: the group's, the best guess)
+    return normalize(own or await group_language())
 
 
 async def update_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -140,7 +140,7 @@ class PrivateViews(Lobbies):
         game = delivery.game
 
         def text(player: PlayerInfo) -> str:
-            with for_player(player):
+            with for_player(game, player):
                 return with_place(game, (_(
                     "⏰ Your time ran out, so you are out of game #{id}: the others play on "
                     "in the group, and your place comes with the end.")
@@ -188,7 +188,7 @@ def headed(game: GameSnapshot, player: PlayerInfo, text: str, heading: str | Non
     reads that the computer played their last turn for them (their view shows a move they
     never made; a new turn of theirs may be drawn below it)."""
     if heading is None and player.seat in timed_out:
-        with for_player(player):
+        with for_player(game, player):
             heading = _("⏰ Your time ran out: the computer played your last turn for you.")
     if heading is None:
         return text

@@ -2,8 +2,9 @@
 
 A group's messages (lobby, table, notes, showdowns) are in the chat's language
 (``GameSnapshot.language``); a player's private view and keyboard in the player's
-(``PlayerInfo.language``). The render functions carry these decorators, so whoever asks for a
-message (a press, a command, the sweeper) gets it in its reader's language without choosing.
+(``PlayerInfo.language``; the group's when theirs is unknown). The render functions carry
+these decorators, so whoever asks for a message (a press, a command, the sweeper) gets it in
+its reader's language without choosing.
 """
 
 from __future__ import annotations
@@ -25,16 +26,19 @@ def for_chat(game: GameSnapshot) -> AbstractContextManager[str]:
     return use_language(game.language)
 
 
-def for_player(player: PlayerInfo | None) -> AbstractContextManager[str]:
-    """Render in ``player``'s language (the group's is not used: ``None`` → English)."""
-    return use_language(player.language if player is not None else None)
+def for_player(game: GameSnapshot, player: PlayerInfo | None) -> AbstractContextManager[str]:
+    """Render in ``player``'s language; for a player whose language is unknown (their
+    Telegram app sends none, and they chose none with /language), in the language of
+    ``game``'s group, the best guess (else English)."""
+    known = player.language if player is not None else None
+    return use_language(known or game.language)
 
 
 def for_seat(game: GameSnapshot, seat: int | None) -> AbstractContextManager[str]:
     """Render in the language of the player in ``seat``."""
     player = next((p for p in game.players if p.seat == seat), None) if seat is not None \
         else None
-    return for_player(player)
+    return for_player(game, player)
 
 
 def in_chat_language(render: Callable[P, R]) -> Callable[P, R]:
@@ -66,6 +70,6 @@ def in_reader_language(render: Callable[P, R]) -> Callable[..., R]:
     def drawn(*args: P.args, **kwargs: P.kwargs) -> R:
         game, reader = args[0], kwargs.pop("reader", None)
         assert isinstance(game, GameSnapshot)
-        with for_player(reader) if isinstance(reader, PlayerInfo) else for_chat(game):
+        with for_player(game, reader) if isinstance(reader, PlayerInfo) else for_chat(game):
             return render(*args, **kwargs)
     return drawn

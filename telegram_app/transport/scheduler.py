@@ -274,6 +274,6 @@ async def show(bot: BotServices, result: SweepResult, bot_username: str | None) 
             # would be refused again. /start makes them reachable again.
             if player.user_id is not None and \
                     (current := delivery.game.player(player.user_id)) is not None:
-                with for_player(current):
+                with for_player(game, current):
                     text = reminder_text(game, current, removal=result.removed)
                 await bot.presenter.remind(delivery, current, text)

@@ -274,7 +274,7 @@ def private_closed_text(game: GameSnapshot, round_no: int, *,
     ``reader``'s language (without one, the group's): a player the round knocked out is told
     so (the others play on). Once the game is over, the last one says where ``reader`` came
     and their Elo change (``results.own_result``), not "see the group"."""
-    with for_player(reader) if reader is not None else for_chat(game):
+    with for_player(game, reader) if reader is not None else for_chat(game):
         result = results.own_result(game, reader)
         if result is None and reader is not None and not reader.playing:
             text = _("🐺 Game #{id} · you are out after round {round}: the others play on "

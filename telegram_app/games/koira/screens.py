@@ -271,7 +271,7 @@ def private_closed_text(game: GameSnapshot, phase: int, *,
     ``reader``'s language (without one, the group's). Once the game is over, the last one
     says where ``reader`` came and their Elo change (``results.own_result``), not "see the
     group"."""
-    with for_player(reader) if reader is not None else for_chat(game):
+    with for_player(game, reader) if reader is not None else for_chat(game):
         result = results.own_result(game, reader)
         if result is None:
             text = _("🐕 Koira #{id} · phase {phase} is over (see the group).").format(
