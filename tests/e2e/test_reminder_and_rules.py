@@ -105,6 +105,16 @@ def _runner_service(runner: BotRunner):
     return runner.app.bot_data[KEY].service
 
 
+async def committed(runner: BotRunner, version: int, timeout: float = 30) -> None:  # noqa: ASYNC109
+    """Wait until game #1's version is above ``version`` (a move committed)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (await _runner_service(runner).get(1)).version <= version:
+        if loop.time() > deadline:
+            raise TimeoutError("the move did not commit")
+        await asyncio.sleep(0.01)
+
+
 # --- the private reminder ---------------------------------------------------------------------
 
 async def test_a_bid_typed_after_the_reminder_counts(pg_db, pg_url) -> None:
@@ -176,8 +186,11 @@ async def test_a_move_made_while_the_reminder_goes_out(pg_db, pg_url) -> None:
                              and "it is your turn in game" in str(p.get("text")))
         clock.advance(2701)
         await wait_for(held.is_set)
+        before = (await _runner_service(runner).get(1)).version
         await who.send(who.id, str(low + 2))
-        await asyncio.sleep(0.5)  # the move commits; its delivery waits for the reminder's
+        # the move commits (waited for: a fixed pause may end before it on a slow machine,
+        # and the test would check another order); its delivery waits for the reminder's
+        await committed(runner, before)
         release.set()
         await wait_for(lambda: any(f"bids {low + 2}" in (m.text or "")
                                    for m in api.bot_messages(GROUP)))
