@@ -11,6 +11,7 @@ from telegram import CallbackQuery, Message, Update
 from telegram.ext import ContextTypes
 
 from league.store.errors import ServiceError
+from league.tournaments.pages import chat_tournaments
 from league.tournaments.records import TournamentSnapshot
 from telegram_app.callbacks import Callback
 from telegram_app.games.registry import kinds, ui_for
@@ -87,17 +88,20 @@ def _open_hint() -> str:
 
 
 async def _show_state(update: Update, context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> None:
-    """The chat's tournaments in sign-up or running; with none, how to open one (an admin
-    gets a button per game)."""
+    """The chat's tournaments in sign-up or running; with none, the last one's final
+    standings (if it finished) and how to open one (an admin gets a button per game)."""
     bot = services(context)
     cups = await bot.service.tournaments_in(chat_id)
     if not cups:
         admin = await is_admin(update, context)
-        await reply(update, context, _("No tournament is on here. A chat admin opens one with "
-                                       "{commands}; /rules tournament explains how they "
-                                       "work.").format(
-            commands=join_list(f"/tournament {kind}" for kind in kinds())),
-            markup=keyboards.open_keyboard() if admin else None)
+        hint = _("No tournament is on here. A chat admin opens one with {commands}; /rules "
+                 "tournament explains how they work.").format(
+            commands=join_list(f"/tournament {kind}" for kind in kinds()))
+        # (the last one's final standings, which its sign-up message said /tournament shows)
+        last = await chat_tournaments(bot.db, chat_id, limit=1)
+        if last and last[0].status == "finished":
+            hint = texts.status_text(last) + "\n\n" + hint
+        await reply(update, context, hint, markup=keyboards.open_keyboard() if admin else None)
         return
     await reply(update, context, texts.status_text(cups))
     for cup in cups:  # (a sign-up message a kill kept from being sent)

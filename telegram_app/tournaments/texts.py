@@ -85,7 +85,8 @@ def signup_text(cup: TournamentSnapshot, creator: str | None = None) -> str:
 
 def status_text(cups: list[TournamentSnapshot]) -> str:
     """``/tournament``: each tournament in sign-up or running in this chat: its game, its
-    round and deadline, the standings so far and the current round's tables."""
+    round and deadline, the standings so far and the current round's tables (or, with none,
+    the last one's final standings)."""
     lines: list[str] = []
     for cup in cups:
         if lines:
@@ -95,6 +96,11 @@ def status_text(cups: list[TournamentSnapshot]) -> str:
 
 
 def _status(cup: TournamentSnapshot) -> list[str]:
+    if cup.status == "finished":  # (its final standings, as its last message told them)
+        shown = cup.standings[:STATUS_STANDINGS]
+        return [heading(cup), _("This tournament is over."), _("<b>Final standings:</b>"),
+                *[standing_line(row, cup.standings) for row in shown],
+                *(["…"] if len(cup.standings) > len(shown) else [])]
     if cup.status == "signup":
         return [heading(cup) + " · " + _("sign-up is open"), settings_line(cup),
                 n_("{n} player so far: join with ✋ on the sign-up message.",

@@ -67,6 +67,14 @@ async def test_a_finished_tournaments_places_stay_as_its_final_message_told(
             final
         told = {s.entry.name: s.place for s in (await service.tournament(1)).standings}
         assert told == {"Ann": 1, "Bob": 2, "Cat": 2}, told
+        # /tournament, which the sign-up message said shows the standings, still does
+        # (before the fix: only "No tournament is on here.")
+        await cat.send(GROUP, "/tournament")
+        await wait_for(lambda: bool(said(api, GROUP, "No tournament is on here")))
+        shown = plain(said(api, GROUP, "No tournament is on here")[-1].text)
+        assert shown.startswith("🏆 Coyote tournament #1\nThis tournament is over.\n"
+                                "Final standings:\n1. Ann · 3\n2. Bob · 0.75\n2. Cat · 0.75\n"), \
+            shown
 
         # An ordinary game afterwards: everyone moves, then Ann and Bob leave: Cat wins.
         await ann.send(GROUP, "/newgame")
