@@ -14,6 +14,8 @@ RUN pip install . \
     && useradd --system --home-dir /app --shell /usr/sbin/nologin coyote \
     && chown -R coyote /app
 USER coyote
-# The web app (webhook, /healthz, /metrics) listens here when WEB_LISTEN_PORT is set.
+# The web app (webhook, /healthz, /metrics) listens here when WEB_LISTEN_PORT is set, on
+# every interface of the container (the bot's own default, 127.0.0.1, is unreachable there).
+ENV WEB_LISTEN_HOST=0.0.0.0
 EXPOSE 8080
 CMD ["python", "-m", "telegram_app"]

@@ -340,7 +340,7 @@ async def serve(app: Application, settings: Settings, server: Any = None,
     (:func:`stop_on_signals`). ``sockets``: bound already (:func:`startup.listen`), else
     uvicorn binds its configured address."""
     server = server or make_server(app, settings, miniapp.routes(app))
-    webhook = settings.telegram_webhook_url
+    webhook = settings.webhook_endpoint  # (the path served: /telegram if the URL had none)
     secret = settings.telegram_webhook_secret
     with stop_on_signals(server):
         await app.initialize()

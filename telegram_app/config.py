@@ -17,6 +17,8 @@ guessed (anyone who knows it can post updates as Telegram)."""
 
 
 OFFICIAL_API = "https://api.telegram.org/"
+PLACEHOLDER_SECRETS = frozenset({"replace-with-a-long-random-string"})
+"""Webhook secrets ``deploy/coyote-league.env.example`` once offered: public, so refused."""
 
 
 class Settings(BaseSettings):
@@ -33,7 +35,8 @@ class Settings(BaseSettings):
       ``LEAGUE_INTERVAL``: seconds between two looks for weekly/season tables to post.
     - ``TELEGRAM_WEBHOOK_URL``: set, the bot runs in webhook mode (Telegram POSTs updates to
       this public HTTPS URL, or plain HTTP with a self-hosted Bot API server in ``--local``
-      mode; its path is the path served) instead of polling;
+      mode; its path is the path served: with none, ``/telegram``, served and added to the
+      URL Telegram is told) instead of polling;
       ``TELEGRAM_WEBHOOK_SECRET`` (required with it): the secret token Telegram sends in
       ``X-Telegram-Bot-Api-Secret-Token``: 16–256 characters ``A-Za-z0-9_-`` (Telegram
       allows 1–256; a short one could be guessed), e.g. ``openssl rand -hex 32``.
@@ -78,6 +81,13 @@ class Settings(BaseSettings):
             raise ValueError("TELEGRAM_BOT_TOKEN must be the token @BotFather gave (no spaces)")
         return token
 
+    @field_validator("telegram_webhook_secret", mode="before")
+    @classmethod
+    def _empty_secret_is_unset(cls, secret: object) -> object:
+        # (as an empty TELEGRAM_WEBHOOK_URL is no URL: compose's bot-polling, an env file's
+        # emptied line)
+        return None if secret == "" else secret
+
     @field_validator("database_url")
     @classmethod
     def _database_url_parses(cls, url: str | None) -> str | None:
@@ -86,6 +96,11 @@ class Settings(BaseSettings):
                 parsed = make_url(url)
             except (ArgumentError, ValueError):
                 raise ValueError("DATABASE_URL is not a database URL") from None
+            if "@" in (parsed.host or ""):
+                # An unescaped "@" in the password: the URL parses, with the password's
+                # tail as the host, which the driver's "failed to resolve host" quotes.
+                raise ValueError("DATABASE_URL has an unescaped \"@\" in its user or "
+                                 "password: write it %40")
             if parsed.get_backend_name() == "sqlite" and sqlite_file(url) is None:
                 raise ValueError("an in-memory SQLite database keeps nothing: name a file "
                                  "(sqlite:///path/to/league.sqlite3)")
@@ -113,6 +128,10 @@ class Settings(BaseSettings):
         if self.telegram_webhook_url and self.telegram_webhook_secret is None:
             raise ValueError("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
         secret = self.telegram_webhook_secret
+        if secret is not None and secret.get_secret_value() in PLACEHOLDER_SECRETS:
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET is the example file's placeholder: "
+                             "replace it (for example with the output of: openssl rand -hex "
+                             "32)")
         if secret is not None and not re.fullmatch(WEBHOOK_SECRET, secret.get_secret_value()):
             # (the message names the rule, never the value: it is logged)
             raise ValueError(
@@ -127,3 +146,15 @@ class Settings(BaseSettings):
 
         path = urlsplit(self.telegram_webhook_url or "").path
         return path if path and path != "/" else "/telegram"
+
+    @property
+    def webhook_endpoint(self) -> str | None:
+        """The URL Telegram is told to POST to (``setWebhook``): ``TELEGRAM_WEBHOOK_URL``
+        with :attr:`webhook_path`, the path served (``/telegram`` added when it has none);
+        ``None`` without a webhook."""
+        from urllib.parse import urlsplit, urlunsplit
+
+        if not self.telegram_webhook_url:
+            return None
+        parts = urlsplit(self.telegram_webhook_url)
+        return urlunsplit(parts._replace(path=self.webhook_path))
