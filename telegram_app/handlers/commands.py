@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 from telegram import Message, Update, User
 from telegram.ext import ContextTypes
 
 from engine import Action
 from league.store.errors import ServiceError
-from league.store.snapshots import GameSnapshot
+from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.registry import default_kind, kinds, private_end_text, ui_for
 from telegram_app.handlers import notify
 from telegram_app.handlers.common import (
@@ -23,6 +25,7 @@ from telegram_app.handlers.common import (
 from telegram_app.i18n import _, join_list
 from telegram_app.render import texts
 from telegram_app.render.common import error_text
+from telegram_app.render.language import for_player
 from telegram_app.render.league import escaped_name
 from telegram_app.render.place import with_place
 from telegram_app.services import BotServices, services
@@ -286,10 +289,12 @@ async def _send_views(bot: BotServices, user_id: int, bot_username: str | None, 
     return running
 
 
-FULL_WIDTH: dict[int, int] = {0x3000: 0x20, **{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}}
+FULL_WIDTH: dict[int, int] = {0x3000: 0x20, 0x3001: 0x2C,
+                              **{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}}
 """A Japanese keyboard in full-width mode types digits, letters and spaces as their
-full-width forms (``１５``, ``７Ｈ　８Ｈ``): a typed move reads them as ASCII (no other
-look-alike: ``²`` or ``٣`` is no number)."""
+full-width forms (``１５``, ``７Ｈ　８Ｈ``), and its comma key the ideographic comma
+(``７Ｈ、８Ｈ``): a typed move reads them as ASCII (no other look-alike: ``²`` or ``٣`` is
+no number)."""
 
 
 async def typed_move(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -324,8 +329,9 @@ async def _typed(update: Update, context: ContextTypes.DEFAULT_TYPE, bot: BotSer
     game = await bot.service.game_of_private_message(user.id, replied.message_id) \
         if by_bot and replied is not None else None
     if game is not None and game.status != "running":
-        await reply(update, context, with_place(game, error_text("not_running", None,
-                                                                 game.kind)))
+        with _in_view_language(game, game.player(user.id)):
+            await reply(update, context, with_place(game, error_text("not_running", None,
+                                                                     game.kind)))
         return None
     if game is None and by_bot and replied is not None and (
             await bot.service.private_message_after(user.id, replied.message_id)
@@ -352,18 +358,28 @@ async def _typed(update: Update, context: ContextTypes.DEFAULT_TYPE, bot: BotSer
     player = game.player(user.id)
     seat = player.seat if player is not None else None
     text = (message.text or "").translate(FULL_WIDTH)
-    action = ui_for(game).typed(game, seat if seat is not None else -1, text)
-    if isinstance(action, str):
-        await reply(update, context, with_place(game, action))
-        return None
-    try:  # the presenter, the service's commit listener, shows the move
-        await bot.service.act(game.id, user.id, game.version, action, typed=message.message_id)
-    except ServiceError as exc:
-        if exc.code != "already_handled":  # a repeated update: answered the first time
-            await reply(update, context, with_place(game, error_text(exc.code, exc.detail,
-                                                                     game.kind)))
-        return None
+    with _in_view_language(game, player):
+        action = ui_for(game).typed(game, seat if seat is not None else -1, text)
+        if isinstance(action, str):
+            await reply(update, context, with_place(game, action))
+            return None
+        try:  # the presenter, the service's commit listener, shows the move
+            await bot.service.act(game.id, user.id, game.version, action,
+                                  typed=message.message_id)
+        except ServiceError as exc:
+            if exc.code != "already_handled":  # a repeated update: answered the first time
+                await reply(update, context, with_place(game, error_text(
+                    exc.code, exc.detail, game.kind)))
+            return None
     return game.id
+
+
+def _in_view_language(game: GameSnapshot, player: PlayerInfo | None
+                      ) -> AbstractContextManager[object]:
+    """An answer about ``game`` in the language of ``player``'s private view of it: for a
+    player whose language is unknown (their app sends none), the group's, not the update's
+    English (``render.language.for_player``); no player: the update's."""
+    return for_player(game, player) if player is not None else nullcontext()
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -26,7 +26,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from telegram_app.callbacks import Callback
+from league.store.errors import ServiceError
+from telegram_app.callbacks import Callback, is_move, parse
 from telegram_app.handlers.common import in_group, reply, user_ref
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _, normalize, set_language, use_language
 from telegram_app.render.common import error_text
@@ -42,7 +43,8 @@ MEMORY = "languages"  # bot_data key of the application's LanguageMemory
 
 class LanguageMemory:
     """The languages one application looked up lately: ``("chat", id)`` → the chat's
-    setting, ``("user", id)`` → the user's choice (``None``: none), each for
+    setting, ``("user", id)`` → the user's choice (``None``: none), ``("game", id)`` → its
+    group's (for a press in the private chat of a reader whose language is unknown), each for
     :data:`REMEMBER` seconds, at most :data:`KEPT` of them."""
 
     def __init__(self) -> None:
@@ -91,7 +93,8 @@ async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     message, the sender's for anything private, for a button's answer and for a group's
     message while the group has no language yet (a new group: English only if the sender's
     is English or one we do not ship); a sender whose language is unknown (no /language,
-    their app sends none) reads the group's in a group."""
+    their app sends none) reads the group's in a group, and a press of a game's button in
+    the private chat in that game's group's (the language their view of it is drawn in)."""
     chat, user = update.effective_chat, update.effective_user
     bot = services(context)
 
@@ -103,10 +106,26 @@ async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
     if update.callback_query is None and (chosen := await group_language()) is not None:
         return normalize(chosen)
+    async def pressed_game_language() -> str | None:
+        """The language of the group of the game whose button was pressed in the private
+        chat (its view there is drawn in it: ``render.language.for_player``)."""
+        query = update.callback_query
+        data = parse(query.data) if query is not None else None
+        if data is None or not is_move(data.verb) or in_group(chat):
+            return None
+        game_id = data.game_id
+
+        async def look_up() -> str | None:
+            try:
+                return (await bot.service.get(game_id)).language
+            except ServiceError:  # (a forged id: the press is refused anyway)
+                return None
+        return await memory(context).get(("game", game_id), look_up)
+
     own = None if user is None else await memory(context).get(
         ("user", user.id), lambda: bot.service.chosen_language(user.id)) or user.language_code
     # (a reader whose language is unknown, their app sending none: the group's, the best guess)
-    return normalize(own or await group_language())
+    return normalize(own or await group_language() or await pressed_game_language())
 
 
 async def update_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

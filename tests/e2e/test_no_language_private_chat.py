@@ -1,0 +1,122 @@
+"""A player whose Telegram app sends no language (and who chose none with /language) in a
+Spanish group, through the real Application and the fake Bot API: what the bot answers them
+in their *private* chat about that group's game (a typed move's hint, a press's alert) is in
+the group's language, as their private view of the game is (``render.language.for_player``),
+not in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from telegram_app.i18n import _, use_language
+from tests.e2e.harness import BotRunner, mover, private_turn_message, wait_for
+from tests.fakebot import FakeBotAPI
+
+GROUP = -100791
+
+
+def tr(language: str, message: str) -> str:
+    with use_language(language):
+        return _(message)
+
+
+@pytest.fixture
+async def api():
+    async with FakeBotAPI() as fake:
+        yield fake
+
+
+def button(api: FakeBotAPI, chat_id: int, message_id: int, start: str) -> str:
+    message = api.get_message(chat_id, message_id)
+    assert message is not None
+    return next(t for t, _ in api.buttons(message) if t.startswith(start))
+
+
+async def _coyote_in_spanish(api: FakeBotAPI, runner: BotRunner, players: list) -> None:
+    """The group set to Spanish, a Coyote game of ``players`` (the first opens it)."""
+    for user in players:
+        await user.start_bot()
+    await runner.start()
+    await wait_for(lambda: all(api.bot_messages(u.id) for u in players))
+    await players[0].send(GROUP, "/settings language es")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "Ajustes de las partidas")))
+    await players[0].send(GROUP, "/newgame")
+    await wait_for(lambda: bool(api.find_messages(GROUP, "nueva partida #1")))
+    await api.settle(quiet=0.05)
+    lobby = api.find_messages(GROUP, "nueva partida #1")[-1].message_id
+    for user in players[1:]:
+        await user.press_and_settle(api.get_message(GROUP, lobby),
+                                    button(api, GROUP, lobby, "✋"), quiet=0.02)
+    await players[0].press_and_settle(api.get_message(GROUP, lobby),
+                                      button(api, GROUP, lobby, "▶️"), quiet=0.05)
+
+
+async def _bid_until(api: FakeBotAPI, players: list, who) -> None:
+    """The players type rising bids until it is ``who``'s turn."""
+    amount = 1
+    while (turn := await mover(api, players)) is not who:
+        before = private_turn_message(api, turn)
+        await turn.send(turn.id, str(amount))
+        amount += 1
+        await wait_for(lambda t=turn, b=before: private_turn_message(api, t) is not b or
+                       private_turn_message(api, t) is None)
+        await api.settle(quiet=0.05)
+
+
+async def test_a_typed_move_hint_is_in_the_groups_language(api: FakeBotAPI, pg_db,
+                                                          pg_url: str) -> None:
+    """Dani's app sends no language; on his turn in a Spanish group's Coyote game he types
+    "hola" in the private chat. Before the fix the hint was English ("To bid, type a whole
+    number from 1 to …") under a private view in Spanish; now it is Spanish."""
+    api.add_group(GROUP, "Noche de Coyote", admins=[1])
+    ana = api.add_user(1, "Ana", language_code="es")
+    beto = api.add_user(2, "Beto", language_code="es")
+    dani = api.add_user(3, "Dani", language_code=None)
+    players = [ana, beto, dani]
+    runner = BotRunner(api, pg_url)
+    try:
+        await _coyote_in_spanish(api, runner, players)
+        await _bid_until(api, players, dani)
+        sent = len(api.bot_messages(dani.id))
+        await dani.send(dani.id, "hola")
+        await wait_for(lambda: len(api.bot_messages(dani.id)) > sent)
+        hint = api.bot_messages(dani.id)[-1].text or ""
+        spanish = tr("es", "To bid, type a whole number from 1 to {max} (or use the "
+                     "buttons).").split("{")[0]
+        english = "To bid, type a whole number"
+        assert english not in hint, hint
+        assert spanish in hint, hint
+    finally:
+        await runner.stop()
+
+
+async def test_an_alert_of_a_press_in_the_private_chat_is_in_the_groups_language(
+        api: FakeBotAPI, pg_db, pg_url: str) -> None:
+    """Dani's app sends no language; he bids with the buttons of his private message, and
+    taps one of them again (an old keyboard, a double tap). Before the fix the toast was
+    English ("You already moved this turn.") though the message it answers is Spanish; now
+    it is Spanish."""
+    api.add_group(GROUP, "Noche de Coyote", admins=[1])
+    ana = api.add_user(1, "Ana", language_code="es")
+    beto = api.add_user(2, "Beto", language_code="es")
+    dani = api.add_user(3, "Dani", language_code=None)
+    players = [ana, beto, dani]
+    runner = BotRunner(api, pg_url)
+    try:
+        await _coyote_in_spanish(api, runner, players)
+        await _bid_until(api, players, dani)
+        message = private_turn_message(api, dani)
+        assert message is not None
+        data = next(d for _t, d in api.buttons(message) if d.startswith("b:"))
+        first = await dani.press_raw_on(message, data)
+        await api.wait_answer(first, timeout=15)
+        await api.settle(quiet=0.05)
+        again = await dani.press_raw_on(message, data)
+        answer = await api.wait_answer(again, timeout=15)
+        text = answer.get("text") or ""
+        assert text, answer
+        assert text != "You already moved this turn.", answer
+        with use_language("es"):
+            assert text == _("You already moved this turn."), answer
+    finally:
+        await runner.stop()
