@@ -256,19 +256,20 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif not running:
             await reply(update, context, texts.welcome_text())
         return
-    if game.status == "lobby":
-        await reply(update, context, with_place(game, _(
-            "You are all set for game #{id}: I will send your view of the cards here once it "
-            "starts.").format(id=game.id)))
-        bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
-    elif game.status == "running" and player.seat is not None and \
-            ui_for(game).in_hand(game, player.seat):
-        bot.presenter.later(bot.presenter.send_private(game, player))
-    elif game.status == "running":
-        await reply(update, context, with_place(game, _(
-            "You are out of game #{id}; follow the rest in the group.").format(id=game.id)))
-    else:  # (as their last private message of it says it)
-        await reply(update, context, private_end_text(game, player))
+    with _in_view_language(game, player):
+        if game.status == "lobby":
+            await reply(update, context, with_place(game, _(
+                "You are all set for game #{id}: I will send your view of the cards here once "
+                "it starts.").format(id=game.id)))
+            bot.presenter.later(bot.presenter.show_lobby(game, context.bot.username))
+        elif game.status == "running" and player.seat is not None and \
+                ui_for(game).in_hand(game, player.seat):
+            bot.presenter.later(bot.presenter.send_private(game, player))
+        elif game.status == "running":
+            await reply(update, context, with_place(game, _(
+                "You are out of game #{id}; follow the rest in the group.").format(id=game.id)))
+        else:  # (as their last private message of it says it)
+            await reply(update, context, private_end_text(game, player))
 
 
 async def _send_views(bot: BotServices, user_id: int, bot_username: str | None, *,

@@ -120,3 +120,34 @@ async def test_an_alert_of_a_press_in_the_private_chat_is_in_the_groups_language
             assert text == _("You already moved this turn."), answer
     finally:
         await runner.stop()
+
+
+async def test_the_answer_to_a_lobbys_start_link_is_in_the_groups_language(
+        api: FakeBotAPI, pg_db, pg_url: str) -> None:
+    """Dani (no language from his app) joins a Spanish group's lobby and opens the bot's
+    private chat by its link (``/start g1``). Before the fix the answer was English ("You
+    are all set for game #1: …") while everything he reads of the game is Spanish."""
+    api.add_group(GROUP, "Noche de Coyote", admins=[1])
+    ana = api.add_user(1, "Ana", language_code="es")
+    dani = api.add_user(3, "Dani", language_code=None)
+    runner = BotRunner(api, pg_url)
+    await ana.start_bot()
+    await runner.start()
+    try:
+        await ana.send(GROUP, "/settings language es")
+        await wait_for(lambda: bool(api.find_messages(GROUP, "Ajustes de las partidas")))
+        await ana.send(GROUP, "/newgame")
+        await wait_for(lambda: bool(api.find_messages(GROUP, "nueva partida #1")))
+        await api.settle(quiet=0.05)
+        lobby = api.find_messages(GROUP, "nueva partida #1")[-1].message_id
+        await dani.press_and_settle(api.get_message(GROUP, lobby),
+                                    button(api, GROUP, lobby, "✋"), quiet=0.05)
+        await dani.send(dani.id, "/start g1")
+        expected = tr("es", "You are all set for game #{id}: I will send your view of the "
+                            "cards here once it starts.").format(id=1)
+        await wait_for(lambda: bool(api.bot_messages(dani.id)))
+        await api.settle(quiet=0.1)
+        texts = [m.text or "" for m in api.bot_messages(dani.id)]
+        assert any(expected in text for text in texts), texts
+    finally:
+        await runner.stop()
