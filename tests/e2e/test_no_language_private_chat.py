@@ -10,9 +10,8 @@ import pytest
 
 from telegram_app.i18n import _, use_language
 from tests.e2e.harness import BotRunner, mover, private_turn_message, wait_for
-from tests.fakebot import FakeBotAPI
-
-GROUP = -100791
+from tests.e2e.spanish_group import GROUP, spanish_game
+from tests.fakebot import FakeBotAPI, FakeUser
 
 
 def tr(language: str, message: str) -> str:
@@ -26,29 +25,16 @@ async def api():
         yield fake
 
 
-def button(api: FakeBotAPI, chat_id: int, message_id: int, start: str) -> str:
-    message = api.get_message(chat_id, message_id)
-    assert message is not None
-    return next(t for t, _ in api.buttons(message) if t.startswith(start))
-
-
-async def _coyote_in_spanish(api: FakeBotAPI, runner: BotRunner, players: list) -> None:
-    """The group set to Spanish, a Coyote game of ``players`` (the first opens it)."""
-    for user in players:
-        await user.start_bot()
-    await runner.start()
-    await wait_for(lambda: all(api.bot_messages(u.id) for u in players))
-    await players[0].send(GROUP, "/settings language es")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "Ajustes de las partidas")))
-    await players[0].send(GROUP, "/newgame")
-    await wait_for(lambda: bool(api.find_messages(GROUP, "nueva partida #1")))
-    await api.settle(quiet=0.05)
-    lobby = api.find_messages(GROUP, "nueva partida #1")[-1].message_id
-    for user in players[1:]:
-        await user.press_and_settle(api.get_message(GROUP, lobby),
-                                    button(api, GROUP, lobby, "✋"), quiet=0.02)
-    await players[0].press_and_settle(api.get_message(GROUP, lobby),
-                                      button(api, GROUP, lobby, "▶️"), quiet=0.05)
+async def _dani_on_turn(api: FakeBotAPI, runner: BotRunner) -> tuple[list, FakeUser]:
+    """Ana and Beto (Spanish apps) and Dani (no language) in a Spanish group's Coyote game,
+    bidding until it is Dani's turn: ``(the players, Dani)``."""
+    api.add_group(GROUP, "Noche de Coyote", admins=[1])
+    players = [api.add_user(1, "Ana", language_code="es"),
+               api.add_user(2, "Beto", language_code="es"),
+               api.add_user(3, "Dani", language_code=None)]
+    await spanish_game(api, runner, players)
+    await _bid_until(api, players, players[2])
+    return players, players[2]
 
 
 async def _bid_until(api: FakeBotAPI, players: list, who) -> None:
@@ -68,15 +54,9 @@ async def test_a_typed_move_hint_is_in_the_groups_language(api: FakeBotAPI, pg_d
     """Dani's app sends no language; on his turn in a Spanish group's Coyote game he types
     "hola" in the private chat. Before the fix the hint was English ("To bid, type a whole
     number from 1 to …") under a private view in Spanish; now it is Spanish."""
-    api.add_group(GROUP, "Noche de Coyote", admins=[1])
-    ana = api.add_user(1, "Ana", language_code="es")
-    beto = api.add_user(2, "Beto", language_code="es")
-    dani = api.add_user(3, "Dani", language_code=None)
-    players = [ana, beto, dani]
     runner = BotRunner(api, pg_url)
     try:
-        await _coyote_in_spanish(api, runner, players)
-        await _bid_until(api, players, dani)
+        players, dani = await _dani_on_turn(api, runner)
         sent = len(api.bot_messages(dani.id))
         await dani.send(dani.id, "hola")
         await wait_for(lambda: len(api.bot_messages(dani.id)) > sent)
@@ -96,15 +76,9 @@ async def test_an_alert_of_a_press_in_the_private_chat_is_in_the_groups_language
     taps one of them again (an old keyboard, a double tap). Before the fix the toast was
     English ("You already moved this turn.") though the message it answers is Spanish; now
     it is Spanish."""
-    api.add_group(GROUP, "Noche de Coyote", admins=[1])
-    ana = api.add_user(1, "Ana", language_code="es")
-    beto = api.add_user(2, "Beto", language_code="es")
-    dani = api.add_user(3, "Dani", language_code=None)
-    players = [ana, beto, dani]
     runner = BotRunner(api, pg_url)
     try:
-        await _coyote_in_spanish(api, runner, players)
-        await _bid_until(api, players, dani)
+        players, dani = await _dani_on_turn(api, runner)
         message = private_turn_message(api, dani)
         assert message is not None
         data = next(d for _t, d in api.buttons(message) if d.startswith("b:"))
@@ -131,21 +105,14 @@ async def test_the_answer_to_a_lobbys_start_link_is_in_the_groups_language(
     ana = api.add_user(1, "Ana", language_code="es")
     dani = api.add_user(3, "Dani", language_code=None)
     runner = BotRunner(api, pg_url)
-    await ana.start_bot()
-    await runner.start()
     try:
-        await ana.send(GROUP, "/settings language es")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "Ajustes de las partidas")))
-        await ana.send(GROUP, "/newgame")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "nueva partida #1")))
-        await api.settle(quiet=0.05)
-        lobby = api.find_messages(GROUP, "nueva partida #1")[-1].message_id
-        await dani.press_and_settle(api.get_message(GROUP, lobby),
-                                    button(api, GROUP, lobby, "✋"), quiet=0.05)
+        await spanish_game(api, runner, [ana, dani], start=False)
         await dani.send(dani.id, "/start g1")
         expected = tr("es", "You are all set for game #{id}: I will send your view of the "
                             "cards here once it starts.").format(id=1)
-        await wait_for(lambda: bool(api.bot_messages(dani.id)))
+        english = "You are all set for game #1"
+        await wait_for(lambda: any(expected in (m.text or "") or english in (m.text or "")
+                                   for m in api.bot_messages(dani.id)))
         await api.settle(quiet=0.1)
         texts = [m.text or "" for m in api.bot_messages(dani.id)]
         assert any(expected in text for text in texts), texts

@@ -10,10 +10,10 @@ import pytest
 
 from tests.e2e.harness import BotRunner, wait_for
 from tests.e2e.koira_play import koira_turn_by, service_of
+from tests.e2e.spanish_group import GROUP, spanish_game
 from tests.english_check import log_faults
 from tests.fakebot import FakeBotAPI
 
-GROUP = -100778
 SAFE_WITHOUT_PLACE = re.compile(r"a salvo \(\d+\)")
 
 
@@ -21,12 +21,6 @@ SAFE_WITHOUT_PLACE = re.compile(r"a salvo \(\d+\)")
 async def api():
     async with FakeBotAPI() as fake:
         yield fake
-
-
-def button(api: FakeBotAPI, chat_id: int, message_id: int, start: str) -> str:
-    message = api.get_message(chat_id, message_id)
-    assert message is not None
-    return next(t for t, _ in api.buttons(message) if t.startswith(start))
 
 
 async def test_a_koira_player_out_of_cards_reads_their_place_in_spanish(
@@ -41,24 +35,9 @@ async def test_a_koira_player_out_of_cards_reads_their_place_in_spanish(
     beto = api.add_user(2, "Beto", language_code="es-MX")
     caro = api.add_user(3, "Caro", language_code="es-AR")
     players = [ana, beto, caro]
-    for user in players:
-        await user.start_bot()
     runner = BotRunner(api, pg_url)
-    await runner.start()
     try:
-        await wait_for(lambda: all(api.bot_messages(u.id) for u in players))
-        await ana.send(GROUP, "/settings language es")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "Ajustes de las partidas")))
-        service_of(runner).new_seed = lambda: 7
-        await caro.send(GROUP, "/newgame koira")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "nueva partida #1")))
-        await api.settle(quiet=0.05)
-        lobby = api.find_messages(GROUP, "nueva partida #1")[-1].message_id
-        for user in (ana, beto):
-            await user.press_and_settle(api.get_message(GROUP, lobby),
-                                        button(api, GROUP, lobby, "✋"), quiet=0.02)
-        await caro.press_and_settle(api.get_message(GROUP, lobby),
-                                    button(api, GROUP, lobby, "▶️"), quiet=0.02)
+        await spanish_game(api, runner, players, "/newgame koira", seed=7)
         turns = 0
         while (await service_of(runner).get(1)).status == "running":
             await koira_turn_by(api, runner, players, GROUP,
@@ -93,25 +72,10 @@ async def test_a_player_whose_app_sends_no_language_reads_the_groups(
     beto = api.add_user(2, "Beto", language_code="es")
     dani = api.add_user(3, "Dani", language_code=None)
     players = [ana, beto, dani]
-    for user in players:
-        await user.start_bot()
     runner = BotRunner(api, pg_url)
-    await runner.start()
     try:
-        await wait_for(lambda: all(api.bot_messages(u.id) for u in players))
-        await ana.send(GROUP, "/settings language es")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "Ajustes de las partidas")))
-        chosen = len(api.log)
-        await ana.send(GROUP, "/newgame")
-        await wait_for(lambda: bool(api.find_messages(GROUP, "nueva partida #1")))
-        await api.settle(quiet=0.05)
-        lobby = api.find_messages(GROUP, "nueva partida #1")[-1].message_id
-        answers = [await user.press_and_settle(api.get_message(GROUP, lobby),
-                                               button(api, GROUP, lobby, "✋"), quiet=0.02)
-                   for user in (beto, dani)]
+        chosen, answers = await spanish_game(api, runner, players)
         assert [a.get("text") for a in answers] == ["Te uniste a la partida #1."] * 2, answers
-        await ana.press_and_settle(api.get_message(GROUP, lobby),
-                                   button(api, GROUP, lobby, "▶️"), quiet=0.05)
         await wait_for(lambda: len(api.bot_messages(dani.id)) > 1)
         await api.settle(quiet=0.1)
         chats = {GROUP: "es", ana.id: "es", beto.id: "es", dani.id: "es"}
