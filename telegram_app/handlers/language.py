@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -31,7 +31,7 @@ from telegram_app.callbacks import Callback, is_move, parse
 from telegram_app.handlers.common import in_group, reply, user_ref
 from telegram_app.i18n import NATIVE_NAMES, SUPPORTED, _, normalize, set_language, use_language
 from telegram_app.render.common import error_text
-from telegram_app.services import services
+from telegram_app.services import BotServices, services
 
 log = logging.getLogger(__name__)
 REMEMBER = 60.0
@@ -97,35 +97,43 @@ async def reader_language(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     the private chat in that game's group's (the language their view of it is drawn in)."""
     chat, user = update.effective_chat, update.effective_user
     bot = services(context)
-
-    async def group_language() -> str | None:
-        if not in_group(chat) or chat is None:
-            return None
-        return await memory(context).get(
-            ("chat", chat.id), lambda: bot.service.chat_language(chat.id))
-
-    if update.callback_query is None and (chosen := await group_language()) is not None:
-        return normalize(chosen)
-    async def pressed_game_language() -> str | None:
-        """The language of the group of the game whose button was pressed in the private
-        chat (its view there is drawn in it: ``render.language.for_player``)."""
-        query = update.callback_query
-        data = parse(query.data) if query is not None else None
-        if data is None or not is_move(data.verb) or in_group(chat):
-            return None
-        game_id = data.game_id
-
-        async def look_up() -> str | None:
-            try:
-                return (await bot.service.get(game_id)).language
-            except ServiceError:  # (a forged id: the press is refused anyway)
-                return None
-        return await memory(context).get(("game", game_id), look_up)
-
+    group = chat if in_group(chat) and chat is not None else None
+    if group is not None and update.callback_query is None:
+        chosen = await _chat_language(context, bot, group.id)
+        if chosen is not None:
+            return normalize(chosen)
     own = None if user is None else await memory(context).get(
         ("user", user.id), lambda: bot.service.chosen_language(user.id)) or user.language_code
+    if own:
+        return normalize(own)
     # (a reader whose language is unknown, their app sending none: the group's, the best guess)
-    return normalize(own or await group_language() or await pressed_game_language())
+    if group is not None:
+        return normalize(await _chat_language(context, bot, group.id))
+    return normalize(await _pressed_game_language(context, bot, update.callback_query))
+
+
+async def _chat_language(context: ContextTypes.DEFAULT_TYPE, bot: BotServices,
+                         chat_id: int) -> str | None:
+    """The group's language setting (``None``: not set)."""
+    return await memory(context).get(("chat", chat_id), lambda: bot.service.chat_language(chat_id))
+
+
+async def _pressed_game_language(context: ContextTypes.DEFAULT_TYPE, bot: BotServices,
+                                 query: CallbackQuery | None) -> str | None:
+    """The language of the group of the game whose move button was pressed in the private
+    chat (its view there is drawn in it: ``render.language.for_player``); ``None`` for
+    anything else."""
+    data = parse(query.data) if query is not None else None
+    if data is None or not is_move(data.verb):
+        return None
+    game_id = data.game_id
+
+    async def look_up() -> str | None:
+        try:
+            return (await bot.service.get(game_id)).language
+        except ServiceError:  # (a forged id: the press is refused anyway)
+            return None
+    return await memory(context).get(("game", game_id), look_up)
 
 
 async def update_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
