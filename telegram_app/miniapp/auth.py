@@ -4,7 +4,11 @@ it, or with a forged or expired one, gets 401 and changes nothing.
 
 Every answer is in the user's language: the one they chose with ``/language`` in the private
 chat, else their Telegram app's (``initData``'s ``language_code``), as the bot's private
-messages are (``handlers/language.py``)."""
+messages are (``handlers/language.py``). A user whose language is unknown (neither: the
+``language_code`` is optional) reads a page about one game, one group's league or one
+tournament in that group's language, as the chat's messages about it are
+(``render.language.for_player``), once they may read that page (:func:`group_language`);
+any other page, and a refusal to someone who may not, in English."""
 
 from __future__ import annotations
 
@@ -17,10 +21,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from telegram.ext import Application
 
+from league.store import access
 from league.store.errors import ServiceError
 from telegram_app.i18n import _, normalize
 from telegram_app.miniapp.initdata import InitDataError, WebAppUser, claimed_language, validate
-from telegram_app.miniapp.text import language
+from telegram_app.miniapp.text import chat_id_of, id_of, language
+from telegram_app.miniapp.tournament_api import tournament_id_of, visible_tournament
 from telegram_app.render.common import error_text
 from telegram_app.services import KEY, BotServices
 
@@ -41,9 +47,49 @@ def user_of(request: Request, app: Application, bot: BotServices) -> WebAppUser:
     return validate(init_data_of(request), app.bot.token, bot.service.clock())
 
 
-async def reader_language(bot: BotServices, user: WebAppUser) -> str:
-    """The language ``user`` reads: chosen with ``/language``, else their app's."""
-    return normalize(await bot.service.chosen_language(user.id) or user.language_code)
+async def reader_language(bot: BotServices, user: WebAppUser,
+                          request: Request | None = None) -> str:
+    """The language ``user`` reads: chosen with ``/language``, else their app's, else (their
+    app sends none) that of the group ``request`` is about (:func:`group_language`)."""
+    own = await bot.service.chosen_language(user.id) or user.language_code
+    if own or request is None:
+        return normalize(own)
+    return normalize(await group_language(request, bot, user))
+
+
+START = {"g": "game_id", "r": "game_id", "c": "chat_id", "t": "tournament_id"}
+"""A Mini App start parameter's letter: the path parameter it names (``links.direct_link``)."""
+
+
+async def group_language(request: Request, bot: BotServices, user: WebAppUser) -> str | None:
+    """The language setting of the group whose game (``game_id``), league (``chat_id``) or
+    tournament (``tournament_id``) the request's path names (the page's words: the screen
+    its ``start`` query opens, :data:`START`), looked up as the chat side
+    does (``handlers/language.py``); ``None`` for any other path, and unless ``user`` may
+    read that page (its own rule, :mod:`league.store.access`): a refusal's words must not
+    tell someone else whether the game exists or which language its group speaks."""
+    params = dict(request.path_params)
+    start = request.query_params.get("start", "")  # (the page's words: the screen it opens)
+    if not params and len(start) > 1 and start[0] in START:
+        params[START[start[0]]] = start[1:]
+    try:
+        if "game_id" in params:  # (a game's pages and its replay: its chat's members)
+            game_id = id_of(params["game_id"])
+            if not await access.may_see_game(bot.db, game_id, user.id):
+                return None
+            return (await bot.service.get(game_id)).language
+        if "chat_id" in params:
+            chat_id = chat_id_of(params["chat_id"])
+            if not await access.played_in(bot.db, chat_id, user.id):
+                return None
+            return await bot.service.chat_language(chat_id)
+        if "tournament_id" in params:
+            cup = await visible_tournament(
+                bot, tournament_id_of(params["tournament_id"]), user)
+            return await bot.service.chat_language(cup.chat_id)
+    except ServiceError:  # (no such game, a mangled id, not theirs: the endpoint refuses)
+        return None
+    return None
 
 
 def unauthorized(request: Request, exc: InitDataError, *, explain: bool) -> JSONResponse:
@@ -85,7 +131,8 @@ def authed(app: Application) -> Callable[..., Callable[[Request], Awaitable[Resp
     """Wrap an endpoint: 401 without a valid ``initData`` (:func:`unauthorized`; ``explain``
     for the page's words), 503 before the bot's services exist; a ``ServiceError`` becomes
     its polite text (``STATUS``, else 400). The endpoint runs in the user's language
-    (:func:`reader_language`)."""
+    (:func:`reader_language`, the request's group's for a user whose language is
+    unknown)."""
     def wrap(handler: Handler, *, explain: bool = False
              ) -> Callable[[Request], Awaitable[Response]]:
         @functools.wraps(handler)
@@ -97,7 +144,7 @@ def authed(app: Application) -> Callable[..., Callable[[Request], Awaitable[Resp
                 user = user_of(request, app, bot)
             except InitDataError as exc:
                 return unauthorized(request, exc, explain=explain)
-            with language(await reader_language(bot, user)):
+            with language(await reader_language(bot, user, request)):
                 try:
                     return await handler(request, bot, user)
                 except ServiceError as exc:

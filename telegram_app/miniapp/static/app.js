@@ -197,7 +197,9 @@ async function boot() {
   setInterval(() => tickClocks(t), 1000);
   try {
     // (a refusal of the words comes first: its message says why, in the app's language)
-    [t, me] = await Promise.all([get("strings"), get("me").catch((error) => error)]);
+    // (the screen it opens: a reader whose app sends no language reads its group's)
+    const words = params.start ? `strings?start=${encodeURIComponent(params.start)}` : "strings";
+    [t, me] = await Promise.all([get(words), get("me").catch((error) => error)]);
     if (me instanceof Error) throw me;
     document.documentElement.lang = t.lang || "en";
   } catch (error) {
