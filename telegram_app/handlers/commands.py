@@ -160,26 +160,29 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """``/rules [kind] [args]``: a game's rules, the arguments read by its UI (Coyote: an
     edition). A first word that names a game or one of its editions or options
     (:func:`_named_kind`: ``/rules feathers`` is Coyote's whatever game is open) picks that
-    game; otherwise the open game's rules, told with its options, else the default game's;
-    ``/rules tournament``: how a tournament runs."""
+    game; otherwise the open game's rules, told with its options, else the default game's.
+    In a group with no game open, a game named alone is told with the group's defaults
+    (``/settings``: what its next ``/newgame`` plays); ``/rules tournament``: how a
+    tournament runs."""
     args = list(context.args or [])
     if args and args[0].lower() == "tournament":
         await reply(update, context, tournament_rules())
         return
     named = _named_kind(args[0]) if args else None
+    kind, options = named or default_kind(), None
+    chat = update.effective_chat
     if named is not None:
-        kind = named
         args = args[1:] if args[0].lower() == named else args
-        options = None
-    else:
-        kind, options = default_kind(), None
-        chat = update.effective_chat
-        if in_group(chat) and chat is not None:
-            bot, thread = services(context), thread_of(update.effective_message)
+    if in_group(chat) and chat is not None:
+        bot, thread = services(context), thread_of(update.effective_message)
+        game = None
+        if named is None:
             game = await bot.service.open_game(chat.id, thread) or \
                 await topic_table(bot, chat.id, thread)
-            if game is not None:
-                kind, options, args = game.kind, game.options, []
+        if game is not None:
+            kind, options, args = game.kind, game.options, []
+        elif not args:  # (the options the group's next /newgame would have: its /settings)
+            options = (await bot.service.chat_settings(chat.id))["games"].get(kind)
     await reply(update, context, ui_for(kind).rules_text(args, options))
 
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.coyote.editions import MAX_BID
 from telegram_app.i18n import _
 
 
 def error_text(code: str, detail: dict[str, Any]) -> str | None:
     """The alert (≤ 200 characters) for one of Coyote's refusal codes, ``None`` for others."""
+    if code == "bid_too_low" and detail.get("min_bid", 0) > MAX_BID:
+        # (after the top bid no higher one exists to ask for: only a Coyote call is left)
+        code, detail = "bid_too_high", {"max": MAX_BID}
     messages = {
         "bad_player_count": _("This edition is for {min}–{max} players.").format(
             min=detail.get("min", ""), max=detail.get("max", "")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import OptionSpec
+from engine.coyote import CoyoteGame
 from telegram_app.games.coyote.words import edition_name
 from telegram_app.i18n import _
 
@@ -24,12 +25,15 @@ def _on_off(value: Any) -> str:
     return _("on") if value else _("off")
 
 
-def setting_label(spec: OptionSpec, value: Any) -> str:
-    """The ``/settings`` button of a chat's default of ``spec`` at ``value``."""
+def setting_label(spec: OptionSpec, value: Any, options: dict[str, Any] | None = None) -> str:
+    """The ``/settings`` button of a chat's default of ``spec`` at ``value`` (``options``: the
+    chat's other Coyote defaults, whose edition names its special actions)."""
     if spec.name == "edition":
         return _("🃏 Edition: {value}").format(value=edition_name(value))
     if spec.name == "lives":
         return _("❤️ Lives: {value}").format(value=value)
+    if spec.name == "specials" and CoyoteGame().specials_kind(options) == "coins":
+        return _("🪙 Coins: on") if value else _("🪙 Coins: off")  # (as the lobby says)
     if spec.name == "specials":
         return _("🎭 Special actions: {value}").format(value=_on_off(value))
     if spec.name == "after_elimination":

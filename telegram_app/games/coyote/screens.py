@@ -136,8 +136,9 @@ def _seat_lines(game: GameSnapshot, view: dict[str, Any], own: int | None) -> li
                       for c in view["face_up"][seat]]
             if cards:
                 parts.append("· " + " + ".join(cards))
-            if view["safe"][seat]:
-                parts.append(_("(safe)"))
+            if view["safe"][seat]:  # (Japanese writes no space before its 「（」: 8（セーフ）)
+                safe = _("(safe)")
+                parts[-1] += safe if safe.startswith("（") else " " + safe
         lines.append(" ".join(parts))
     return lines
 

@@ -9,7 +9,13 @@ from typing import Any
 
 from engine.coyote.editions import get_edition
 from league.store.snapshots import GameSnapshot
-from telegram_app.games.coyote.words import card_label, legend_line, special_text, tally
+from telegram_app.games.coyote.words import (
+    card_label,
+    legend_line,
+    special_text,
+    tally,
+    turned_up,
+)
 from telegram_app.i18n import _, join_list
 from telegram_app.render.common import name_html
 
@@ -66,7 +72,7 @@ def showdown_text(game: GameSnapshot, showdown: dict[str, Any]) -> str:
     edition = game.options.get("edition", "classic")
     explained: set[str] = set()  # special cards whose note says what the legend would
     for i, card in enumerate(showdown["cards"]):
-        who = name_html(game.at_seat(owners[i])) if i < len(owners) else _("turned up")
+        who = name_html(game.at_seat(owners[i])) if i < len(owners) else turned_up(edition)
         source = SOURCES.get(sources[i] if i < len(sources) else "own")
         notes = ([source()] if source else []) + list(
             filter(None, (_effect(edition, e) for e in card["effects"])))

@@ -22,6 +22,7 @@ from telegram_app.games.coyote.words import (
     special_text,
     specials_among,
     tally,
+    turned_up,
 )
 from telegram_app.i18n import _
 from telegram_app.miniapp.text import clean_name, plain
@@ -239,7 +240,7 @@ def replay_cards(game: GameSnapshot, events: list[dict[str, Any]]) -> dict[str, 
         for i, c in enumerate(event["cards"]):
             try:
                 name = clean_name(game.at_seat(owners[i]).name) if i < len(owners) \
-                    else _("turned up")
+                    else turned_up(edition)
             except KeyError:
                 name = "?"
             changed = c["face"] is not None and c["value"] != c["face"]

@@ -3,6 +3,7 @@ together from this package's screens, keyboards, verbs, reports and texts."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,7 @@ class CoyoteUI:
         return option_texts.title(options)
 
     def setting_label(self, spec: OptionSpec, value: Any, options: dict[str, Any]) -> str:
-        return option_texts.setting_label(spec, value)
+        return option_texts.setting_label(spec, value, options)
 
     # --- lobby ---------------------------------------------------------------------------
     def lobby_text(self, game: GameSnapshot, reachable: set[int]) -> str:
@@ -87,7 +88,7 @@ class CoyoteUI:
     def new_game_options(self, args: list[str]) -> dict[str, Any] | str:
         if not args:  # (the chat's /settings choose the edition, else the game's default)
             return {}
-        edition = args[0].lower()
+        edition = edition_word(args[0])
         if edition not in EDITIONS:
             return _("Unknown edition “{edition}”. Choose one of: {list}.").format(
                 edition=escape(edition[:32]), list=join_list(EDITIONS))
@@ -221,7 +222,7 @@ class CoyoteUI:
                      ids=join_list(f"#{g.id}" for g in games))
 
     def rules_text(self, args: list[str], options: dict[str, Any] | None = None) -> str:
-        edition = (args or [""])[0].lower()
+        edition = edition_word((args or [""])[0])
         if edition in EDITIONS:
             return rules_text(edition, None)
         return rules_text((options or {}).get("edition", "classic"), options)
@@ -232,6 +233,12 @@ class CoyoteUI:
     def confirm_text(self, on: bool | None) -> str | None:
         return confirm_text(on)
 
+
+
+def edition_word(word: str) -> str:
+    """An edition's name as typed: lower case, and read as ASCII when a Japanese keyboard in
+    full-width mode typed it (``ｐｏｋｅｒ－ｄｅｃｋ`` → ``poker-deck``)."""
+    return unicodedata.normalize("NFKC", word).lower()
 
 
 def confirm_text(on: bool | None) -> str:

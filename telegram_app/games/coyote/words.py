@@ -70,6 +70,12 @@ def edition_name(edition: str) -> str:
     return names.get(edition, edition)
 
 
+def turned_up(edition: str) -> str:
+    """What a showdown calls the card turned up from the deck (not a player's): in feathers
+    it is a feather, as every other line of that edition says."""
+    return _("turned-up feather") if edition == "feathers" else _("turned up")
+
+
 def special_name(name: str) -> str:
     """A mask's or coin's name as players see it."""
     names = {
