@@ -151,7 +151,7 @@ class KoiraGame:
         ``one_card_only`` (R19: phase 1 plays one card), ``not_in_hand``,
         ``stock_too_small`` (``min``), ``no_stock_in_phase_2`` (R19),
         ``no_pickup_in_phase_1`` (R19), ``nothing_to_pick_up`` (R19: a leader cannot pick
-        up), ``bad_sequence`` (``min``), ``does_not_beat``.
+        up), ``bad_sequence`` (``min``, ``from_two``), ``does_not_beat``.
         """
         if state["over"]:
             raise RuleError("game_over")

@@ -53,7 +53,8 @@ def top_play(state: JSON) -> list[str] | None:
 def check_play(state: JSON, seat: int, cards: tuple[str, ...]) -> None:
     """Raise the ``RuleError`` that forbids ``seat`` playing ``cards`` now, if any:
     ``not_in_hand``, ``bad_sequence`` (not a sequence lowest first, R20, ``min_sequence``;
-    R17: with ``trump_ends_trick`` a sequence must start with a 2) or ``does_not_beat``
+    R17: with ``trump_ends_trick`` a sequence must start with a 2; detail ``min``,
+    ``from_two``: whether it must, so the refusal can say so) or ``does_not_beat``
     (R10: the play's lowest card must beat the top play's highest)."""
     hand = state["hands"][seat]
     if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
@@ -61,7 +62,8 @@ def check_play(state: JSON, seat: int, cards: tuple[str, ...]) -> None:
     options = state["options"]
     if len(cards) > 1 and not is_sequence(cards, options["min_sequence"],
                                           options["trump_ends_trick"]):
-        raise RuleError("bad_sequence", min=options["min_sequence"])
+        raise RuleError("bad_sequence", min=options["min_sequence"],
+                        from_two=options["trump_ends_trick"])
     top = top_play(state)
     if top is not None and not play_beats(cards, top, state["trump"]):
         raise RuleError("does_not_beat")

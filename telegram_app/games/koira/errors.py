@@ -32,8 +32,7 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
         "no_stock_in_phase_2": lambda: _("The stock is only played in phase 1."),
         "no_pickup_in_phase_1": lambda: _("There is nothing to pick up in phase 1."),
         "nothing_to_pick_up": lambda: _("The trick is empty: lead a card or a sequence."),
-        "bad_sequence": lambda: _("A sequence is {min} or more cards of one suit in a row "
-                                  "(aces high only).").format(min=detail.get("min", 2)),
+        "bad_sequence": lambda: _sequence_text(detail),
         "does_not_beat": lambda: _("That does not beat the top of the trick: play a higher "
                                    "card of its suit or a trump, or pick up."),
         "bad_player_count": lambda: _("Koira is for {min}–{max} players.").format(
@@ -45,3 +44,14 @@ def error_text(code: str, detail: dict[str, Any] | None = None) -> str:
     }
     text = messages.get(code)
     return text() if text is not None else common.error_text(code, detail)
+
+
+def _sequence_text(detail: dict[str, Any]) -> str:
+    """What a sequence is; with ``trump_ends_trick`` (``from_two``, R17) also that it must
+    start with a 2: a run from a 3 up is a sequence by the first sentence, yet refused."""
+    text = _("A sequence is {min} or more cards of one suit in a row (aces high only).").format(
+        min=detail.get("min", 2))
+    if detail.get("from_two"):
+        text += "\n" + _("A trump played on a trick not led with trump ends it at once; "
+                         "sequences must start with a 2.")
+    return text

@@ -42,11 +42,11 @@ def _names(game: GameSnapshot, seats: list[int]) -> str:
 
 
 def shares(game: GameSnapshot, event: Event) -> str:
-    """``Ann 3, Bo 3`` (a shuffled share: counts only, R3) or ``Ann K♦️ 3♣️; Bo K♥️`` (R5:
-    sorted, every card public)."""
+    """``Ann 3, Bo 3`` (a shuffled share: counts only, R3) or ``Ann K♦️ 3♣️, Bo K♥️`` (R5:
+    sorted, every card public); a list as the language writes one (Japanese 「、」)."""
     if event.get("how") == "sorted":
         shares = event.get("shares") or {}
-        return "; ".join(f"{_who(game, int(seat))} {cards_label(cards)}"
+        return join_list(f"{_who(game, int(seat))} {cards_label(cards)}"
                          for seat, cards in shares.items())
     return join_list(f"{_who(game, seat)} {count}"
                      for seat, count in zip(event["seats"], event.get("counts") or [],

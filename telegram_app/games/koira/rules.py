@@ -46,8 +46,9 @@ def rules_text(options: dict[str, Any] | None = None) -> str:
     if options.get("pickup_single"):
         variants.append(_("A pick-up takes only the lowest card of the lowest play."))
     if variants:
+        # one option a line: sentences apart by a space read wrong in Japanese (「。 」)
         parts.append(_("<b>This game's options:</b> {options}").format(
-            options=" ".join(variants)))
+            options="".join("\n• " + variant for variant in variants)))
     parts.append(_("Under 🎴 on the group's table, or in our private chat, tap a card to play "
                    "it; in phase 2 tap the cards of a sequence, then Play, or Pick up."))
     return "\n\n".join(parts)

@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from engine import GAMES
 from engine.core import Action, RuleError
-from engine.koira.cards import is_card, sort_key
+from engine.koira.cards import sort_key
 from league.store.errors import ServiceError
 from league.store.snapshots import GameSnapshot, PlayerInfo
 from telegram_app.games.base import Events, PageTable, Report, Rows
 from telegram_app.games.koira import errors, keyboards, notes, replay, rules, screens
 from telegram_app.games.koira import options as option_texts
 from telegram_app.games.koira import table as page_table
-from telegram_app.games.koira.words import cards_label, hand_label
+from telegram_app.games.koira.words import cards_label, hand_label, typed_card
 from telegram_app.games.registry import Press
 from telegram_app.i18n import _, join_list
 from telegram_app.render.common import plain_name
@@ -46,10 +46,9 @@ NEW_GAME_WORDS = {"tie_split": ("tie_split", True), "trump_ends_trick": ("trump_
 """``/newgame koira <words>``: each word sets one option (``3``: sequences of 3 or more)."""
 REDRAWN = ("card_played", "picked_up", "cards_drawn", "player_out", "trump_revealed")
 """Events whose ``seat`` had their hand changed: their private message is drawn again."""
-SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "S": "S", "H": "H", "D": "D", "C": "C",
-              "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
-"""A typed card's suit: its letter or symbol (the white symbols too, which Japanese keyboards
-offer for スペード, ハート, ダイヤ, クラブ as often as the black ones)."""
+SEPARATORS = str.maketrans(",・･", "   ")
+"""Between typed cards, besides spaces: commas (the handler reads 「、」 as one) and the
+Japanese list mark 「・」, which a Japanese keyboard types on its 「/」 key in kana mode."""
 
 
 def _engine() -> Any:
@@ -161,27 +160,27 @@ def game_over_text(game: GameSnapshot) -> str:
 
 @in_seat_language
 def typed(game: GameSnapshot, seat: int, text: str) -> Action | str:
-    """A typed play (``7H``, ``10♠``, ``5h 6h 7h``), if it is a legal play now; else a hint:
-    which of the cards typed the player does not hold, or how to type a card."""
-    cards: list[str] = []
-    for word in text.replace(",", " ").split():
-        word = word.upper().replace("\ufe0f", "")
-        card = word[:-1] + SUIT_WORDS.get(word[-1:], "?") if len(word) >= 2 else ""
-        if not is_card(card):
-            cards = []
-            break
-        cards.append(card)
-    if cards:
-        ordered = tuple(sorted(cards, key=sort_key))
-        if Action("play", cards=ordered) in _engine().legal_actions(game.state or {}, seat):
-            return Action("play", cards=ordered)
+    """A typed play (``7H``, ``10♠``, ``♡7``, ``5h 6h 7h``) of cards the player holds, if the
+    engine takes it; if it refuses it, its reason (the card does not beat the top, the cards
+    are no sequence, phase 1 plays one card) as :mod:`errors` words it. Else a hint: which
+    of the cards typed the player does not hold, or how to type a card."""
+    words = text.translate(SEPARATORS).split()
+    cards = [card for word in words if (card := typed_card(word)) is not None]
+    if cards and len(cards) == len(words):
         try:
-            hand = _engine().view(game.state or {}, seat)["hand"] or []
+            hand = _engine().view(game.state or {}, seat)["hand"]
         except RuleError:  # no seat of this game
             hand = None
-        missing = [c for c in dict.fromkeys(cards) if hand is not None and c not in hand]
-        if missing:  # real cards, but not theirs: say so rather than how to type one
-            return _("You don't hold {cards}.").format(cards=cards_label(missing))
+        if hand is not None:
+            missing = [c for c in dict.fromkeys(cards) if c not in hand]
+            if missing:  # real cards, but not theirs: say so rather than how to type one
+                return _("You don't hold {cards}.").format(cards=cards_label(missing))
+            action = Action("play", cards=tuple(sorted(cards, key=sort_key)))
+            try:
+                _engine().apply(game.state or {}, seat, action)
+            except RuleError as exc:  # held, but refused: why, not how to type a card
+                return errors.error_text(exc.code, exc.detail)
+            return action
     return _("Tap a card on the keyboard of your message, or type one such as 7H or 10S "
              "(a sequence: 5H 6H 7H).")
 

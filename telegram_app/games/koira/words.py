@@ -1,12 +1,12 @@
 """Koira's cards as players read them: ``10H`` → ``10♥️`` (rules notation in
-``shared/rules/koira.md`` "Card notation"). Card labels are notation, the same in every
-language; suit names are translated."""
+``shared/rules/koira.md`` "Card notation"), and as they type them (:func:`typed_card`). Card
+labels are notation, the same in every language; suit names are translated."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.koira.cards import SUITS, sorted_hand, suit
+from engine.koira.cards import SUITS, is_card, sorted_hand, suit
 from telegram_app.i18n import _
 
 SUIT_SYMBOLS = {"S": "♠️", "H": "♥️", "D": "♦️", "C": "♣️"}
@@ -50,3 +50,22 @@ def by_suit(hand: Sequence[str]) -> list[list[str]]:
 def hand_label(hand: Sequence[str]) -> str:
     """A hand, sorted, suits apart: ``"3♠️ 9♠️ · 5♥️"``."""
     return " · ".join(cards_label(group) for group in by_suit(hand))
+
+
+SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "S": "S", "H": "H", "D": "D", "C": "C",
+              "♤": "S", "♡": "H", "♢": "D", "♧": "C", "❤": "H"}
+"""A typed card's suit: its letter or symbol (the white symbols too, which Japanese keyboards
+offer for スペード, ハート, ダイヤ, クラブ as often as the black ones; and the emoji keyboard's
+red heart ❤️, the heart most players find first)."""
+
+
+def typed_card(word: str) -> str | None:
+    """One typed card, rank then suit (``7H``, ``10♠``) or suit first (``♡7``, ``H7``: how
+    Japanese names a card, ハートの7); ``None`` if it names none. (No word reads both ways:
+    no rank begins with a suit's letter or symbol.)"""
+    word = word.upper().replace("\ufe0f", "")
+    for rank_part, suit_part in ((word[:-1], word[-1:]), (word[1:], word[:1])):
+        card = rank_part + SUIT_WORDS.get(suit_part, "?")
+        if len(word) >= 2 and is_card(card):
+            return card
+    return None

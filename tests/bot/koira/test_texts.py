@@ -152,7 +152,7 @@ def test_every_event_type_of_the_engine_is_told() -> None:
         state, events = apply(state, seat, Action("play", cards=(card,)))
     shared = next(e for e in events if e["type"] == "trick_shared")
     sorted_line = notes.event_line(snapshot(state), shared, events) or ""
-    assert sorted_line == "🔀 The tie is shared out: ⁨Kim⁩ Q♠️; ⁨Sato⁩ Q♥️; ⁨Ruiz⁩ 5♦️."
+    assert sorted_line == "🔀 The tie is shared out: ⁨Kim⁩ Q♠️, ⁨Sato⁩ Q♥️, ⁨Ruiz⁩ 5♦️."
     assert kinds <= {k for k, v in seen.items() if v}, kinds - set(seen)
     assert "leaves the game" in seen["player_removed"]
 
