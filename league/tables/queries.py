@@ -23,7 +23,7 @@ from league.store.models import Game as GameRow
 from league.store.rating_models import LeaguePost, Rating, RatingEvent
 from league.store.rows import load_game, rowcount
 from league.store.snapshots import GameSnapshot, snapshot
-from league.tables.ratings import START, RatingChange, shown_change
+from league.tables.ratings import START, RatingChange, shown_change, shown_rating
 from league.tables.standings import (
     DEFAULT_TZ,
     MAX_SEASON_WEEKS,
@@ -148,17 +148,19 @@ class LeagueQueries:
     async def rating_card(self, user_id: int, chat_id: int | None, *,
                           kind: str) -> RatingCard:
         """A player's rating card; a player without rated games has 1500 and no rank. Ranks
-        are shared on equal ratings (1 + the number of players rated higher), counted in SQL
-        rather than by loading every rating."""
+        are shared on equal ratings as shown (1 + the number of players whose Elo reads
+        higher: 1491 and 1491 share a rank, whatever the decimals, as in the standings),
+        counted in SQL rather than by loading every rating."""
         async with self.ctx.db.sessions() as session:
             mine = await session.get(Rating, (user_id, kind))
             names = await _names(session, {user_id})
             overall = local = None
+            # (an Elo reads higher than mine from its shown value + 0.5: rounded half up)
+            above = Rating.rating >= shown_rating(mine.rating if mine else START) + 0.5
             if mine is not None and mine.games >= TOP_MIN_GAMES:
                 overall = 1 + (await session.scalar(
                     select(func.count()).select_from(Rating).where(
-                        Rating.kind == kind, Rating.games >= TOP_MIN_GAMES,
-                        Rating.rating > mine.rating)) or 0)
+                        Rating.kind == kind, Rating.games >= TOP_MIN_GAMES, above)) or 0)
             if mine is not None and chat_id is not None:
                 members = select(RatingEvent.user_id).where(
                     RatingEvent.chat_id == chat_id, RatingEvent.kind == kind)
@@ -166,7 +168,7 @@ class LeagueQueries:
                         members.where(RatingEvent.user_id == user_id).limit(1))):
                     local = 1 + (await session.scalar(
                         select(func.count()).select_from(Rating).where(
-                            Rating.kind == kind, Rating.rating > mine.rating,
+                            Rating.kind == kind, above,
                             Rating.user_id.in_(members.distinct()))) or 0)
         return RatingCard(user_id, names.get(user_id, str(user_id)),
                           mine.rating if mine else START, mine.games if mine else 0,

@@ -14,7 +14,8 @@ Time
 Tables
     Weekly points are Σ S_i over the period's rated games (opponents outlasted, ties ½); the
     season table sums the same over the season. Rows are ranked by points, then wins, then
-    rating (all descending); players equal on all three share a rank (1, 1, 3 ...).
+    rating as shown (``shown_rating``: the whole Elo points every screen gives; all
+    descending); players equal on all three share a rank (1, 1, 3 ...).
 
 All functions raise :class:`ValueError` for a naive datetime or an unknown time zone.
 """
@@ -27,7 +28,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
-from league.tables.ratings import PROVISIONAL_GAMES, RatingChange, shown_change
+from league.tables.ratings import (
+    PROVISIONAL_GAMES,
+    RatingChange,
+    shown_change,
+    shown_rating,
+)
 
 __all__ = [
     "DEFAULT_TZ", "EPOCH", "SEASON_WEEKS", "GameResult", "LeaderRow", "StandingRow",
@@ -195,7 +201,9 @@ def table(results: Iterable[GameResult[P]], ratings: Mapping[P, float] | None = 
             change[p] = change.get(p, 0) + shown_change(row.before, row.after)
             last[p] = row.after
     current = {p: (ratings or {}).get(p, last[p]) for p in points}
-    ranked = _ranked(list(points), key=lambda p: (points[p], wins[p], current[p]))
+    # (the Elo as shown: two rows that read 1491 and 1491 are level, whatever the decimals)
+    ranked = _ranked(list(points),
+                     key=lambda p: (points[p], wins[p], shown_rating(current[p])))
     return [StandingRow(p, points[p], games[p], wins[p], current[p], change[p], rank)
             for rank, p in ranked]
 
@@ -218,7 +226,8 @@ class LeaderRow(Generic[P]):
 def leaderboard(ratings: Mapping[P, float], games_played: Mapping[P, int], *,
                 min_games: int = PROVISIONAL_GAMES,
                 among: Iterable[P] | None = None) -> list[LeaderRow[P]]:
-    """Players by rating, best first, with shared ranks for equal ratings.
+    """Players by rating, best first, with shared ranks for equal ratings as shown
+    (``shown_rating``).
 
     Only players with at least ``min_games`` rated games appear (10 for ``/top``; pass 0 to
     rank everyone). ``among`` restricts the board to some players (e.g. a chat's members,
@@ -227,7 +236,7 @@ def leaderboard(ratings: Mapping[P, float], games_played: Mapping[P, int], *,
     pool = list(ratings) if among is None else [p for p in dict.fromkeys(among) if p in ratings]
     eligible = [p for p in pool if games_played.get(p, 0) >= min_games]
     return [LeaderRow(rank, p, ratings[p], games_played.get(p, 0))
-            for rank, p in _ranked(eligible, key=lambda p: ratings[p])]
+            for rank, p in _ranked(eligible, key=lambda p: shown_rating(ratings[p]))]
 
 
 def rank_of(player: P, rows: Iterable[LeaderRow[P] | StandingRow[P]]) -> int | None:

@@ -80,16 +80,16 @@ class Reports(Screens):
         arrived. A quiet group's note names no turn (the player to act is pinged)."""
         fresh = delivery.game
         ui = ui_for(fresh)
-        lines = ui.untold_lines(fresh, logged)
         if quiet(fresh) and not is_over(fresh) and not any(
                 e.get("type") in NOTABLE for events in logged for e in events):
             return True
-        over_text = ui.game_over_text(fresh) if is_over(fresh) else None
-        if lines and over_text:
-            lines += ["", over_text]
-        elif lines and not quiet(fresh) and (turn := ui.turn_line(fresh)):
-            lines.append(turn)
-        with for_chat(fresh):
+        with for_chat(fresh):  # (every line of it: a game's own texts may not set it)
+            lines = ui.untold_lines(fresh, logged)
+            over_text = ui.game_over_text(fresh) if is_over(fresh) else None
+            if lines and over_text:
+                lines += ["", over_text]
+            elif lines and not quiet(fresh) and (turn := ui.turn_line(fresh)):
+                lines.append(turn)
             lines = note_lines(fresh, lines, [e for events in logged for e in events],
                                over_text)
         return not lines or await self.messenger.send_result(

@@ -69,9 +69,15 @@ def standings_text(standings: Standings, *, final: bool = False) -> str:
 
 
 def champion_line(standings: Standings) -> str:
-    """``🏆 Champion: …`` for a season table (several on a tie)."""
+    """``👑 Season champion: …`` for a season table; several on a tie, named champions (as
+    the end of a game names its winners)."""
     names = [_name(standings.names.get(r.player, "?")) for r in standings.rows if r.rank == 1]
-    return _("👑 Season champion: {names}!").format(names=join_list(names)) if names else ""
+    if not names:
+        return ""
+    # (two messages, not n_: the one champion's keeps its translations; a tie is 2 or more)
+    line = _("👑 Season champion: {names}!") if len(names) == 1 else \
+        _("👑 Season champions: {names}!")
+    return line.format(names=join_list(names))
 
 
 def rating_text(card: RatingCard, kind: str | None = None, *, in_group: bool) -> str:
