@@ -27,12 +27,15 @@ class InspectionMixin:
     _last_activity: float
     _queries: dict[str, dict]
     _answers: dict[str, dict]
+    settle_began = 0.0
+    """When the last :meth:`settle` began (``time.monotonic()``), for the busy checks."""
 
     # ------------------------------------------------------------------ sync helpers
     async def settle(self, quiet: float = 0.15, timeout: float = 30) -> None:  # noqa: ASYNC109
         """Wait until every queued update was fetched via getUpdates and no bot request
         (other than a pending long poll) happened for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
+        self.settle_began = time.monotonic()
+        deadline = self.settle_began + timeout
         while True:
             now = time.monotonic()
             undelivered = len(self._webhook_pending) if self.webhook_targets else \
