@@ -167,12 +167,13 @@ def typed(game: GameSnapshot, seat: int, text: str) -> Action | str:
     words = text.translate(SEPARATORS).split()
     cards = [card for word in words if (card := typed_card(word)) is not None]
     if cards and len(cards) == len(words):
+        cards = list(dict.fromkeys(cards))  # (a card typed twice is that card)
         try:
             hand = _engine().view(game.state or {}, seat)["hand"]
         except RuleError:  # no seat of this game
             hand = None
         if hand is not None:
-            missing = [c for c in dict.fromkeys(cards) if c not in hand]
+            missing = [c for c in cards if c not in hand]
             if missing:  # real cards, but not theirs: say so rather than how to type one
                 return _("You don't hold {cards}.").format(cards=cards_label(missing))
             action = Action("play", cards=tuple(sorted(cards, key=sort_key)))

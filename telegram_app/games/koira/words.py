@@ -62,10 +62,16 @@ red heart ❤️, the heart most players find first)."""
 def typed_card(word: str) -> str | None:
     """One typed card, rank then suit (``7H``, ``10♠``) or suit first (``♡7``, ``H7``: how
     Japanese names a card, ハートの7); ``None`` if it names none. (No word reads both ways:
-    no rank begins with a suit's letter or symbol.)"""
-    word = word.upper().replace("\ufe0f", "")
-    for rank_part, suit_part in ((word[:-1], word[-1:]), (word[1:], word[:1])):
-        card = rank_part + SUIT_WORDS.get(suit_part, "?")
-        if len(word) >= 2 and is_card(card):
-            return card
-    return None
+    no rank begins with a suit's letter or symbol.) Suit first takes a suit symbol, or a
+    letter before a number: two letters (``ha``, ``sa``, ``DJ``) are words of a chat, not a
+    card, unless the rank comes first (``AH``)."""
+    word = word.upper().replace("\ufe0f", "").replace("\ufe0e", "")  # (emoji or text style)
+    if len(word) < 2:
+        return None
+    card = word[:-1] + SUIT_WORDS.get(word[-1:], "?")
+    if is_card(card):
+        return card
+    if word[:1].isalpha() and not word[1:2].isdigit():
+        return None
+    card = word[1:] + SUIT_WORDS.get(word[:1], "?")
+    return card if is_card(card) else None
