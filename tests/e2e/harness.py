@@ -40,6 +40,7 @@ class BotRunner:
         # (time.monotonic(); APScheduler runs one instance of a JobQueue job at a time)
         self._running: dict[str, float] = {}
         self._done_well: dict[str, float] = {}
+        self._updates_done = 0.0  # when the Application last finished handling an update
         api.busy_checks.append(self.busy)
 
     def busy(self) -> bool:
@@ -59,10 +60,11 @@ class BotRunner:
 
     def jobs_busy(self) -> bool:
         """Whether a running JobQueue job may still have work to do: not one whose previous
-        run was submitted after the last Bot API request and the start of the ``settle()``
-        under way, and ended well (it found nothing to do; the test did nothing since). On a
+        run was submitted after the last Bot API request, the last update handled and the
+        start of the ``settle()`` under way, and ended well (it found nothing to do; nothing
+        happened since). On a
         loaded machine a job every 50 ms runs back to back: ``settle()`` never saw it idle."""
-        since = max(self.api._last_activity, self.api.settle_began)
+        since = max(self.api._last_activity, self.api.settle_began, self._updates_done)
         return any(self._done_well.get(job, 0.0) <= since for job in self._running)
 
     def _count_jobs(self, event: JobEvent) -> None:
@@ -84,6 +86,13 @@ class BotRunner:
         """Build, initialise (migrating the schema) and start polling."""
         self.app = build_application(self.settings(), clock=self.clock)
         self._running, self._done_well = {}, {}
+        queue, done = self.app.update_queue, self.app.update_queue.task_done
+
+        def task_done() -> None:  # (PTB's: once an update's handlers have all run)
+            self._updates_done = time.monotonic()
+            done()
+
+        queue.task_done = task_done  # type: ignore[method-assign]
         assert self.app.job_queue is not None
         self.app.job_queue.scheduler.add_listener(
             self._count_jobs, EVENT_JOB_SUBMITTED | EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)

@@ -78,6 +78,27 @@ async def test_a_number_typed_after_the_top_bid_is_told_to_call(
         await table.runner.stop()
 
 
+async def feathers_by_default(api: FakeBotAPI, url: str, name: str, language: str):
+    """``(runner, admin, the /settings message)``: the group's admin ``name`` opens /settings
+    and presses 🃏 Edition once (classic → feathers); the bot running."""
+    api.add_group(GROUP, "group", admins=[1])
+    admin = api.add_user(1, name, language_code=language)
+    await admin.start_bot()
+    runner = BotRunner(api, url)
+    await runner.start()
+    try:
+        await admin.send(GROUP, "/settings")
+        await wait_for(lambda: any(api.buttons(m) for m in api.bot_messages(GROUP)))
+        await api.settle(quiet=0.05)
+        message = api.bot_messages(GROUP)[-1]
+        press = next(d for t, d in api.buttons(message) if "🃏" in t)
+        await admin.press_and_settle(message, press, quiet=0.1)
+    except BaseException:
+        await runner.stop()
+        raise
+    return runner, admin, message
+
+
 @pytest.mark.parametrize(("language", "edition", "coins"), [
     ("ko", "코요테 · 🃏 에디션: 깃털", "코요테 · 🪙 코인: 끔"),
     ("ja", "コヨーテ · 🃏 エディション：羽根", "コヨーテ · 🪙 コイン：オフ"),
@@ -88,18 +109,9 @@ async def test_settings_name_the_feathers_special_actions_coins(
     feathers' special actions are the coins, as its lobby's button says (🪙 코인: 끔,
     🪙 コイン：オフ); before the fix /settings still offered 「코요테 · 🎭 특수 기능: 끔」
     (「コヨーテ · 🎭 スペシャル：オフ」), 🎭 being the classic edition's masks."""
-    api.add_group(GROUP, "group", admins=[1])
-    admin = api.add_user(1, "민지" if language == "ko" else "さくら", language_code=language)
-    await admin.start_bot()
-    runner = BotRunner(api, sqlite_url)
-    await runner.start()
+    runner, _admin, message = await feathers_by_default(
+        api, sqlite_url, "민지" if language == "ko" else "さくら", language)
     try:
-        await admin.send(GROUP, "/settings")
-        await wait_for(lambda: any(api.buttons(m) for m in api.bot_messages(GROUP)))
-        await api.settle(quiet=0.05)
-        message = api.bot_messages(GROUP)[-1]
-        press = next(d for t, d in api.buttons(message) if "🃏" in t)
-        await admin.press_and_settle(message, press, quiet=0.1)
         labels = [t for t, _d in api.buttons(api.get_message(GROUP, message.message_id))]
         assert edition in labels, labels
         assert coins in labels, labels
@@ -175,18 +187,8 @@ async def test_rules_with_no_game_open_tell_the_groups_default_edition(
     feathers), then asks /rules and /rules coyote with no game open. Before the fix both told
     the classic edition's rules, although the group's next /newgame plays feathers; now they
     tell the feathers (「<b>羽根</b>（羽根30本）」), and /rules poker-deck still the poker deck."""
-    api.add_group(GROUP, "コヨーテの夜", admins=[1])
-    sakura = api.add_user(1, "さくら", language_code="ja")
-    await sakura.start_bot()
-    runner = BotRunner(api, sqlite_url)
-    await runner.start()
+    runner, sakura, _message = await feathers_by_default(api, sqlite_url, "さくら", "ja")
     try:
-        await sakura.send(GROUP, "/settings")
-        await wait_for(lambda: any(api.buttons(m) for m in api.bot_messages(GROUP)))
-        await api.settle(quiet=0.05)
-        message = api.bot_messages(GROUP)[-1]
-        press = next(d for t, d in api.buttons(message) if "🃏" in t)
-        await sakura.press_and_settle(message, press, quiet=0.1)
         for command, told in (("/rules", "羽根30本"), ("/rules coyote", "羽根30本"),
                               ("/rules poker-deck", "トランプ（23枚")):
             count = len(api.bot_messages(GROUP))
