@@ -191,7 +191,8 @@ def test_a_typed_word_that_is_no_card_gets_the_how_to_hint() -> None:
     game = snapshot(phase2([["5H", "6H", "7H", "9S"], ["2C", "3C"], ["4D", "AD"]], trump="S"))
     for text in ("ZZ", "11H", "10X", ""):
         assert KOIRA.typed(game, 0, text).startswith("Tap a card on the keyboard"), text
-    assert KOIRA.typed(game, 0, "5H 7H").startswith("Tap a card")  # held, but no play
+    # held, but no sequence: why, not how to type a card
+    assert KOIRA.typed(game, 0, "5H 7H").startswith("A sequence is 2 or more cards")
     assert KOIRA.typed(game, 0, "9S") == Action("play", cards=("9S",))
 
 
