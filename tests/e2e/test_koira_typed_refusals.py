@@ -14,7 +14,7 @@ import pytest
 
 from engine.koira.cards import rank, suit
 from league.store.snapshots import GameSnapshot
-from telegram_app.i18n import _, use_language
+from tests.e2e.group_play_common import tr
 from tests.e2e.harness import BotRunner, wait_for
 from tests.e2e.koira_play import KOIRA, service_of
 from tests.e2e.spanish_group import GROUP as ES_GROUP
@@ -26,11 +26,6 @@ from tests.fakebot import FakeBotAPI, FakeUser
 SEED = 7
 HINT = "Tap a card on the keyboard of your message, or type one such as 7H or 10S (a " \
     "sequence: 5H 6H 7H)."
-
-
-def tr(language: str, message: str) -> str:
-    with use_language(language):
-        return _(message)
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from telegram_app.i18n import _, use_language
 from telegram_app.miniapp.initdata import sign
+from tests.e2e.group_play_common import tr
 from tests.e2e.harness import BotRunner
 from tests.e2e.spanish_group import GROUP, spanish_game
 from tests.fakebot import FakeBotAPI
@@ -26,11 +26,6 @@ from tests.miniapp.tournaments import signed_up
 
 DANI = 3
 STRANGER = 99
-
-
-def tr(language: str, message: str) -> str:
-    with use_language(language):
-        return _(message)
 
 
 def no_language_init_data(token: str, user_id: int) -> str:
