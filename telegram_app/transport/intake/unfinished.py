@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from league.store.orm import utcnow
 from telegram_app.transport.outage import is_outage
 
 if TYPE_CHECKING:
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 ANSWER_WINDOW = 60.0  # seconds a press is answered after a restart (Telegram's: undocumented)
+# A live process (another webhook worker) answers its own press as soon as the press's change
+# commits, and Telegram keeps only a query's first answer: a press received this many seconds
+# before the start is answered only once that long has passed, so its alert is not lost.
+ANSWER_DELAY = 5.0
 
 
 class Replay:
@@ -28,12 +33,14 @@ class Replay:
         self.grace = grace
         self.keep = keep
         self.runs = 0
+        self.answered_upto: datetime | None = None  # presses received before it answered
 
     async def run(self) -> int:
         """Hold this process's items ``grace`` s more; queue those nobody holds; how many."""
         intake = self.intake
         held_for = timedelta(seconds=self.grace)
-        if self.runs == 0 and (answered := await self.answer_owed()):
+        if (self.answered_upto is None or self.answered_upto < intake.born) \
+                and (answered := await self.answer_owed()):
             log.info("answered %d button presses a killed process had not answered", answered)
         if intake.abandoned:
             done = set(intake.abandoned)
@@ -54,9 +61,15 @@ class Replay:
         return len(items)
 
     async def answer_owed(self) -> int:
-        """Answer the presses done just before the start (a kill after a commit); how many."""
+        """Answer the presses done just before the start (a kill after a commit), those of
+        the last :data:`ANSWER_DELAY` seconds before it once that long has passed; how many."""
         born = self.intake.born
-        items = await self.intake.inbox.done_since(born - timedelta(seconds=ANSWER_WINDOW), born)
+        since = self.answered_upto or born - timedelta(seconds=ANSWER_WINDOW)
+        upto = min(born, utcnow() - timedelta(seconds=ANSWER_DELAY))
+        if upto <= since:
+            return 0
+        items = await self.intake.inbox.done_since(since, upto)
+        self.answered_upto = upto
         queries = [query["id"] for item in items
                    if isinstance(query := item.payload.get("callback_query"), dict)
                    and query.get("id")]
