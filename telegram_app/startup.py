@@ -237,12 +237,15 @@ class OneLine(logging.Formatter):
         return super().format(record).replace("\n", " | ")
 
 
+BACKLOG = 2048  # (uvicorn's own)
+
+
 def listen(host: str, port: int) -> list[socket.socket]:
-    """The web app's sockets, bound before the bot starts (uvicorn binds only once it runs,
-    after the bot began polling or set its webhook): one for each address ``host`` has (as
-    uvicorn's own ``create_server`` would: ``localhost`` may be ``::1`` and ``127.0.0.1``;
-    an empty host, every interface). An address that cannot be used is one line naming its
-    setting, status 1."""
+    """The web app's sockets, bound and listening before the bot starts (uvicorn would bind
+    only once it runs, after the bot began polling or set its webhook): one for each
+    address ``host`` has (as uvicorn's own ``create_server`` would: ``localhost`` may be
+    ``::1`` and ``127.0.0.1``; an empty host, every interface). An address that cannot be
+    used is one line naming its setting, status 1."""
     try:
         found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
@@ -266,6 +269,9 @@ def listen(host: str, port: int) -> list[socket.socket]:
                       port, exc.strerror)
             sys.exit(UNREACHABLE_STATUS)
         sock.set_inheritable(True)
+        # Listening from now on: an update Telegram POSTs once told the URL (setWebhook,
+        # before uvicorn serves) waits in the queue instead of finding the port closed.
+        sock.listen(BACKLOG)
     return sockets
 
 
