@@ -13,9 +13,10 @@ Events (public data only; ``type`` and fields)::
 
     game_dealt {dealer, counts, stock}            trick_started {phase, trick, leader}
     card_played {seat, cards, phase, from_stock?}  tie {seats, rank}            (R1)
-    trick_over {phase, trick, seat, cards?, shared?, picked_up?}
+    trick_over {phase, trick, seat, cards?, shared?, picked_up?, trump_cut?}
         (seat None: a pick-up emptied the trick, R12, or in phase 1 nobody still in the
-        game played in it and its cards leave the game; cards absent for a shuffled share)
+        game played in it and its cards leave the game; cards absent for a shuffled share;
+        trump_cut: a trump ended it before it held its count of cards, R17)
     trick_shared {phase, trick, seats, how: "shuffled" (R3, counts) | "sorted" (R5, shares)}
     cards_drawn {seat, count}                      trump_revealed {seat, card, suit} (R7)
     phase_changed {phase: 2, trump, counts}        picked_up {seat, cards}

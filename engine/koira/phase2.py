@@ -88,8 +88,9 @@ def play(state: JSON, seat: int, cards: tuple[str, ...], events: list[Event]) ->
     events.append(Event("card_played", {"seat": seat, "cards": list(cards), "phase": 2}))
     if not state["hands"][seat]:
         went_out(state, seat, events)
-    if trump_cut or sum(len(p[1]) for p in state["trick"]) >= state["need"]:
-        _complete(state, seat, events)
+    lying = sum(len(p[1]) for p in state["trick"])
+    if trump_cut or lying >= state["need"]:
+        _complete(state, seat, events, cut=trump_cut and lying < state["need"])
     elif not check_over(state, events):
         state["turn"] = next_in_game(state, seat)
 
@@ -119,15 +120,16 @@ def pickup(state: JSON, seat: int, events: list[Event]) -> None:
         lead(state, after, events)
 
 
-def _complete(state: JSON, winner: int, events: list[Event]) -> None:
+def _complete(state: JSON, winner: int, events: list[Event], cut: bool = False) -> None:
     """A complete trick: its cards leave the game; the winner leads next, or if they went
-    out, the next player clockwise still in the game (R15)."""
+    out, the next player clockwise still in the game (R15). ``cut``: a trump ended it before
+    it held ``need`` cards (R17), which the event says (``trump_cut``)."""
     cards = [c for p in state["trick"] for c in p[1]]
     state["discarded"].extend(cards)
     state["trick"] = []
     state["quiet"] = 0
     events.append(Event(TRICK_OVER, {"phase": 2, "trick": state["trick_no"], "seat": winner,
-                                     "cards": cards}))
+                                     "cards": cards, **({"trump_cut": True} if cut else {})}))
     if not check_over(state, events):
         lead(state, winner if in_game(state, winner) else next_in_game(state, winner), events)
 

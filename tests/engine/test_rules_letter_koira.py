@@ -198,7 +198,8 @@ def test_koira_r17_trump_cut_with_the_last_card_ends_the_game() -> None:
     assert [e["type"] for e in events] == ["card_played", "player_out", "trick_over",
                                            "game_over"]
     assert _of(events, "trick_over")[0] == {"type": "trick_over", "phase": 2, "trick": 20,
-                                            "seat": 0, "cards": ["5C", "6C", "4S"]}
+                                            "seat": 0, "cards": ["5C", "6C", "4S"],
+                                            "trump_cut": True}  # (3 of its 4 cards)
     assert KOIRA.placements(state) == [2, 3, 1]
 
 

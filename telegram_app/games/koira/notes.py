@@ -71,6 +71,11 @@ def _trick_over(game: GameSnapshot, event: Event) -> str | None:
     if event["phase"] == 1:
         return n_("🏆 {name} wins the trick ({n} card).", "🏆 {name} wins the trick ({n} "
                   "cards).", n).format(name=_who(game, event["seat"]), n=n)
+    if event.get("trump_cut"):  # (R17: before it held its count of cards)
+        return n_("🗑 The trump ends the trick early: its {n} card leaves the game ({name} "
+                  "played the trump).", "🗑 The trump ends the trick early: its {n} cards "
+                  "leave the game ({name} played the trump).", n).format(
+                      name=_who(game, event["seat"]), n=n)
     return n_("🗑 The trick is complete: its {n} card leaves the game ({name} played last).",
               "🗑 The trick is complete: its {n} cards leave the game ({name} played last).",
               n).format(name=_who(game, event["seat"]), n=n)

@@ -53,10 +53,12 @@ def hand_label(hand: Sequence[str]) -> str:
 
 
 SUIT_WORDS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "S": "S", "H": "H", "D": "D", "C": "C",
-              "♤": "S", "♡": "H", "♢": "D", "♧": "C", "❤": "H"}
+              "♤": "S", "♡": "H", "♢": "D", "♧": "C", "❤": "H", "◆": "D", "◇": "D"}
 """A typed card's suit: its letter or symbol (the white symbols too, which Japanese keyboards
-offer for スペード, ハート, ダイヤ, クラブ as often as the black ones; and the emoji keyboard's
-red heart ❤️, the heart most players find first)."""
+offer for スペード, ハート, ダイヤ, クラブ as often as the black ones; the diamonds ◆ ◇
+(U+25C6, U+25C7), which Japanese players often type for ダイヤ in place of ♦; and the
+emoji keyboard's red heart ❤️, the heart most players find first). No other letters: a
+Spanish ``C`` would be clubs or corazones."""
 
 
 def typed_card(word: str) -> str | None:
