@@ -8,7 +8,9 @@ messages are (``handlers/language.py``). A user whose language is unknown (neith
 ``language_code`` is optional) reads a page about one game, one group's league or one
 tournament in that group's language, as the chat's messages about it are
 (``render.language.for_player``), once they may read that page (:func:`group_language`);
-any other page, and a refusal to someone who may not, in English."""
+a profile seen from a group's league (``?chat=``) likewise; their own profile in the
+language of the group of their most recent game; any other page, and a refusal to someone
+who may not, in English."""
 
 from __future__ import annotations
 
@@ -59,20 +61,29 @@ async def reader_language(bot: BotServices, user: WebAppUser,
 
 START = {"g": "game_id", "r": "game_id", "c": "chat_id", "t": "tournament_id"}
 """A Mini App start parameter's letter: the path parameter it names (``links.direct_link``)."""
+OWN_PROFILE = "p"
+"""The start parameter of the reader's own profile (``app.js``)."""
 
 
 async def group_language(request: Request, bot: BotServices, user: WebAppUser) -> str | None:
     """The language setting of the group whose game (``game_id``), league (``chat_id``) or
     tournament (``tournament_id``) the request's path names (the page's words: the screen
     its ``start`` query opens, :data:`START`), looked up as the chat side
-    does (``handlers/language.py``); ``None`` for any other path, and unless ``user`` may
-    read that page (its own rule, :mod:`league.store.access`): a refusal's words must not
-    tell someone else whether the game exists or which language its group speaks."""
+    does (``handlers/language.py``); for a profile (``user_id``), that of the chat its
+    ``?chat=`` names, else, for the reader's own (and :data:`OWN_PROFILE`), of the group of
+    their most recent game (:func:`profile_language`); ``None`` for any other path, and
+    unless ``user`` may read that page (its own rule, :mod:`league.store.access`): a
+    refusal's words must not tell someone else whether the game exists or which language
+    its group speaks."""
     params = dict(request.path_params)
     start = request.query_params.get("start", "")  # (the page's words: the screen it opens)
     if not params and len(start) > 1 and start[0] in START:
         params[START[start[0]]] = start[1:]
+    if not params and start == OWN_PROFILE:
+        params["user_id"] = str(user.id)
     try:
+        if "user_id" in params:
+            return await profile_language(request, bot, user, id_of(params["user_id"]))
         if "game_id" in params:  # (a game's pages and its replay: its chat's members)
             game_id = id_of(params["game_id"])
             if not await access.may_see_game(bot.db, game_id, user.id):
@@ -90,6 +101,21 @@ async def group_language(request: Request, bot: BotServices, user: WebAppUser) -
     except ServiceError:  # (no such game, a mangled id, not theirs: the endpoint refuses)
         return None
     return None
+
+
+async def profile_language(request: Request, bot: BotServices, user: WebAppUser,
+                           target: int) -> str | None:
+    """The language of ``target``'s profile for ``user``: seen from a chat's league
+    (``?chat=``), that chat's once ``user`` may see its league (as the endpoint's first
+    check); else, for ``user``'s own, that of the group of their most recent game (their
+    own data: ``None`` for anyone else's profile, and before any game)."""
+    raw = request.query_params.get("chat")
+    if raw and await access.played_in(bot.db, chat_id_of(raw), user.id):
+        return await bot.service.chat_language(chat_id_of(raw))
+    if target != user.id:
+        return None
+    chats = await access.chats_of(bot.db, user.id)  # (most recent game first)
+    return await bot.service.chat_language(chats[0]) if chats else None
 
 
 def unauthorized(request: Request, exc: InitDataError, *, explain: bool) -> JSONResponse:
