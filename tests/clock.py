@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 
@@ -10,6 +11,7 @@ class Clock:
 
     def __init__(self, start: datetime = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)) -> None:
         self.now = start
+        self.moved_at: float | None = None  # time.monotonic() of the last advance
 
     def __call__(self) -> datetime:
         return self.now
@@ -17,3 +19,4 @@ class Clock:
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward."""
         self.now += timedelta(seconds=seconds)
+        self.moved_at = time.monotonic()

@@ -19,6 +19,7 @@ from league.store.orm import utcnow
 from telegram_app.app import ALLOWED_UPDATES, build_application
 from telegram_app.config import Settings
 from telegram_app.services import KEY
+from telegram_app.transport.scheduler import JOB_NAME as SWEEP_JOB
 from tests.fakebot import FakeBotAPI
 
 
@@ -38,6 +39,7 @@ class BotRunner:
         self._running: dict[str, float] = {}
         self._done_well: dict[str, float] = {}
         self._updates_done = 0.0  # when the Application last finished handling an update
+        self._swept = 0.0  # when the last sweep that ended well was submitted
         api.busy_checks.append(self.busy)
 
     def busy(self) -> bool:
@@ -62,7 +64,16 @@ class BotRunner:
         happened since). On a
         loaded machine a job every 50 ms runs back to back: ``settle()`` never saw it idle."""
         since = max(self.api._last_activity, self.api.settle_began, self._updates_done)
-        return any(self._done_well.get(job, 0.0) <= since for job in self._running)
+        return any(self._done_well.get(job, 0.0) <= since for job in self._running) \
+            or self._sweep_owed()
+
+    def _sweep_owed(self) -> bool:
+        """Whether the test's clock (:class:`tests.clock.Clock`) moved since the last sweep
+        began and the sweeper runs often enough to wait for (every second or more often): a
+        test that moves the clock and settles to see that nothing happened must not pass
+        because no sweep has looked at the new time yet."""
+        moved = getattr(self.clock, "moved_at", None)
+        return moved is not None and self.sweep_interval <= 1.0 and self._swept <= moved
 
     def _count_jobs(self, event: JobEvent) -> None:
         if event.code == EVENT_JOB_SUBMITTED:
@@ -71,6 +82,10 @@ class BotRunner:
         submitted = self._running.pop(event.job_id, None)
         if event.code == EVENT_JOB_EXECUTED and submitted is not None:
             self._done_well[event.job_id] = submitted
+            if self.app is not None and self.app.job_queue is not None and any(
+                    job.job.id == event.job_id
+                    for job in self.app.job_queue.get_jobs_by_name(SWEEP_JOB)):
+                self._swept = max(self._swept, submitted)
 
     def settings(self) -> Settings:
         """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
@@ -82,7 +97,7 @@ class BotRunner:
     async def start(self) -> None:
         """Build, initialise (migrating the schema) and start polling."""
         self.app = build_application(self.settings(), clock=self.clock)
-        self._running, self._done_well = {}, {}
+        self._running, self._done_well, self._swept = {}, {}, 0.0
         queue, done = self.app.update_queue, self.app.update_queue.task_done
 
         def task_done() -> None:  # (PTB's: once an update's handlers have all run)
