@@ -67,7 +67,8 @@ class LeaguePost(Base):
     (``engine.GAMES``): each game has its own league, so its own posts. ``period_end``: the
     moment the period ended (UTC), the key: a period whose first day is another's (a
     season made longer) is a post of its own (``league.tables.queries`` says when one is
-    due)."""
+    due). ``posted_at``: when it was sent, or given up (Telegram refused it for good: the
+    bot may not send messages there); ``None`` while a claim may be retried."""
 
     __tablename__ = "league_posts"
 

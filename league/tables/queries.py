@@ -291,7 +291,9 @@ class LeagueQueries:
 
     async def mark_posted(self, chat_id: int, game_kind: str, post: str,
                           end: datetime) -> None:
-        """Record that a claimed post was sent."""
+        """Record that a claimed post was sent, or given up for its period (Telegram
+        refused it for good: the bot may not send messages in the chat); either way it is
+        not claimed again."""
         async with self.ctx.db.sessions.begin() as session:
             row = await session.get(LeaguePost, (chat_id, game_kind, post, end))
             if row is not None:

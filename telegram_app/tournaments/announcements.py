@@ -9,14 +9,18 @@ point loses none (the next tick, here or in another process, posts it; again, if
 came between the send and the mark) and two processes never post one at once. The start's
 round-1 announcement takes the same path right after ▶️ Start. After each announcement the
 sign-up message is drawn again (the round, whether late joining is still open, the end).
+In a forum a round's tables get their topics before its announcement is drawn, so that it
+links each table to its topic.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import InlineKeyboardMarkup
 
+from league.tournaments.records import TournamentSnapshot
 from telegram_app.i18n import use_language
 from telegram_app.miniapp import links
 from telegram_app.services import BotServices
@@ -61,6 +65,8 @@ async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -
         target = cup.told_target
         if target == 0 or cup.told_round >= target:
             return
+        if cup.status != "finished" and await _place_tables(bot, cup):
+            cup = await bot.service.tournament(tournament_id)  # (with the tables' topics)
         async with bot.service.claim_tell(cup.id, target) as claimed:
             if not claimed:
                 return
@@ -76,6 +82,28 @@ async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -
                 return
             await bot.service.told(cup.id, target)
     await drawing.show_signup(bot, memory, tournament_id)
+
+
+async def _place_tables(bot: BotServices, cup: TournamentSnapshot) -> bool:
+    """In a forum, give each running table of the round not yet in a topic of its own its
+    topic now, under the table's delivery as before its first message
+    (:mod:`telegram_app.tournaments.table_topics`; the table's own delivery, spawned when it
+    was dealt, may be first): the announcement links each table to its topic. A table whose
+    topic was refused already costs no Bot API call; one that fails here is announced
+    without its link. Whether any table was looked at."""
+    waiting = [t.game_id for t in cup.tables_of(cup.round)
+               if cup.forum and t.status == "running" and t.thread_id == cup.thread_id]
+
+    async def place(game_id: int) -> None:
+        async with bot.presenter.delivering(game_id, cup.chat_id):
+            pass  # (delivering opens the topic)
+
+    for game_id, result in zip(waiting, await asyncio.gather(
+            *map(place, waiting), return_exceptions=True), strict=True):
+        if isinstance(result, Exception):
+            log.info("table %s of tournament %s: no topic before the announcement (%s)",
+                     game_id, cup.id, result)
+    return bool(waiting)
 
 
 def _failed(bot: BotServices, exc: Exception, what: str) -> None:

@@ -5,10 +5,13 @@ drawn in the group's language by the caller; a computer player is never mentione
 
 from __future__ import annotations
 
+import re
+
 from league.tournaments.records import (
     NO_SHOWS_BEFORE_WITHDRAWAL,
     EntryInfo,
     StandingRow,
+    TableInfo,
     TournamentSnapshot,
 )
 from telegram_app.i18n import _, join_list, n_
@@ -27,10 +30,37 @@ from telegram_app.tournaments.words import (
 SHOWN_STANDINGS = 40
 """Standings lines in an announcement (``/tournament`` and the final message show the top;
 a long table would push the new round's tables out of the message)."""
+ENTITY_LIMIT = 100
+"""Telegram applies at most this many entities of a message (bold, mentions, links …) and
+ignores the rest: a table's link to its topic must not cost a player's mention its
+notification."""
+_ENTITY = re.compile(r"<[a-z]")  # (an opening tag: names are escaped, "&lt;" in the text)
 
 
 def round_text(cup: TournamentSnapshot) -> str:
-    """The announcement of round ``cup.round`` (with what ended the round before)."""
+    """The announcement of round ``cup.round`` (with what ended the round before), each
+    table's number a link to its forum topic where it has one (:func:`topic_link`), unless
+    the links would take the message past :data:`ENTITY_LIMIT`."""
+    text = _round_text(cup, links=True)
+    if len(_ENTITY.findall(text)) > ENTITY_LIMIT:
+        text = _round_text(cup, links=False)
+    return text
+
+
+def topic_link(cup: TournamentSnapshot, table: TableInfo) -> str | None:
+    """``https://t.me/c/<group>/<topic>``: the forum topic table ``table`` is played in, or
+    ``None`` when it has none of its own (not a forum, or the bot may not open topics: it is
+    played in the tournament's topic). ``<group>`` is the chat id without the ``-100`` every
+    supergroup's begins with; the link opens the topic for the group's members, in a public
+    group as in a private one (a public group's ``t.me/<username>/<topic>`` would take its
+    username, which the bot does not keep)."""
+    chat = str(cup.chat_id)
+    if not cup.forum or table.thread_id in (0, cup.thread_id) or not chat.startswith("-100"):
+        return None
+    return f"https://t.me/c/{chat[4:]}/{table.thread_id}"
+
+
+def _round_text(cup: TournamentSnapshot, *, links: bool) -> str:
     lines = ["🏆 <b>" + _("{game} tournament #{id}: round {round} of {rounds}").format(
         game=game_name(cup), id=cup.id, round=cup.round, rounds=cup.rounds) + "</b>"]
     if cup.round == 1:
@@ -50,8 +80,10 @@ def round_text(cup: TournamentSnapshot) -> str:
         lines.append(_("☕ Bye (½ point): {names}").format(
             names=join_list(mention(e) for e in byes)))
     for table in cup.tables_of(cup.round):
+        link = topic_link(cup, table) if links else None
+        number = f'<a href="{link}">{table.table}</a>' if link else table.table
         lines.append(_("Table {table}: {names}").format(
-            table=table.table, names=join_list(mention(cup.entry(e)) for e in table.entries)))
+            table=number, names=join_list(mention(cup.entry(e)) for e in table.entries)))
     if cup.round > 1:
         lines += ["", _("<b>Standings:</b>"), *standings_lines(
             cup, cup.standings[:SHOWN_STANDINGS])]

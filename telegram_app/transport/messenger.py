@@ -39,7 +39,7 @@ PLACEHOLDER = "🎴"
 (:meth:`Messenger.send_ephemeral`): nothing of a game."""
 RETRY_DELAY = 0.3  # before the one retry after a passing fault: short, as a handler waits
 EditResult = Literal["ok", "gone", "failed"]
-SendFailure = Literal["lost", "refused"]
+SendFailure = Literal["lost", "refused", "denied"]
 T = TypeVar("T")
 Key = tuple[int, ...]  # a message: (chat, message id) or (group, receiver, ephemeral id)
 
@@ -133,7 +133,10 @@ class Messenger:
     async def send_result(self, chat_id: int, text: str, *, thread_id: int = 0,
                           markup: InlineKeyboardMarkup | None = None,
                           reply_to: int | None = None) -> int | SendFailure:
-        """Its id, ``"lost"`` (surely not arrived) or ``"refused"`` (for good, or may have)."""
+        """Its id, ``"lost"`` (surely not arrived), ``"denied"`` (a Bad Request: refused for
+        good, not arrived; the bot may not send messages there — an admin muted it —, no
+        such chat …) or ``"refused"`` (the bot is out of the group, recorded; or it may have
+        arrived: a timeout)."""
         for _attempt in range(2):
             try:
                 reply = None if reply_to is None else ReplyParameters(
@@ -153,8 +156,10 @@ class Messenger:
                 return "refused"
             except TelegramError as exc:
                 log.warning("sendMessage to %s failed: %s", chat_id, exc)
+                if isinstance(exc, BadRequest):
+                    return "denied"
                 lost = isinstance(exc, RetryAfter) or (
-                    isinstance(exc, NetworkError) and not isinstance(exc, (BadRequest, TimedOut)))
+                    isinstance(exc, NetworkError) and not isinstance(exc, TimedOut))
                 return "lost" if lost else "refused"
         return "refused"  # migrated twice: not a passing fault
 

@@ -192,7 +192,11 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     into every chat that played it, once: the post is claimed in the database before it is
     sent (per chat, game kind, period; a claim not marked sent is retried, so a kill
     between the send and the mark may post it twice); a period missed while the bot was
-    stopped is drawn as it ended (``at``)."""
+    stopped is drawn as it ended (``at``). A post Telegram refuses with a Bad Request (an
+    admin muted the bot: "not enough rights to send text messages") is given up for its
+    period, marked like a sent one: no knocking every ``POST_RETRY`` on a group the bot may
+    not write in, and the next period's post is tried as usual. (A 403, the bot out of the
+    group, is the messenger's to record: those posts wait for its return.)"""
     bot = services(context)
     try:
         due = await bot.service.due_posts()
@@ -208,7 +212,11 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
             text = league_text.standings_text(table, final=True)
             if post == "season":
                 text += "\n\n" + league_text.champion_line(table)
-        if await bot.messenger.send(chat_id, text) is not None:
+        sent = await bot.messenger.send_result(chat_id, text)
+        if sent == "denied":
+            log.info("chat %s refused its %s %s post of %s: given up for that period",
+                     chat_id, game_kind, post, end.date())
+        if isinstance(sent, int) or sent == "denied":
             # The send may have found the group become a supergroup and moved the claim.
             await bot.service.mark_posted(bot.messenger.current_chat(chat_id), game_kind,
                                           post, end)

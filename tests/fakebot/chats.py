@@ -19,6 +19,18 @@ _ADMIN_RIGHTS = dict.fromkeys(
     False,
 )
 
+_MUTED = dict.fromkeys(
+    (
+        "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+        "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+        "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
+        "can_invite_users", "can_pin_messages", "can_manage_topics", "can_edit_tag",
+        "can_react_to_messages",
+    ),
+    False,
+)
+"""A ``restricted`` member's rights when it is muted (ChatMemberRestricted)."""
+
 
 class ChatsMixin:
     """Chat and member methods; expects the attributes and methods of ``FakeBotAPI``."""
@@ -66,6 +78,8 @@ class ChatsMixin:
                 data["can_manage_topics"] = chat.bot_can_manage_topics
         elif status == "kicked":
             data["until_date"] = 0
+        elif status == "restricted":  # (muted: in the group, may send nothing)
+            data.update(_MUTED, is_member=True, until_date=0)
         return data
 
     def _m_getchatmember(self, p: dict) -> dict:

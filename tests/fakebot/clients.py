@@ -246,10 +246,12 @@ class UserActionsMixin:
     def bot_membership(self: FakeBotAPI, chat_id: int, status: str, *, by: FakeUser,
                        old: str = "left") -> dict:
         """A ``my_chat_member`` update: the bot's own status in the group goes from ``old``
-        to ``status`` (``member``, ``administrator``, ``left``, ``kicked``), changed by ``by``
-        (who added, promoted or removed it). Telegram sends it without being asked (it is
-        not one of the update types ``allowed_updates`` must name). Calls to the group fail
-        with 403 while the bot is ``left`` or ``kicked``, as Telegram's do."""
+        to ``status`` (``member``, ``administrator``, ``left``, ``kicked``, ``restricted``),
+        changed by ``by`` (who added, promoted, muted or removed it). Telegram sends it without
+        being asked (it is not one of the update types ``allowed_updates`` must name). Calls
+        to the group fail with 403 while the bot is ``left`` or ``kicked``, as Telegram's do;
+        while it is ``restricted`` (muted) its sends fail with 400 "not enough rights to send
+        text messages to the chat"."""
         chat = self.chats[chat_id]
         chat.statuses[self.bot_id] = old
         before = self.member_dict(chat, self.bot_id)

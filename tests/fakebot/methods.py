@@ -142,6 +142,14 @@ class MethodsMixin:
             raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat")
         return chat
 
+    def _may_send(self, chat: FakeChat, what: str) -> None:
+        """A bot restricted in the group (``statuses[bot_id] == "restricted"``: an admin
+        muted it, ``can_send_messages`` false) may not post there: Telegram answers a send
+        with 400 ``not enough rights to send <what> to the chat`` (its edits and deletes
+        still work)."""
+        if chat.type != "private" and chat.statuses.get(self.bot_id) == "restricted":
+            raise bad_request(f"not enough rights to send {what} to the chat")
+
     def _render(self, p: dict, key: str, limit: int) -> tuple[str, str | None, list[dict]]:
         """Validate text/caption ``p[key]``; return (plain text, html or None, entities)."""
         raw = p.get(key)
@@ -240,6 +248,7 @@ class MethodsMixin:
         if p.get("receiver_user_id") is not None or p.get("callback_query_id") is not None:
             return self._send_ephemeral(p)
         chat = self._target_chat(p)
+        self._may_send(chat, "text messages")
         text, html, entities = self._render(p, "text", 4096)
         markup = self._markup(p)
         msg = self.store_message(
@@ -252,6 +261,7 @@ class MethodsMixin:
 
     def _m_sendphoto(self, p: dict) -> dict:
         chat = self._target_chat(p)
+        self._may_send(chat, "photos")
         photo = p.get("photo")
         if photo is None or photo == "" or photo == b"":
             raise bad_request("there is no photo in the request")

@@ -111,7 +111,8 @@ class FakeChat:
     """A group/supergroup (or a user's private chat) known to the fake server.
 
     ``admins``: user ids, the first one is the creator. ``statuses`` overrides
-    getChatMember for single users (e.g. ``{42: "kicked"}``). ``bot_admin`` makes the bot an
+    getChatMember for single users (e.g. ``{42: "kicked"}``; the bot ``"restricted"``: muted,
+    its sends refused). ``bot_admin`` makes the bot an
     administrator (needed to delete other people's messages in groups);
     ``bot_can_manage_topics`` is its ``can_manage_topics`` right then (createForumTopic needs
     both, in a forum). ``topics``: the forum topics opened here (thread id -> name).
