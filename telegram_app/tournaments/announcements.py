@@ -74,10 +74,13 @@ async def tell(bot: BotServices, memory: TournamentMemory, tournament_id: int) -
             with use_language(await bot.service.chat_language(cup.chat_id)):
                 text = news.final_text(cup) if finished else news.round_text(cup)
                 link = links.tournament_row(cup.id)  # (the Mini App's page, when it is set up)
-            sent = await bot.messenger.send(
+            sent = await bot.messenger.send_result(
                 cup.chat_id, text, thread_id=cup.thread_id,
                 markup=InlineKeyboardMarkup([link]) if link else None)
-            if sent is None:  # (unmarked: it is tried again a while later)
+            if sent == "denied":  # (refused for good, an admin muted the bot: not knocked on)
+                log.info("tournament %s: the group refused announcement %s; given up",
+                         cup.id, target)
+            elif not isinstance(sent, int):  # (unmarked: it is tried again a while later)
                 log.warning("the announcement %s of tournament %s was not sent", target, cup.id)
                 return
             await bot.service.told(cup.id, target)
