@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -33,7 +34,8 @@ hand are told by the table, edited in place (README, "Message economy")."""
 
 class Reports(Screens):
     async def _represent(self, delivery: Delivery, bot_username: str | None) -> None:
-        """Show a game with no change noted here: the logged untold moves, then its messages."""
+        """Show a game with no change noted here: the logged untold moves, then its messages
+        (a timed-out or removed player's as ``_moved`` draws them: read from the log)."""
         fresh = delivery.game
         if fresh.messages_chat_id not in (None, fresh.chat_id) and \
                 fresh.status in ("lobby", "running"):  # (its group became a supergroup)
@@ -46,13 +48,20 @@ class Reports(Screens):
         if fresh.status not in ("running", "finished") or not fresh.state:
             return
         told, arrived, held = fresh.told_version or 0, False, False
-        ping = None
+        ping, seats, removed = None, None, set()
         if told < fresh.version:
             logged = await self.service.untold(fresh.id, told, fresh.version)
+            # (a timeout or removal its committer never showed, a stopped process's: read
+            # from the log, so the private messages say it as the committer's would)
+            events = [e for step in logged for e in step]
+            delivery.timed_out = _timed_out_seats(events)
+            removed = {e["seat"] for e in events if e.get("type") == PLAYER_REMOVED}
+            if removed:  # (their message is closed below, not redrawn first)
+                seats = {p.seat for p in fresh.seated if p.seat is not None} - removed
             held = ui_for(fresh).still_acting(fresh, logged)  # (a Reverse: told later)
             if not held and not is_over(fresh) and any(_opens_table(fresh, e) for e in logged):
                 arrived = await self._new_table(delivery, ui_for(fresh).untold_lines(
-                    fresh, logged), version=fresh.version)  # (it pings the player to act)
+                    fresh, logged), seats, version=fresh.version)  # (it pings the player to act)
             elif not held:
                 arrived = await self._tell_logged(delivery, logged)
                 # (the moves may have passed the turn and no one told its player: a ping
@@ -63,11 +72,13 @@ class Reports(Screens):
         if is_over(fresh):
             await self._close_hand(delivery, fresh, hand_number(fresh))
         else:
-            drawn = await self._refresh_and_ping(delivery, None, ping, mention=quiet(fresh))
+            drawn = await self._refresh_and_ping(delivery, seats, ping, mention=quiet(fresh))
             # (the table as the game is now: its turn, clock and moves; once told, the
             # delivery that told it drew it, and an edit would only take its mention away)
             if quiet(fresh) and told < fresh.version:
                 drawn = await self._edit_table(delivery) != "failed" and drawn
+            if removed:
+                await self._close_removed(delivery, removed)
         if arrived:
             delivery.told(fresh.version)
         elif held and drawn:
@@ -120,7 +131,7 @@ class Reports(Screens):
         over = is_over(fresh)
         ping = None
         removed = {e["seat"] for e in outcome.events if e.get("type") == PLAYER_REMOVED}
-        delivery.timed_out = {e["seat"] for e in outcome.events if e.get("type") == TIMED_OUT}
+        delivery.timed_out = _timed_out_seats(outcome.events)
         if not over:  # the mover's buttons go; the next player is pinged
             seats, ping = _turn_passed(fresh, outcome, seats)
             if removed:  # (their message is closed below, not redrawn first)
@@ -205,6 +216,12 @@ class Reports(Screens):
                     markup=rematch_keyboard(fresh) if is_over(fresh) else None) == "lost":
                 return shown, False
         return shown, True
+
+
+def _timed_out_seats(events: Iterable[dict[str, Any]]) -> set[int]:
+    """The seats whose time ran out in ``events`` (the computer played their turn, or they
+    were removed): their private messages say so (``Delivery.timed_out``)."""
+    return {e["seat"] for e in events if e.get("type") == TIMED_OUT}
 
 
 def _told_by_table(game: GameSnapshot, outcome: Outcome) -> bool:
