@@ -96,8 +96,10 @@ def error_text(code: str, detail: dict[str, Any] | None = None, kind: str | None
             id=detail.get("game_id", "")),
         "not_in_lobby": _("This game has already started or ended."),
         "not_running": _("This game is not running any more."),
-        "typed_before_timeout": _("⏰ Your time ran out before that arrived, so I did not "
-                                  "play it. Type it again if you still mean it."),
+        "typed_before_timeout": _("⏰ That was sent before this turn's message, so I did "
+                                  "not play it: it may have been meant for the turn the "
+                                  "computer played for you. Type it again if you still "
+                                  "mean it."),
         "already_joined": _("You have already joined."),
         "game_full": _("The table is full ({max} players).").format(max=detail.get("max", "")),
         "not_joined": _("You are not in this lobby."),

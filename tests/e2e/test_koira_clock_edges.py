@@ -232,5 +232,5 @@ async def test_a_card_typed_before_a_timeout_is_not_played_on_the_turn_after(ken
     assert typed in KOIRA.view(now.state, seat)["hand"], \
         f"{typed}, typed for the turn the computer played, was played on the next one"
     assert now.version == back.version
-    assert any("Your time ran out before that arrived" in (m.text or "")
+    assert any("sent before this turn's message" in (m.text or "")
                for m in api.bot_messages(ann.id))
