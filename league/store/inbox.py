@@ -155,14 +155,15 @@ class Inbox:
                 .returning(table.c.id, table.c.lane, table.c.payload))
             return sorted((Item(*row) for row in rows), key=lambda item: item.id)
 
-    async def done_since(self, received_from: datetime, received_before: datetime,
-                         limit: int = 2000) -> list[Item]:
-        """The done items received from ``received_from`` up to (not at) ``received_before``."""
+    async def done_since(self, received_from: datetime, done_from: datetime,
+                         done_before: datetime, limit: int = 2000) -> list[Item]:
+        """The items received from ``received_from`` on and done from ``done_from`` up to
+        (not at) ``done_before``."""
         async with self.db.sessions() as session:
             rows = await session.execute(
                 select(InboxItem.id, InboxItem.lane, InboxItem.payload)
-                .where(InboxItem.done_at.is_not(None), InboxItem.received_at >= received_from,
-                       InboxItem.received_at < received_before)
+                .where(InboxItem.received_at >= received_from, InboxItem.done_at >= done_from,
+                       InboxItem.done_at < done_before)
                 .order_by(InboxItem.id).limit(limit))
             return [Item(*row) for row in rows]
 

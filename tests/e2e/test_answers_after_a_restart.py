@@ -1,9 +1,11 @@
 """A process starting beside a live one (webhook workers) answers only the presses a dead
 process left unanswered, not one the live process is answering: Telegram keeps a query's
-first answer only, so an empty answer sent first would lose the live process's alert."""
+first answer only, so an empty answer sent first would lose the live process's alert (the
+delay counts from when a press was done: it may wait in its lane for seconds first)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import httpx
@@ -61,5 +63,40 @@ async def test_a_press_another_process_is_answering_keeps_its_answer(pg_db, pg_u
             assert not (await api.wait_answer(dead, timeout=ANSWER_DELAY + 15)).get("text")
             assert api.callback_answer(live) == {"text": "Not your turn", "show_alert": True,
                                                  "url": None, "cache_time": None}
+        finally:
+            await runner.stop()
+
+
+async def test_a_press_queued_for_seconds_then_committed_keeps_its_live_answer(
+        pg_db, pg_url) -> None:
+    """Before the fix a starting process answered at once (with nothing) a press received
+    more than ``ANSWER_DELAY`` seconds before its start, however recently it was done: a
+    press that waited in a busy lane for 10 s on a live webhook worker and committed just
+    now, its alert ("Not your turn") on its way, got the starting process's empty answer
+    first, and Telegram refused the live worker's (only a query's first answer counts)."""
+    async with FakeBotAPI() as api:
+        now = utcnow()
+        old, old_update = _press(api, 511, 9101)  # a dead process's, half a minute ago
+        queued, queued_update = _press(api, 512, 9102)  # received 10 s ago, done just now
+        async with pg_db.sessions.begin() as session:
+            for update, received, done in (
+                    (old_update, now - timedelta(seconds=30), now - timedelta(seconds=30)),
+                    (queued_update, now - timedelta(seconds=10), now)):
+                session.add(InboxItem(id=update["update_id"], lane=f"c{GROUP}", payload=update,
+                                      received_at=received, done_at=done))
+        runner = BotRunner(api, pg_url)
+        await runner.start()
+        try:
+            assert not (await api.wait_answer(old, timeout=15)).get("text")
+            await asyncio.sleep(0.5)  # (the same run's answers: gathered)
+            assert api.callback_answer(queued) is None
+            async with httpx.AsyncClient() as client:  # the live worker answers its press
+                reply = await client.post(f"{api.base_url}{api.token}/answerCallbackQuery",
+                                          json={"callback_query_id": queued,
+                                                "text": "Not your turn", "show_alert": True})
+            assert reply.json()["ok"], reply.text
+            await asyncio.sleep(ANSWER_DELAY + 3)  # (the starting process's later runs)
+            assert api.callback_answer(queued) == {"text": "Not your turn", "show_alert": True,
+                                                   "url": None, "cache_time": None}
         finally:
             await runner.stop()

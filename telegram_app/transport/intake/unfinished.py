@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 ANSWER_WINDOW = 60.0  # seconds a press is answered after a restart (Telegram's: undocumented)
 # A live process (another webhook worker) answers its own press as soon as the press's change
-# commits, and Telegram keeps only a query's first answer: a press received this many seconds
-# before the start is answered only once that long has passed, so its alert is not lost.
+# commits, and Telegram keeps only a query's first answer: a press done (committed) this many
+# seconds before the start is answered only once that long has passed, so its alert is not lost.
 ANSWER_DELAY = 5.0
 
 
@@ -33,7 +33,7 @@ class Replay:
         self.grace = grace
         self.keep = keep
         self.runs = 0
-        self.answered_upto: datetime | None = None  # presses received before it answered
+        self.answered_upto: datetime | None = None  # presses done before it answered
 
     async def run(self) -> int:
         """Hold this process's items ``grace`` s more; queue those nobody holds; how many."""
@@ -61,14 +61,17 @@ class Replay:
         return len(items)
 
     async def answer_owed(self) -> int:
-        """Answer the presses done just before the start (a kill after a commit), those of
-        the last :data:`ANSWER_DELAY` seconds before it once that long has passed; how many."""
+        """Answer the presses done just before the start (a kill after a commit), those
+        done in the last :data:`ANSWER_DELAY` seconds before it once that long has passed
+        (done, not received: a press may wait in its lane for seconds before a live worker
+        commits it and answers); how many."""
         born = self.intake.born
-        since = self.answered_upto or born - timedelta(seconds=ANSWER_WINDOW)
+        window = born - timedelta(seconds=ANSWER_WINDOW)
+        since = self.answered_upto or window
         upto = min(born, utcnow() - timedelta(seconds=ANSWER_DELAY))
         if upto <= since:
             return 0
-        items = await self.intake.inbox.done_since(since, upto)
+        items = await self.intake.inbox.done_since(window, since, upto)
         self.answered_upto = upto
         queries = [query["id"] for item in items
                    if isinstance(query := item.payload.get("callback_query"), dict)
