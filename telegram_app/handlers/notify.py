@@ -19,6 +19,11 @@ from telegram_app.services import BotServices, services
 
 log = logging.getLogger(__name__)
 
+ON = ("", "on", "yes", "start")
+OFF = ("off", "stop", "no")
+"""The words after ``/notify`` that ask for the alerts, and those that stop them; any other
+word changes nothing (it is answered with the two forms)."""
+
 Answer = Callable[[str | None, str | None], Awaitable[None]]
 """Tells the user a result: ``(text, None)``, or ``(None, url)`` to open the private chat."""
 
@@ -30,7 +35,8 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if user is None or chat is None:
         return
     bot = services(context)
-    off = (context.args or [""])[0].lower() in ("off", "stop", "no")
+    word = (context.args or [""])[0].lower()
+    off = word in OFF
     if not in_group(chat) and off:  # (where the alerts arrive: all of them stop)
         if await bot.service.unsubscribe(None, user.id):
             await reply(update, context, _("OK: no more messages about new games."))
@@ -51,6 +57,10 @@ async def notify_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         else:
             await reply(update, context, _("You were not getting messages about new games "
                                            "here."))
+        return
+    if word not in ON:  # (a typo of off, or off in the reader's words: change nothing)
+        await reply(update, context, _("Send /notify to be told privately when a new game "
+                                       "opens here, or /notify off to stop it."))
         return
 
     async def answer(text: str | None, url: str | None) -> None:
@@ -90,7 +100,7 @@ async def alert_subscribers(bot: BotServices, game: GameSnapshot,
     if not bot_username:
         return
     for user_id, language in await bot.service.to_alert(game.id):
-        with use_language(language):
+        with use_language(language or game.language):  # (none known: the group's, README)
             text = with_place(game, _("🔔 A new game of {game} is open: tap below to "
                                       "join it. /notify off stops these messages.").format(
                 game=_named(game)))

@@ -109,9 +109,11 @@ def event_line(game: GameSnapshot, event: Event, events: list[Event]) -> str | N
                  "Trump is {suit}.").format(name=_who(game, seat), card=card_label(event["card"]),
                                             suit=suit_name(event["suit"])) + \
             "\nℹ️ " + trump_rule()
-    if kind == "phase_changed":
+    if kind == "phase_changed":  # (who left before it takes up nothing: not listed)
+        gone = set((game.state or {}).get("removed") or [])
         counts = join_list(f"{name_html(p)} {event['counts'][p.seat or 0]}"
-                           for p in game.seated if (p.seat or 0) < len(event["counts"]))
+                           for p in game.seated if (p.seat or 0) < len(event["counts"])
+                           and not (p.seat in gone and event["counts"][p.seat or 0] == 0))
         return _("🔁 <b>Phase 2</b>: everyone takes up the cards they won ({counts}). Trump "
                  "is {suit}. Beat the top card or pick up; the last player holding cards is "
                  "the koira.").format(counts=counts, suit=suit_name(event["trump"]))
