@@ -32,6 +32,7 @@ from league.store.context import Context, _new_seed
 from league.store.db import Database
 from league.store.orm import utcnow
 from league.store.reads import GameReads
+from league.tables.posts import LeaguePosts
 from league.tables.queries import LeagueQueries
 from league.tournaments.rounds import Rounds
 from league.tournaments.signup import Signup
@@ -81,6 +82,7 @@ class MatchService:
         self.sweeper = Sweeper(self.ctx, self.moves, self.listeners)
         self.deliveries = Deliveries(self.ctx, self.reads)
         self.queries = LeagueQueries(self.ctx)
+        self.posts = LeaguePosts(self.ctx)
         self.alerts = Alerts(self.ctx)
         self.rounds = Rounds(self.ctx, self.moves, self.listeners)
         self.signup = Signup(self.ctx, self.rounds, self.listeners)
@@ -204,6 +206,6 @@ class MatchService:
     history = via("queries", LeagueQueries.history)
     player_history = via("queries", LeagueQueries.player_history)
     replay = via("queries", LeagueQueries.replay)
-    due_posts = via("queries", LeagueQueries.due_posts)
-    claim_post = via("queries", LeagueQueries.claim_post)
-    mark_posted = via("queries", LeagueQueries.mark_posted)
+    due_posts = via("posts", LeaguePosts.due_posts)
+    claim_post = via("posts", LeaguePosts.claim_post)
+    mark_posted = via("posts", LeaguePosts.mark_posted)
