@@ -152,6 +152,21 @@ class _NotAnError(logging.Filter):
 _EXECUTOR_LOG = logging.getLogger("apscheduler.executors.default")
 
 
+class _Skipped(logging.Filter):
+    """Makes APScheduler's "skipped: maximum number of running instances reached" a debug
+    line: a sweep still running when the next is due (one waiting for a group's message
+    budget) makes it wait, by design (``max_instances=1``), nothing for an operator to do."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "maximum number of running instances" in str(record.msg):
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+        return True
+
+
+_SCHEDULER_LOG = logging.getLogger("apscheduler.scheduler")
+
+
 def schedule(app: Application, interval: float, league_interval: float) -> None:
     """Run :func:`sweep_job` every ``interval`` seconds and :func:`league_job` every
     ``league_interval`` seconds, the first time as soon as the JobQueue starts, however long
@@ -160,6 +175,8 @@ def schedule(app: Application, interval: float, league_interval: float) -> None:
         raise RuntimeError("python-telegram-bot's JobQueue is not available")
     if not any(isinstance(f, _NotAnError) for f in _EXECUTOR_LOG.filters):
         _EXECUTOR_LOG.addFilter(_NotAnError())
+    if not any(isinstance(f, _Skipped) for f in _SCHEDULER_LOG.filters):
+        _SCHEDULER_LOG.addFilter(_Skipped())
     _every(app, sweep_job, interval, JOB_NAME, delay=0.1)
     _every(app, league_job, league_interval, "league", delay=0.2)
 
