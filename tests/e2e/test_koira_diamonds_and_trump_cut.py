@@ -14,7 +14,12 @@ from tests.e2e.group_play_common import fake_api  # noqa: F401 (the api fixture)
 from tests.e2e.harness import BotRunner
 from tests.e2e.koira_play import KOIRA, service_of
 from tests.e2e.test_ja_ko_players import GROUP, full_width
-from tests.e2e.test_koira_typed_refusals import advance, hand, japanese_game, user_of
+from tests.e2e.test_koira_typed_refusals import (
+    advance,
+    hand,
+    japanese_game,
+    typed_plays,
+)
 from tests.fakebot import FakeBotAPI
 
 
@@ -29,16 +34,8 @@ async def test_diamonds_typed_with_the_japanese_diamond_symbols_are_played(
         players = await japanese_game(api, runner)
         spellings = [lambda c: full_width(c[:-1]) + "◆", lambda c: "◇" + full_width(c[:-1])]
         for spelled in spellings:
-            game, seat = await advance(api, runner, lambda g, s: g.state["phase"] == 1 and any(
-                suit(c) == "D" for c in hand(g, s)))
-            card = next(c for c in hand(game, seat) if suit(c) == "D")
-            user = user_of(players, game, seat)
-            await user.send(user.id, spelled(card))
-            await api.settle(quiet=0.2)
-            after = await service_of(runner).get(1)
-            assert after.version > game.version, (spelled(card),
-                                                  api.bot_messages(user.id)[-1].text)
-            assert card not in hand(after, seat), spelled(card)
+            await typed_plays(api, runner, players, lambda g, s: g.state["phase"] == 1 and any(
+                suit(c) == "D" for c in hand(g, s)), spelled, lambda c: suit(c) == "D")
     finally:
         await runner.stop()
 

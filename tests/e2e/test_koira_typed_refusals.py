@@ -94,6 +94,21 @@ def user_of(players: list[FakeUser], game: GameSnapshot, seat: int) -> FakeUser:
     return next(u for u in players if u.id == game.at_seat(seat).user_id)
 
 
+async def typed_plays(api: FakeBotAPI, runner: BotRunner, players: list[FakeUser],
+                      stop: Callable[[GameSnapshot, int], bool], spelled: Callable[[str], str],
+                      which: Callable[[str], bool]) -> None:
+    """Play on to the first turn ``stop`` accepts; its player types, as ``spelled`` writes
+    it, the first card of their hand ``which`` accepts: it is played."""
+    game, seat = await advance(api, runner, stop)
+    card = next(c for c in hand(game, seat) if which(c))
+    user = user_of(players, game, seat)
+    await user.send(user.id, spelled(card))
+    await api.settle(quiet=0.2)
+    after = await service_of(runner).get(1)
+    assert after.version > game.version, (spelled(card), api.bot_messages(user.id)[-1].text)
+    assert card not in hand(after, seat), spelled(card)
+
+
 async def test_a_card_typed_in_full_width_that_does_not_beat_is_told_why(
         api: FakeBotAPI, pg_db, pg_url: str) -> None:
     """Phase 2: a Japanese player types in full width (「９Ｓ」) a card of their hand that
@@ -209,17 +224,8 @@ async def test_cards_typed_suit_first_or_with_the_heart_emoji_are_played(
             (lambda g, s: g.state["phase"] == 1 and any(suit(c) == "H" for c in hand(g, s)),
              lambda c: full_width(c[:-1]) + "❤️"),
         ]
-        for stop, spelled in spellings:
-            game, seat = await advance(api, runner, stop)
-            card = next(c for c in hand(game, seat) if stop is spellings[0][0]
-                        or suit(c) == "H")
-            user = user_of(players, game, seat)
-            await user.send(user.id, spelled(card))
-            await api.settle(quiet=0.2)
-            after = await service_of(runner).get(1)
-            assert after.version > game.version, (spelled(card),
-                                                  api.bot_messages(user.id)[-1].text)
-            assert card not in hand(after, seat), spelled(card)
+        await typed_plays(api, runner, players, *spellings[0], lambda c: True)
+        await typed_plays(api, runner, players, *spellings[1], lambda c: suit(c) == "H")
     finally:
         await runner.stop()
 

@@ -15,6 +15,7 @@ from league.service import MatchService
 from league.store.snapshots import UserRef
 from tests.clock import Clock
 from tests.e2e.harness import (
+    BotRunner,
     play_game,
     wait_for,
 )
@@ -181,6 +182,17 @@ def week_sends(api: FakeBotAPI) -> int:
                and WEEKLY in str(r.params.get("text")))
 
 
+async def monday_and_two_hours(api: FakeBotAPI, runner: BotRunner, clock: Clock) -> None:
+    """Monday 11 May 00:00:30 (the week's post is due and tried), then two hours of
+    league ticks, ten minutes at a time (a claim not sent is retried after ten)."""
+    clock.now = utc(2026, 5, 11, 0, 0, 30)
+    await wait_for(lambda: week_sends(api) > 0)
+    for _ in range(12):
+        clock.now += timedelta(minutes=10, seconds=1)
+        await until(service_of(runner).due_posts, [])  # (the job took what was due)
+        await api.settle(quiet=0.1)
+
+
 async def test_the_weekly_post_of_a_group_that_removed_the_bot_and_added_it_back(
         pg_db, pg_url) -> None:
     """The group plays on Wednesday; on Sunday Ann removes the bot; the Monday post is
@@ -228,12 +240,7 @@ async def test_a_removed_bot_does_not_knock_on_the_group_with_its_weekly_post(
         clock.now = utc(2026, 5, 10, 12)
         api.bot_membership(GROUP, "kicked", by=ann, old="member")
         await api.settle(quiet=0.2)
-        clock.now = utc(2026, 5, 11, 0, 0, 30)
-        await wait_for(lambda: week_sends(api) > 0)
-        for _ in range(12):  # two hours, ten minutes at a time
-            clock.now += timedelta(minutes=10, seconds=1)
-            await until(service_of(runner).due_posts, [])  # (the job took what was due)
-            await api.settle(quiet=0.1)
+        await monday_and_two_hours(api, runner, clock)
         assert week_sends(api) <= 2, f"{week_sends(api)} refused sends in two hours"
 
 

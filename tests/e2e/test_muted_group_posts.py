@@ -19,11 +19,9 @@ from tests.e2e.settings_edges_helpers import (
     WEEKLY,
     group,
     said,
-    service_of,
-    until,
     utc,
 )
-from tests.e2e.test_league_posts_edges import quick_coyote, week_sends
+from tests.e2e.test_league_posts_edges import monday_and_two_hours, quick_coyote, week_sends
 
 
 async def test_a_muted_bot_gives_up_the_week_and_posts_the_next_one_once_unmuted(
@@ -40,12 +38,7 @@ async def test_a_muted_bot_gives_up_the_week_and_posts_the_next_one_once_unmuted
         clock.now = utc(2026, 5, 10, 12)
         api.bot_membership(GROUP, "restricted", by=ann, old="member")  # (muted)
         await api.settle(quiet=0.2)
-        clock.now = utc(2026, 5, 11, 0, 0, 30)
-        await wait_for(lambda: week_sends(api) > 0)
-        for _ in range(12):  # two hours, ten minutes at a time
-            clock.now += timedelta(minutes=10, seconds=1)
-            await until(service_of(runner).due_posts, [])  # (the job took what was due)
-            await api.settle(quiet=0.1)
+        await monday_and_two_hours(api, runner, clock)
         assert week_sends(api) == 1, f"{week_sends(api)} refused sends in two hours"
         assert not said(api, GROUP, WEEKLY)
         clock.now = utc(2026, 5, 12, 10)
