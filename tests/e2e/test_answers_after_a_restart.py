@@ -30,6 +30,15 @@ def _press(api: FakeBotAPI, user_id: int, update_id: int) -> tuple[str, dict]:
         "id": query_id, "from": user, "chat_instance": "1", "data": "b:1"}}
 
 
+async def live_answer(api: FakeBotAPI, query: str) -> None:
+    """The live worker answers its press ``query`` (an alert), over the Bot API."""
+    async with httpx.AsyncClient() as client:
+        reply = await client.post(f"{api.base_url}{api.token}/answerCallbackQuery",
+                                  json={"callback_query_id": query, "text": "Not your turn",
+                                        "show_alert": True})
+    assert reply.json()["ok"], reply.text
+
+
 async def test_a_press_another_process_is_answering_keeps_its_answer(pg_db, pg_url) -> None:
     """Before the fix a starting process answered (with nothing) every press done in the
     minute before its start, at once: a press another webhook worker had committed a moment
@@ -54,12 +63,7 @@ async def test_a_press_another_process_is_answering_keeps_its_answer(pg_db, pg_u
             assert not (await api.wait_answer(old, timeout=15)).get("text")
             assert api.callback_answer(live) is None
             assert api.callback_answer(dead) is None
-            # The live worker answers its press as it would, over the Bot API.
-            async with httpx.AsyncClient() as client:
-                reply = await client.post(f"{api.base_url}{api.token}/answerCallbackQuery",
-                                          json={"callback_query_id": live,
-                                                "text": "Not your turn", "show_alert": True})
-            assert reply.json()["ok"], reply.text
+            await live_answer(api, live)
             assert not (await api.wait_answer(dead, timeout=ANSWER_DELAY + 15)).get("text")
             assert api.callback_answer(live) == {"text": "Not your turn", "show_alert": True,
                                                  "url": None, "cache_time": None}
@@ -90,11 +94,7 @@ async def test_a_press_queued_for_seconds_then_committed_keeps_its_live_answer(
             assert not (await api.wait_answer(old, timeout=15)).get("text")
             await asyncio.sleep(0.5)  # (the same run's answers: gathered)
             assert api.callback_answer(queued) is None
-            async with httpx.AsyncClient() as client:  # the live worker answers its press
-                reply = await client.post(f"{api.base_url}{api.token}/answerCallbackQuery",
-                                          json={"callback_query_id": queued,
-                                                "text": "Not your turn", "show_alert": True})
-            assert reply.json()["ok"], reply.text
+            await live_answer(api, queued)
             await asyncio.sleep(ANSWER_DELAY + 3)  # (the starting process's later runs)
             assert api.callback_answer(queued) == {"text": "Not your turn", "show_alert": True,
                                                    "url": None, "cache_time": None}
