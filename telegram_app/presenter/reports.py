@@ -68,6 +68,9 @@ class Reports(Screens):
                 # twice beats none; once told, no sweep comes back to ping again. No move
                 # logged: a clock's change, which passes no turn)
                 ping = current_seat(fresh) if arrived and logged else None
+        elif fresh.version:  # (shown: a redraw keeps what the last change says, a timeout)
+            last = await self.service.untold(fresh.id, fresh.version - 1, fresh.version)
+            delivery.timed_out = _timed_out_seats(e for step in last for e in step)
         drawn = True
         if is_over(fresh):
             await self._close_hand(delivery, fresh, hand_number(fresh))

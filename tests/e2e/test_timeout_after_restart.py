@@ -72,6 +72,27 @@ async def test_a_timeout_committed_but_not_delivered_before_a_restart_heads_the_
     assert any(HEADING in t for t in _told_privately(api, late)), _told_privately(api, late)
 
 
+async def test_a_redraw_after_the_timeout_was_shown_keeps_its_heading(bot, pg_db) -> None:
+    """Before the fix two sweeps a tick apart could both find the game behind (the second
+    read it before the first delivery recorded it told): the second delivery, with nothing
+    left untold, redrew every private message as the round's view and took "⏰ Your time
+    ran out …" away from the timed-out player (the test above failed about one run in
+    three so). A redraw now keeps what the game's last change says to its players."""
+    api, players, clock, runner = bot
+    late = await _started(api, players)
+    await runner.stop()
+    clock.advance(3601)
+    assert [r.kind for r in await MatchService(pg_db, clock=clock).sweep()] == ["timeout"]
+    await runner.start()
+    await wait_for(lambda: bool(api.find_messages(GROUP, "ran out of time")))
+    await api.settle(quiet=0.3)
+    bot_services = runner.app.bot_data[KEY]
+    game = await bot_services.service.open_game(GROUP, 0)
+    bot_services.presenter.represent([game.id])  # (what a second sweep's tick does)
+    await api.settle(quiet=0.3)
+    assert any(HEADING in t for t in _told_privately(api, late)), _told_privately(api, late)
+
+
 REMOVAL = -100772
 
 
