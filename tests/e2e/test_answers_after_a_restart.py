@@ -6,7 +6,7 @@ delay counts from when a press was done: it may wait in its lane for seconds fir
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import httpx
 
@@ -30,6 +30,16 @@ def _press(api: FakeBotAPI, user_id: int, update_id: int) -> tuple[str, dict]:
         "id": query_id, "from": user, "chat_instance": "1", "data": "b:1"}}
 
 
+async def _handled(db, *presses: tuple[dict, datetime, datetime | None]) -> None:  # noqa: ANN001
+    """Store each press's update in the inbox as handled before the start: ``(update,
+    received, done)``, done when received if ``None`` (as a process that dies after its
+    commit leaves it)."""
+    async with db.sessions.begin() as session:
+        for update, received, done in presses:
+            session.add(InboxItem(id=update["update_id"], lane=f"c{GROUP}", payload=update,
+                                  received_at=received, done_at=done or received))
+
+
 async def live_answer(api: FakeBotAPI, query: str) -> None:
     """The live worker answers its press ``query`` (an alert), over the Bot API."""
     async with httpx.AsyncClient() as client:
@@ -51,12 +61,9 @@ async def test_a_press_another_process_is_answering_keeps_its_answer(pg_db, pg_u
         old, old_update = _press(api, 501, 9001)  # a dead process's, half a minute ago
         live, live_update = _press(api, 502, 9002)  # the live worker's, just committed
         dead, dead_update = _press(api, 503, 9003)  # a kill just after its commit
-        async with pg_db.sessions.begin() as session:
-            for update, received in ((old_update, now - timedelta(seconds=30)),
-                                     (live_update, now - timedelta(seconds=1)),
-                                     (dead_update, now - timedelta(seconds=1))):
-                session.add(InboxItem(id=update["update_id"], lane=f"c{GROUP}", payload=update,
-                                      received_at=received, done_at=received))
+        await _handled(pg_db, (old_update, now - timedelta(seconds=30), None),
+                       (live_update, now - timedelta(seconds=1), None),
+                       (dead_update, now - timedelta(seconds=1), None))
         runner = BotRunner(api, pg_url)
         await runner.start()
         try:
@@ -82,12 +89,8 @@ async def test_a_press_queued_for_seconds_then_committed_keeps_its_live_answer(
         now = utcnow()
         old, old_update = _press(api, 511, 9101)  # a dead process's, half a minute ago
         queued, queued_update = _press(api, 512, 9102)  # received 10 s ago, done just now
-        async with pg_db.sessions.begin() as session:
-            for update, received, done in (
-                    (old_update, now - timedelta(seconds=30), now - timedelta(seconds=30)),
-                    (queued_update, now - timedelta(seconds=10), now)):
-                session.add(InboxItem(id=update["update_id"], lane=f"c{GROUP}", payload=update,
-                                      received_at=received, done_at=done))
+        await _handled(pg_db, (old_update, now - timedelta(seconds=30), None),
+                       (queued_update, now - timedelta(seconds=10), now))
         runner = BotRunner(api, pg_url)
         await runner.start()
         try:
