@@ -223,13 +223,13 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     """``python -m telegram_app``: run the bot in polling mode until interrupted. Exits with
-    one log line when the settings are incomplete (status 1), the database cannot be used
-    (status 1), the token is refused (401, 403 or 404 to getMe: status 78, which the systemd
-    unit does not restart), the web app's address cannot be used (status 1) or Telegram
-    cannot be reached at start (status 1: a service
-    manager restarts it). The token never appears
-    in a log line (:mod:`telegram_app.startup`). SIGINT or SIGTERM runs the whole stop
-    (post_stop, post_shutdown) and the process exits 0, with or without the web app."""
+    one log line when the settings are incomplete or invalid (status 78, which the systemd
+    units do not restart), the database cannot be used (status 1), the token is refused
+    (401, 403 or 404 to getMe: status 78), the web app's address cannot be used (status 1)
+    or Telegram cannot be reached at start (status 1: a service manager restarts it). The
+    token never appears in a log line (:mod:`telegram_app.startup`). SIGINT or SIGTERM runs
+    the whole stop (post_stop, post_shutdown) and the process exits 0, with or without the
+    web app."""
     handler = logging.StreamHandler()
     handler.setFormatter(startup.OneLine("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler])
@@ -243,7 +243,7 @@ def main() -> None:
                              e["msg"] for e in exc.errors())
         log.error("incomplete or invalid settings: %s (see README, Running the bot)",
                   problems)
-        sys.exit(1)
+        sys.exit(startup.REFUSED_STATUS)
     token = settings.telegram_bot_token.get_secret_value()
     secret = settings.telegram_webhook_secret
     # Before anything could log them: the token, the webhook's secret token and the

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_core import PydanticUseDefault
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -80,6 +81,17 @@ class Settings(BaseSettings):
         if not value or value != "".join(value.split()):  # (an env file's line left empty)
             raise ValueError("TELEGRAM_BOT_TOKEN must be the token @BotFather gave (no spaces)")
         return token
+
+    @field_validator("telegram_base_url", "telegram_group_rate", "telegram_overall_rate",
+                     "sweep_interval", "league_interval", "web_listen_port",
+                     "update_concurrency", "inbox_grace", "inbox_interval",
+                     "inbox_keep_hours", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        # An env file's emptied line (NAME=) means "not set", as for the URL and the secret.
+        if value == "":
+            raise PydanticUseDefault()
+        return value
 
     @field_validator("telegram_webhook_secret", mode="before")
     @classmethod

@@ -34,8 +34,9 @@ from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, Te
 log = logging.getLogger(__name__)
 
 REFUSED_STATUS = 78
-"""Exit status for a token Telegram refuses (``EX_CONFIG``): restarting cannot help, so the
-systemd unit does not (``RestartPreventExitStatus``)."""
+"""Exit status for settings that cannot work (``EX_CONFIG``): a token Telegram refuses, an
+invalid or missing setting. Restarting cannot help, so the systemd units do not
+(``RestartPreventExitStatus``)."""
 UNREACHABLE_STATUS = 1
 """Exit status when Telegram cannot be reached or answers ``getMe`` with another error: a
 service manager may well try again."""

@@ -26,8 +26,8 @@ CASES = {
 
 def refusal(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
             **env: str) -> str:
-    """``main`` run with only the token and ``env`` set: it must exit with status 1 and one
-    error line, returned."""
+    """``main`` run with only the token and ``env`` set: it must exit with status 78 (settings
+    that cannot work: the systemd units do not restart it) and one error line, returned."""
     for field in Settings.model_fields:
         monkeypatch.delenv(field.upper(), raising=False)
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
@@ -36,7 +36,7 @@ def refusal(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
     caplog.set_level(logging.INFO)
     with pytest.raises(SystemExit) as stopped:
         main()
-    assert stopped.value.code == 1
+    assert stopped.value.code == 78
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1, errors
     return errors[0]
@@ -60,3 +60,20 @@ def test_an_invalid_value_is_one_line_that_says_what_is_wrong(
     assert "\n" not in line and name in line, line
     assert "AAHx" not in line and "hunter2" not in line, line  # (the token, the password)
     assert CASES[setting] in line, line
+
+
+@pytest.mark.parametrize("name", ["WEB_LISTEN_PORT", "SWEEP_INTERVAL", "UPDATE_CONCURRENCY",
+                                  "TELEGRAM_GROUP_RATE", "TELEGRAM_BASE_URL"])
+def test_an_emptied_line_is_the_default(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the fix an env file's emptied line (``WEB_LISTEN_PORT=``, as the example file's
+    commented lines become when an operator blanks a value) stopped the bot: a number was
+    "Input should be a valid integer", and an empty ``TELEGRAM_BASE_URL`` was taken, so the
+    bot tried to reach Telegram at "" and was restarted for ever; the empty webhook URL and
+    secret already counted as unset. Every emptied line now means the default."""
+    for field in Settings.model_fields:
+        monkeypatch.delenv(field.upper(), raising=False)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv(name, "")
+    settings = Settings()  # type: ignore[call-arg]
+    field = name.lower()
+    assert getattr(settings, field) == Settings.model_fields[field].default

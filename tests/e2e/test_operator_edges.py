@@ -1,8 +1,9 @@
 """What an operator meets when a setting or the database is wrong, against the real bot process
 (``python -m telegram_app``) and the fake Bot API: README ("Running the bot": "If the settings
-are incomplete or invalid, … the last log line says which and the process exits with status
-1"; "Polling or webhook": ``/healthz`` answers 503 when the database is unreachable). Each test
-failed before its fix; its docstring tells what the bot did then."""
+are incomplete or invalid, … the last log line says which", status 78 for a setting that
+cannot work, 1 for a database that cannot be used; "Polling or webhook": ``/healthz`` answers
+503 when the database is unreachable). Each test failed before its fix; its docstring tells
+what the bot did then."""
 
 from __future__ import annotations
 
@@ -44,11 +45,11 @@ async def test_an_in_memory_sqlite_database_url_is_one_line_naming_database_url(
     ("TypeError: Invalid argument(s) 'pool_size','max_overflow','pool_use_lifo' sent to
     create_engine()"), whose last line names no setting. Even if it started, a memory
     database loses every game at a restart (README: "a restart … loses nothing"). It
-    should be one line naming ``DATABASE_URL``, status 1."""
+    should be one line naming ``DATABASE_URL``, status 78 (a setting that cannot work)."""
     async with FakeBotAPI(token=TOKEN) as api:
         code, lines = await _run_to_exit(_env(api, DATABASE_URL=url), cwd=tmp_path)
     output = "\n".join(lines)
-    assert code == 1, output
+    assert code == 78, output
     assert "Traceback" not in output, output[-2000:]
     assert "DATABASE_URL" in lines[-1], lines[-1]
 
