@@ -8,9 +8,10 @@ messages are (``handlers/language.py``). A user whose language is unknown (neith
 ``language_code`` is optional) reads a page about one game, one group's league or one
 tournament in that group's language, as the chat's messages about it are
 (``render.language.for_player``), once they may read that page (:func:`group_language`);
-a profile seen from a group's league (``?chat=``) likewise; their own profile in the
-language of the group of their most recent game; any other page, and a refusal to someone
-who may not, in English."""
+a profile seen from a group's league (``?chat=``) likewise; their own profile, and a
+request naming nothing (the home screen: the page opened with no start parameter, its words,
+``/me``), in the language of the group of their most recent game; a refusal to someone who
+may not, and anything else, in English."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def user_of(request: Request, app: Application, bot: BotServices) -> WebAppUser:
 async def reader_language(bot: BotServices, user: WebAppUser,
                           request: Request | None = None) -> str:
     """The language ``user`` reads: chosen with ``/language``, else their app's, else (their
-    app sends none) that of the group ``request`` is about (:func:`group_language`)."""
+    app sends none) that of the group ``request`` is about, or, about nothing, of their most
+    recent game (:func:`group_language`)."""
     own = await bot.service.chosen_language(user.id) or user.language_code
     if own or request is None:
         return normalize(own)
@@ -71,16 +73,19 @@ async def group_language(request: Request, bot: BotServices, user: WebAppUser) -
     its ``start`` query opens, :data:`START`), looked up as the chat side
     does (``handlers/language.py``); for a profile (``user_id``), that of the chat its
     ``?chat=`` names, else, for the reader's own (and :data:`OWN_PROFILE`), of the group of
-    their most recent game (:func:`profile_language`); ``None`` for any other path, and
-    unless ``user`` may read that page (its own rule, :mod:`league.store.access`): a
-    refusal's words must not tell someone else whether the game exists or which language
-    its group speaks."""
+    their most recent game (:func:`profile_language`); for a request naming nothing (the
+    home screen), that of the group of their most recent game too (:func:`latest_language`);
+    ``None`` for any other path, and unless ``user`` may read that page (its own rule,
+    :mod:`league.store.access`): a refusal's words must not tell someone else whether the
+    game exists or which language its group speaks."""
     params = dict(request.path_params)
     start = request.query_params.get("start", "")  # (the page's words: the screen it opens)
     if not params and len(start) > 1 and start[0] in START:
         params[START[start[0]]] = start[1:]
     if not params and start == OWN_PROFILE:
         params["user_id"] = str(user.id)
+    if not params:  # (the home screen, also for a start the page does not know: app.js)
+        return await latest_language(bot, user.id)
     try:
         if "user_id" in params:
             return await profile_language(request, bot, user, id_of(params["user_id"]))
@@ -112,9 +117,13 @@ async def profile_language(request: Request, bot: BotServices, user: WebAppUser,
     raw = request.query_params.get("chat")
     if raw and await access.played_in(bot.db, chat_id_of(raw), user.id):
         return await bot.service.chat_language(chat_id_of(raw))
-    if target != user.id:
-        return None
-    chats = await access.chats_of(bot.db, user.id)  # (most recent game first)
+    return await latest_language(bot, user.id) if target == user.id else None
+
+
+async def latest_language(bot: BotServices, user_id: int) -> str | None:
+    """The language of the group of ``user_id``'s most recent game (``None`` before any):
+    their own data, asked for by them alone."""
+    chats = await access.chats_of(bot.db, user_id)  # (most recent game first)
     return await bot.service.chat_language(chats[0]) if chats else None
 
 
