@@ -136,8 +136,8 @@ class Messenger:
         """Its id, ``"lost"`` (surely not arrived), ``"denied"`` (a Bad Request: refused for
         good, not arrived; the bot may not send messages there — an admin muted it —, no
         such chat …) or ``"refused"`` (the bot is out of the group, recorded; or it may have
-        arrived: a timeout)."""
-        for _attempt in range(2):
+        arrived: a timeout). Refused by a closed forum topic: to General (:func:`_topic_closed`)."""
+        for _attempt in range(3):
             try:
                 reply = None if reply_to is None else ReplyParameters(
                     message_id=reply_to, allow_sending_without_reply=True)
@@ -155,6 +155,9 @@ class Messenger:
                 await self._forbidden("sendMessage", (chat_id,), exc)
                 return "refused"
             except TelegramError as exc:
+                if _topic_closed(exc, thread_id):
+                    thread_id, reply_to = 0, None  # (a reply would land in the topic)
+                    continue
                 log.warning("sendMessage to %s failed: %s", chat_id, exc)
                 if isinstance(exc, BadRequest):
                     return "denied"
@@ -171,6 +174,8 @@ class Messenger:
                 message_thread_id=thread_id or None), repeatable=False)
             return message.message_id
         except TelegramError as exc:
+            if _topic_closed(exc, thread_id):
+                return await self.send_photo(chat_id, png, caption)
             log.warning("sendPhoto to %s failed: %s", chat_id, exc)
             return None
 
@@ -235,6 +240,9 @@ class Messenger:
             await self.migrated(chat_id, exc.new_chat_id)
             return None
         except TelegramError as exc:
+            if _topic_closed(exc, thread_id):
+                return await self.send_ephemeral(chat_id, receiver_id, text, markup=markup,
+                                                 query_id=query_id)
             log.info("ephemeral sendMessage to %s for %s failed: %s", chat_id, receiver_id, exc)
             return None
         chat = int(sent["chat"]["id"])
@@ -374,6 +382,13 @@ def _passing(exc: NetworkError, repeatable: bool) -> bool:
     return repeatable or isinstance(cause, (  # (never connected: not sent)
         aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError, httpx.ConnectError,
         httpx.ConnectTimeout))
+
+
+def _topic_closed(exc: TelegramError, thread_id: int) -> bool:
+    """Whether an admin closed forum topic ``thread_id`` (400 TOPIC_CLOSED: only admins who may
+    manage topics post there; edits still work): the send goes to General instead, once (a
+    game's new tables and result, an announcement, are not lost; General closed: refused)."""
+    return bool(thread_id) and isinstance(exc, BadRequest) and "topic_closed" in exc.message.lower()
 
 
 def _content(text: str, markup: InlineKeyboardMarkup | None) -> int:

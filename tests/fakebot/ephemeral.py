@@ -55,6 +55,7 @@ class EphemeralMixin:
             if p["receiver_user_id"] != query["user_id"] or query["chat_id"] != p.get("chat_id"):
                 raise bad_request("the callback query was sent by another user or chat")
         chat, receiver = self._ephemeral_chat(p)
+        self._topic_open(chat, p)  # (a message in the topic: the API says nothing else)
         text, html, entities = self._render(p, "text", 4096)
         markup = self._markup(p)
         msg = StoredMessage(chat_id=chat.id, message_id=0, date=int(time.time()),

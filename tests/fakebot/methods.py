@@ -249,6 +249,7 @@ class MethodsMixin:
             return self._send_ephemeral(p)
         chat = self._target_chat(p)
         self._may_send(chat, "text messages")
+        self._topic_open(chat, p)
         text, html, entities = self._render(p, "text", 4096)
         markup = self._markup(p)
         msg = self.store_message(
@@ -262,6 +263,7 @@ class MethodsMixin:
     def _m_sendphoto(self, p: dict) -> dict:
         chat = self._target_chat(p)
         self._may_send(chat, "photos")
+        self._topic_open(chat, p)
         photo = p.get("photo")
         if photo is None or photo == "" or photo == b"":
             raise bad_request("there is no photo in the request")

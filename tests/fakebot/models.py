@@ -138,6 +138,11 @@ class FakeChat:
     """Every ephemeral message ever sent here, deleted ones included, oldest first."""
     topics: dict[int, str] = field(default_factory=dict)
     """Forum topics opened here (by the bot's createForumTopic or a user), thread id -> name."""
+    closed_topics: set[int] = field(default_factory=set)
+    """The thread ids of the topics an admin (or the bot) closed: only an administrator who
+    may manage topics posts there (:mod:`tests.fakebot.topics`)."""
+    general_closed: bool = False
+    """Whether the forum's General topic is closed (likewise, for a send without a thread)."""
 
     def to_dict(self) -> dict:
         """The ``Chat`` object as it appears inside messages."""

@@ -11,15 +11,27 @@ that ``message_thread_id`` are in the topic (:meth:`TopicsMixin.topic_messages`)
 Refusals: "the chat is not a forum" and "not enough rights to create a topic" are
 Telegram's wording; those of a bad name or icon colour are the fake's own (the API documents
 none). A flood limit is injected as for any call (``FakeBotAPI.fail_next``).
+
+Closed topics: ``closeForumTopic`` / ``reopenForumTopic`` (the bot must be an administrator
+with ``can_manage_topics``, unless it created the topic) and ``closeGeneralForumTopic`` /
+``reopenGeneralForumTopic`` (no exception for General), as the Bot API documents them; an
+admin does the same with :meth:`TopicsMixin.close_topic` (a ``forum_topic_closed`` or
+``forum_topic_reopened`` service message in the topic, sent as an update). A message sent
+into a closed topic (or, without a thread, into a closed General) is refused with 400
+``TOPIC_CLOSED``, as Telegram does, unless the bot is an administrator that may manage topics;
+edits and deletions of the messages there still work. "TOPIC_CLOSED" and "TOPIC_NOT_MODIFIED"
+(closing a closed topic, reopening an open one) are Telegram's wording; "TOPIC_ID_INVALID"
+(no such topic) and "not enough rights to manage topics" are the fake's own.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .models import LogEntry, StoredMessage, bad_request
+from .models import FakeChat, LogEntry, StoredMessage, bad_request
 
 if TYPE_CHECKING:
+    from .clients import FakeUser
     from .server import FakeBotAPI
 
 ICON_COLORS = (7322096, 16766590, 13338331, 9367192, 16749490, 16478047)
@@ -28,7 +40,8 @@ MAX_NAME = 128
 
 
 class TopicsMixin:
-    """``createForumTopic``; expects the attributes of ``FakeBotAPI``."""
+    """``createForumTopic``, closed topics and the admin's closing of one; expects the
+    attributes of ``FakeBotAPI``."""
 
     def _m_createforumtopic(self: FakeBotAPI, p: dict) -> dict:
         chat = self._target_chat(p)
@@ -63,3 +76,75 @@ class TopicsMixin:
         of ``chat_id``, not deleted, oldest first (its creation message left out)."""
         return [m for m in self.messages(chat_id) if m.thread_id == thread_id
                 and m.kind != "service" and (m.from_bot or not bot_only)]
+
+    # ------------------------------------------------------------------ closed topics
+    def _topic_open(self: FakeBotAPI, chat: FakeChat, p: dict) -> None:
+        """Refuse a message to a closed topic (``message_thread_id``; none: General) of a
+        forum, unless the bot is an administrator that may manage topics."""
+        if not chat.is_forum or (chat.bot_admin and chat.bot_can_manage_topics):
+            return
+        thread = p.get("message_thread_id")
+        if (thread in chat.closed_topics) if thread else chat.general_closed:
+            raise bad_request("TOPIC_CLOSED")
+
+    def _closable(self: FakeBotAPI, p: dict) -> tuple[FakeChat, int]:
+        chat = self._target_chat(p)
+        if chat.type != "supergroup" or not chat.is_forum:
+            raise bad_request("the chat is not a forum")
+        thread = p.get("message_thread_id")
+        if not isinstance(thread, int) or thread not in chat.topics:
+            raise bad_request("TOPIC_ID_INVALID")
+        created = chat.messages.get(thread)
+        if not (chat.bot_admin and chat.bot_can_manage_topics) and \
+                (created is None or created.sender_id != self.bot_id):
+            raise bad_request("not enough rights to manage topics")
+        return chat, thread
+
+    def _m_closeforumtopic(self: FakeBotAPI, p: dict) -> bool:
+        chat, thread = self._closable(p)
+        self._toggle(chat, thread, True, self.bot_id)
+        return True
+
+    def _m_reopenforumtopic(self: FakeBotAPI, p: dict) -> bool:
+        chat, thread = self._closable(p)
+        self._toggle(chat, thread, False, self.bot_id)
+        return True
+
+    def _m_closegeneralforumtopic(self: FakeBotAPI, p: dict) -> bool:
+        return self._toggle_general(p, True)
+
+    def _m_reopengeneralforumtopic(self: FakeBotAPI, p: dict) -> bool:
+        return self._toggle_general(p, False)
+
+    def _toggle_general(self: FakeBotAPI, p: dict, closed: bool) -> bool:
+        chat = self._target_chat(p)
+        if chat.type != "supergroup" or not chat.is_forum:
+            raise bad_request("the chat is not a forum")
+        if not chat.bot_admin or not chat.bot_can_manage_topics:
+            raise bad_request("not enough rights to manage topics")
+        if chat.general_closed == closed:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        chat.general_closed = closed
+        return True
+
+    def _toggle(self: FakeBotAPI, chat: FakeChat, thread: int, closed: bool,
+                sender_id: int) -> StoredMessage:
+        if (thread in chat.closed_topics) == closed:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        (chat.closed_topics.add if closed else chat.closed_topics.discard)(thread)
+        fields: dict = {"forum_topic_closed" if closed else "forum_topic_reopened": {}}
+        if sender_id == self.bot_id:  # (Telegram sends no update of the bot's own message)
+            return self.store_message(chat, from_bot=True, sender_id=sender_id, kind="service",
+                                      service=fields, thread_id=thread)
+        return self.service_message(chat.id, sender_id, fields, thread_id=thread)
+
+    def close_topic(self: FakeBotAPI, chat_id: int, thread_id: int | None, by: FakeUser, *,
+                    closed: bool = True) -> StoredMessage | None:
+        """Admin ``by`` closes forum topic ``thread_id`` (``None``: General) of ``chat_id``
+        (``closed=False``: reopens it): its service message, sent as an update (none for
+        General)."""
+        chat = self.chats[chat_id]
+        if thread_id is None:
+            chat.general_closed = closed
+            return None
+        return self._toggle(chat, thread_id, closed, by.id)
