@@ -228,6 +228,8 @@ class KoiraGame:
                 new["turn"] = after
             else:
                 phase2.lead(new, after, events)
+        elif not new["trick"]:  # (R9: a trick begins with its lead; count who is in now)
+            new["need"] = len(deal.players_in_game(new))
         return new, events
 
     # --- computer players -----------------------------------------------------------------

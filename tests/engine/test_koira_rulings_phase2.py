@@ -247,3 +247,18 @@ def test_phase2_may_pick_up_even_when_able_to_beat() -> None:
     assert "pickup" in plays(state, 1)
     state, events = act(state, 1, "pickup")
     assert "KC" in state["hands"][1]
+
+
+def test_r9_a_player_removed_before_the_lead_is_not_counted() -> None:
+    """R9 counts "the players in the game when it began": a trick begins with its lead.
+    Before the fix a player removed (a leave, timeouts) while another was about to lead
+    was still counted, so the next trick of three players needed four cards."""
+    state = phase2([["5C", "2D"], ["9C", "3D"], ["10C", "3H"], ["JC", "4H"]], trump="S",
+                   turn=0)
+    assert state["need"] == 4
+    state, _ = GAME.apply(state, 2, Action("resign"))
+    assert state["need"] == 3 and GAME.current_seat(state) == 0
+    state, _ = play(state, 0, "5C")
+    state, _ = play(state, 1, "9C")
+    state, events = play(state, 3, "JC")            # 3 cards of 3: complete
+    assert _of(events, "trick_over")[0]["seat"] == 3
