@@ -143,10 +143,11 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
     """GET ``/profile/{user_id}?chat=&game=``: the rating card in that game (``/rating``'s
     lines, the other games' Elo after them) and the Elo after each rated game of it
     ``[{"at": ISO time, "day": its date in the reader's language, the chat's day (as its
-    ``/profile`` chart's; UTC's without a chat), "elo": float}]``, oldest
-    first, with the game switch (without a
-    game, the one the player last played rated, else the chat's last), and their latest
-    tournaments ``[{"id", "chat_id", "line"}]`` (:func:`tournament_api.list_item`). Your own
+    ``/profile`` chart's; UTC's without a chat), "elo": float, "shown": that Elo as the
+    game's final message gave it, ``"1513?"``}]``, oldest first, with the game switch
+    (without a game, the one the player last played rated, else the chat's last), and
+    their latest tournaments ``[{"id", "chat_id", "line"}]``
+    (:func:`tournament_api.list_item`). Your own
     (with the tournaments of every group), or that of someone in a chat you played in
     (``chat`` given; that chat's tournaments alone: which other groups someone plays in is
     theirs to tell)."""
@@ -178,9 +179,12 @@ async def profile(request: Request, bot: BotServices, user: WebAppUser) -> Respo
         "title": _("Elo of {name}").format(name=clean_name(card.name)),
         "elo": format_rating(card.rating, card.games), "games": card.games, "wins": card.wins,
         "lines": plain(text).split("\n"),
+        # ("elo" places the dot; "shown" is what its title says: the Elo after that game as
+        # every message gave it, rounded and "?" while provisional, never 1497.5 for 1497?)
         "points": [{"at": at.isoformat(),
                     "day": format_day(at.astimezone(tz), skeleton="yMMMd"),
-                    "elo": round(elo, 1)} for at, elo in history],
+                    "elo": round(elo, 1), "shown": format_rating(elo, games)}
+                   for games, (at, elo) in enumerate(history, start=1)],
         "start": START,
         "empty": _("No rated game yet"), **_games(kind),
         "tournaments": [tournament_api.list_item(c, target, group=own) for c in cups]})

@@ -61,7 +61,7 @@ export function eloChart(points, emptyText, start = 1500) {
   svg.append(s("circle", { cx: x(0), cy: y(start), r: 3, class: "dot-start" }));
   points.forEach((p, i) => svg.append(s("circle", { cx: x(i + 1), cy: y(p.elo),
     r: points.length > 1 ? 3.5 : 6, class: "dot" },
-  s("title", {}, `${p.day}: ${p.elo}`))));
+  s("title", {}, `${p.day}: ${p.shown}`))));
   svg.append(s("text", { x: x(1), y: height - 6, class: points.length > 1 ? "axis start" : "axis" },
     points[0].day));
   if (points.length > 1) {
