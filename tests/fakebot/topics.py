@@ -22,6 +22,15 @@ into a closed topic (or, without a thread, into a closed General) is refused wit
 edits and deletions of the messages there still work. "TOPIC_CLOSED" and "TOPIC_NOT_MODIFIED"
 (closing a closed topic, reopening an open one) are Telegram's wording; "TOPIC_ID_INVALID"
 (no such topic) and "not enough rights to manage topics" are the fake's own.
+
+Deleted topics: ``deleteForumTopic`` deletes a topic along with all its messages (the bot must
+be an administrator with ``can_delete_messages``, which every administrator has here), as the
+Bot API documents it; an admin does the same with :meth:`TopicsMixin.delete_topic` (no
+update: Telegram has no service message for it, nor tells a bot of deleted messages). A
+message sent into a deleted topic is refused with 400 "message thread not found", an edit of
+one of its messages with "message to edit not found" (as for any deleted message): Telegram's
+wording ("TOPIC_ID_INVALID" and "not enough rights to delete a topic": the fake's own). A
+topic is deleted when its creation message is (a thread whose root is gone).
 """
 
 from __future__ import annotations
@@ -40,8 +49,8 @@ MAX_NAME = 128
 
 
 class TopicsMixin:
-    """``createForumTopic``, closed topics and the admin's closing of one; expects the
-    attributes of ``FakeBotAPI``."""
+    """``createForumTopic``, closed and deleted topics and an admin's closing or deleting of
+    one; expects the attributes of ``FakeBotAPI``."""
 
     def _m_createforumtopic(self: FakeBotAPI, p: dict) -> dict:
         chat = self._target_chat(p)
@@ -79,11 +88,13 @@ class TopicsMixin:
 
     # ------------------------------------------------------------------ closed topics
     def _topic_open(self: FakeBotAPI, chat: FakeChat, p: dict) -> None:
-        """Refuse a message to a closed topic (``message_thread_id``; none: General) of a
-        forum, unless the bot is an administrator that may manage topics."""
+        """Refuse a message to a deleted topic, or to a closed one (``message_thread_id``;
+        none: General) of a forum unless the bot is an administrator that may manage topics."""
+        thread = p.get("message_thread_id")
+        if chat.is_forum and thread and self._topic_deleted(chat, thread):
+            raise bad_request("message thread not found")
         if not chat.is_forum or (chat.bot_admin and chat.bot_can_manage_topics):
             return
-        thread = p.get("message_thread_id")
         if (thread in chat.closed_topics) if thread else chat.general_closed:
             raise bad_request("TOPIC_CLOSED")
 
@@ -148,3 +159,40 @@ class TopicsMixin:
             chat.general_closed = closed
             return None
         return self._toggle(chat, thread_id, closed, by.id)
+
+    # ------------------------------------------------------------------ deleted topics
+    @staticmethod
+    def _topic_deleted(chat: FakeChat, thread: object) -> bool:
+        created = chat.messages.get(thread)  # type: ignore[arg-type]
+        return created is not None and created.deleted and \
+            "forum_topic_created" in (created.service or {})
+
+    def _m_deleteforumtopic(self: FakeBotAPI, p: dict) -> bool:
+        chat = self._target_chat(p)
+        if chat.type != "supergroup" or not chat.is_forum:
+            raise bad_request("the chat is not a forum")
+        thread = p.get("message_thread_id")
+        if not isinstance(thread, int) or thread not in chat.topics:
+            raise bad_request("TOPIC_ID_INVALID")
+        if not chat.bot_admin:  # (an administrator here may delete messages)
+            raise bad_request("not enough rights to delete a topic")
+        self._delete_topic(chat, thread)
+        return True
+
+    def _delete_topic(self: FakeBotAPI, chat: FakeChat, thread: int) -> None:
+        for msg in chat.messages.values():
+            if msg.thread_id == thread or msg.message_id == thread:
+                msg.deleted = True
+        for ephemeral_id, msg in list(chat.ephemeral.items()):
+            if msg.thread_id == thread:
+                msg.deleted = True
+                del chat.ephemeral[ephemeral_id]
+        del chat.topics[thread]
+        chat.closed_topics.discard(thread)
+
+    def delete_topic(self: FakeBotAPI, chat_id: int, thread_id: int, by: FakeUser) -> None:
+        """Admin ``by`` deletes forum topic ``thread_id`` of ``chat_id`` with all its
+        messages (Telegram tells the bot nothing of it)."""
+        chat = self.chats[chat_id]
+        assert by.id in chat.admins, "only an administrator deletes a topic"
+        self._delete_topic(chat, thread_id)
