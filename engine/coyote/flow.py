@@ -159,7 +159,8 @@ def end_round(state: JSON, rng: random.Random, events: list[Event], *, loser: in
     for key in ("extra", "face_up", "void"):
         state[key] = [[] for _ in range(state["seats"])]
     state["bids"] = []
-    if full_reshuffle or edition.full_reshuffle_cards.intersection(used):
+    if state.pop("reshuffle_due", False) or full_reshuffle or \
+            edition.full_reshuffle_cards.intersection(used):
         state["draw"] = shuffled(state["draw"] + take_discard(state), rng)
         events.append(Event("reshuffled", {"reason": "night"}))
     if loser is not None and state["lives"][loser] > 0:  # a removed bidder has none to lose
@@ -281,19 +282,24 @@ def resign(state: JSON, seat: int) -> tuple[JSON, list[Event]]:
     removal ends the game with the removed player as its only loser, as if they had taken
     the last penalty card. (The league's Elo counts every removed player as last.) A
     pending Change ends with the removal of either player in it; the turn goes back to
-    the one who used Change, as after an answer."""
+    the one who used Change, as after an answer. A ``night`` or ``0b`` among their cards was
+    in the round all the same: its full reshuffle comes at the round's end
+    (``reshuffle_due``)."""
     if not isinstance(seat, int) or not 0 <= seat < state["seats"] or \
             state["lives"][seat] == 0:
         raise RuleError("not_a_player")
     new = copy_state(state)
     new["step"] += 1
     events = [Event("player_removed", {"seat": seat})]
+    gone = [c for key in ("extra", "face_up", "void") for c in new[key][seat]]
     for key in ("extra", "face_up", "void"):
-        new["discard"].extend(new[key][seat])
         new[key][seat] = []
     if new["hands"][seat] is not None:
-        new["discard"].append(new["hands"][seat])
+        gone.append(new["hands"][seat])
         new["hands"][seat] = None
+    new["discard"].extend(gone)
+    if get_edition(new["edition"]).full_reshuffle_cards.intersection(gone):
+        new["reshuffle_due"] = True  # (it was in the round: "if a blue zero was played")
     new["lives"][seat] = 0
     new["masks"][seat] = False
     new["out"].append(seat)

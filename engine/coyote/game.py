@@ -23,7 +23,9 @@ State (a JSON object)::
      "masks": [bool] (mask still available), "coins": [names still in the pool],
      "draw1_used": bool, "pass_blocked": bool, "double": seat or None,
      "change": {"by": seat, "target": seat} or None, "must_bid": bool,
-     "coin_turn": seat or None}
+     "coin_turn": seat or None,
+     "reshuffle_due": true (only while a removed player's ``night``/``0b`` has left this
+         round's table: the round's end still reshuffles every card; absent otherwise)}
 """
 
 from __future__ import annotations
