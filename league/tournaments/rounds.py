@@ -1,5 +1,5 @@
 """A tournament's rounds: seating one (its tables dealt as ordinary games), scoring it when its
-tables are over, and the sweeper's tick that moves every due tournament on.
+tables are over, and the tick (a job beside the sweep) that moves every due tournament on.
 
 A round is over when each of its tables is over, or at its deadline: then the computer
 plays every table still running to its end, for every player (``finish_by_computer``; its

@@ -1,16 +1,17 @@
 """The tournaments' tick and their messages to the group.
 
-Each sweep (``transport/scheduler.py:sweep_job``) ends with :func:`tick`: the league moves
-every tournament whose round is over on (``advance_tournaments``: it scores the round, seats
-the next one and deals its tables, which the presenter shows like any start, or finishes the
-tournament), then every announcement owed is posted. An announcement is claimed in the
-database while it is sent and marked once sent (``claim_tell`` / ``told``), so a kill at any
-point loses none (the next tick, here or in another process, posts it; again, if the kill
-came between the send and the mark) and two processes never post one at once. The start's
-round-1 announcement takes the same path right after ▶️ Start. After each announcement the
-sign-up message is drawn again (the round, whether late joining is still open, the end).
-In a forum a round's tables get their topics before its announcement is drawn, so that it
-links each table to its topic.
+A job of its own (``transport/scheduler.py:tournaments_job``, at the sweep's pace but apart
+from it: a round's posts may wait a minute for the group's budget) runs :func:`tick`: the
+league moves every tournament whose round is over on (``advance_tournaments``: it scores the
+round, seats the next one and deals its tables, which the presenter shows like any start, or
+finishes the tournament), then every announcement owed is posted. An announcement is claimed
+in the database while it is sent and marked once sent (``claim_tell`` / ``told``), so a kill
+at any point loses none (the next tick, here or in another process, posts it; again, if the
+kill came between the send and the mark) and two processes never post one at once. The
+start's round-1 announcement takes the same path right after ▶️ Start. After each
+announcement the sign-up message is drawn again (the round, whether late joining is still
+open, the end). In a forum a round's tables get their topics before its announcement is
+drawn, so that it links each table to its topic.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 
 async def tick(bot: BotServices, memory: TournamentMemory) -> None:
     """Advance the tournaments whose round is over, then post what the group is owed.
-    Failures are logged, never raised (the sweeper's ticker must go on)."""
+    Failures are logged, never raised (the job's ticker must go on)."""
     try:
         await bot.service.advance_tournaments()
     except Exception as exc:

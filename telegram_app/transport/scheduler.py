@@ -1,4 +1,8 @@
-"""The sweeper's ticker: PTB's JobQueue calls the league's sweep every few seconds.
+"""The sweeper's ticker: PTB's JobQueue calls the league's sweep every few seconds, and the
+tournaments' tick (:func:`tournaments_job`) as a job of its own at the same pace: a round's
+posts wait for one group's message budget (a forum's new round: a topic and a first message
+per table, 20 calls a minute), and the sweep must not wait with them, nor every other
+group's timeouts and reminders behind it.
 
 Deadlines live in the database, so the JobQueue is only a ticker: after a restart the first
 tick handles every overdue game at once, and several bot processes may tick against one
@@ -42,6 +46,7 @@ from telegram_app.transport.ratelimit import ChatRateLimiter
 
 log = logging.getLogger(__name__)
 JOB_NAME = "sweep"
+TOURNAMENTS_JOB = "tournaments"
 IN_FLIGHT = "jobs_in_flight"  # bot_data key: the set of job tasks not yet finished
 # Seconds from the Application's stop to the end of its handlers, jobs and deliveries (the
 # rest of the stop, closing connections, takes well under a second): below Docker's default
@@ -168,9 +173,10 @@ _SCHEDULER_LOG = logging.getLogger("apscheduler.scheduler")
 
 
 def schedule(app: Application, interval: float, league_interval: float) -> None:
-    """Run :func:`sweep_job` every ``interval`` seconds and :func:`league_job` every
-    ``league_interval`` seconds, the first time as soon as the JobQueue starts, however long
-    the start took (overdue turns are handled at once after a restart)."""
+    """Run :func:`sweep_job` and :func:`tournaments_job` every ``interval`` seconds and
+    :func:`league_job` every ``league_interval`` seconds, the first time as soon as the
+    JobQueue starts, however long the start took (overdue turns are handled at once after a
+    restart)."""
     if app.job_queue is None:  # the job-queue extra is a dependency; this is a safeguard
         raise RuntimeError("python-telegram-bot's JobQueue is not available")
     if not any(isinstance(f, _NotAnError) for f in _EXECUTOR_LOG.filters):
@@ -178,6 +184,7 @@ def schedule(app: Application, interval: float, league_interval: float) -> None:
     if not any(isinstance(f, _Skipped) for f in _SCHEDULER_LOG.filters):
         _SCHEDULER_LOG.addFilter(_Skipped())
     _every(app, sweep_job, interval, JOB_NAME, delay=0.1)
+    _every(app, tournaments_job, interval, TOURNAMENTS_JOB, delay=0.15)
     _every(app, league_job, league_interval, "league", delay=0.2)
 
 
@@ -242,9 +249,8 @@ async def league_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """One tick: sweep (its timeouts reach the presenter as commits), show the reminders and
     expired lobbies, then show again every game whose last change was not shown (a kill
-    after a commit, a note that did not arrive, a private message never delivered); last,
-    move the tournaments on and post what they owe the group
-    (:func:`telegram_app.tournaments.announcements.tick`)."""
+    after a commit, a note that did not arrive, a private message never delivered). The
+    tournaments move on in their own job (:func:`tournaments_job`)."""
     bot = services(context)
     try:
         results = await bot.service.sweep()
@@ -267,9 +273,15 @@ async def sweep_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     bot.presenter.represent(behind)
     # Each game at once: one game's slow sends must not hold up another's.
     await asyncio.gather(*(show_one(result) for result in results if not result.steps))
-    # Then the tournaments whose round is over (a table the sweep just finished included)
-    # move on, and their announcements go out; failures are logged there, never raised.
-    await announcements.tick(bot, memory_of(context.application.bot_data))
+
+
+async def tournaments_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Move the tournaments whose round is over on (a table a sweep finished: at the next
+    tick, one interval on at most) and post what they owe the group
+    (:func:`telegram_app.tournaments.announcements.tick`; failures are logged there, never
+    raised). Apart from :func:`sweep_job`: a tick waiting for a group's budget holds up only
+    the next ticks of this job (``max_instances=1``), not the sweep."""
+    await announcements.tick(services(context), memory_of(context.application.bot_data))
 
 
 async def show(bot: BotServices, result: SweepResult, bot_username: str | None) -> None:

@@ -20,7 +20,11 @@ from telegram_app.app import ALLOWED_UPDATES, build_application
 from telegram_app.config import Settings
 from telegram_app.services import KEY
 from telegram_app.transport.scheduler import JOB_NAME as SWEEP_JOB
+from telegram_app.transport.scheduler import TOURNAMENTS_JOB
 from tests.fakebot import FakeBotAPI
+
+# The jobs that read the clock: each must have looked at a moved clock before settle() ends.
+TICKERS = (SWEEP_JOB, TOURNAMENTS_JOB)
 
 
 class BotRunner:
@@ -39,7 +43,8 @@ class BotRunner:
         self._running: dict[str, float] = {}
         self._done_well: dict[str, float] = {}
         self._updates_done = 0.0  # when the Application last finished handling an update
-        self._swept = 0.0  # when the last sweep that ended well was submitted
+        # job name (TICKERS) -> when its last run that ended well was submitted
+        self._swept: dict[str, float] = {}
         api.busy_checks.append(self.busy)
 
     def busy(self) -> bool:
@@ -69,11 +74,13 @@ class BotRunner:
 
     def _sweep_owed(self) -> bool:
         """Whether the test's clock (:class:`tests.clock.Clock`) moved since the last sweep
-        began and the sweeper runs often enough to wait for (every second or more often): a
-        test that moves the clock and settles to see that nothing happened must not pass
-        because no sweep has looked at the new time yet."""
+        or tournaments' tick (a job of its own, a round's deadline) began and they run often
+        enough to wait for (every second or more often): a test that moves the clock and
+        settles to see that nothing happened must not pass because no sweep or tick has
+        looked at the new time yet."""
         moved = getattr(self.clock, "moved_at", None)
-        return moved is not None and self.sweep_interval <= 1.0 and self._swept <= moved
+        return moved is not None and self.sweep_interval <= 1.0 and \
+            any(self._swept.get(name, 0.0) <= moved for name in TICKERS)
 
     def _count_jobs(self, event: JobEvent) -> None:
         if event.code == EVENT_JOB_SUBMITTED:
@@ -82,10 +89,11 @@ class BotRunner:
         submitted = self._running.pop(event.job_id, None)
         if event.code == EVENT_JOB_EXECUTED and submitted is not None:
             self._done_well[event.job_id] = submitted
-            if self.app is not None and self.app.job_queue is not None and any(
-                    job.job.id == event.job_id
-                    for job in self.app.job_queue.get_jobs_by_name(SWEEP_JOB)):
-                self._swept = max(self._swept, submitted)
+            for name in TICKERS:
+                if self.app is not None and self.app.job_queue is not None and any(
+                        job.job.id == event.job_id
+                        for job in self.app.job_queue.get_jobs_by_name(name)):
+                    self._swept[name] = max(self._swept.get(name, 0.0), submitted)
 
     def settings(self) -> Settings:
         """The bot's settings for this run: the fake's URL and token, a generous rate limit."""
@@ -97,7 +105,7 @@ class BotRunner:
     async def start(self) -> None:
         """Build, initialise (migrating the schema) and start polling."""
         self.app = build_application(self.settings(), clock=self.clock)
-        self._running, self._done_well, self._swept = {}, {}, 0.0
+        self._running, self._done_well, self._swept = {}, {}, {}
         queue, done = self.app.update_queue, self.app.update_queue.task_done
 
         def task_done() -> None:  # (PTB's: once an update's handlers have all run)
