@@ -98,13 +98,18 @@ class TopicsMixin:
         if (thread in chat.closed_topics) if thread else chat.general_closed:
             raise bad_request("TOPIC_CLOSED")
 
-    def _closable(self: FakeBotAPI, p: dict) -> tuple[FakeChat, int]:
+    def _topic_of(self: FakeBotAPI, p: dict) -> tuple[FakeChat, int]:
+        """The forum and its topic a topic method names (refused: no forum, no such topic)."""
         chat = self._target_chat(p)
         if chat.type != "supergroup" or not chat.is_forum:
             raise bad_request("the chat is not a forum")
         thread = p.get("message_thread_id")
         if not isinstance(thread, int) or thread not in chat.topics:
             raise bad_request("TOPIC_ID_INVALID")
+        return chat, thread
+
+    def _closable(self: FakeBotAPI, p: dict) -> tuple[FakeChat, int]:
+        chat, thread = self._topic_of(p)
         created = chat.messages.get(thread)
         if not (chat.bot_admin and chat.bot_can_manage_topics) and \
                 (created is None or created.sender_id != self.bot_id):
@@ -168,12 +173,7 @@ class TopicsMixin:
             "forum_topic_created" in (created.service or {})
 
     def _m_deleteforumtopic(self: FakeBotAPI, p: dict) -> bool:
-        chat = self._target_chat(p)
-        if chat.type != "supergroup" or not chat.is_forum:
-            raise bad_request("the chat is not a forum")
-        thread = p.get("message_thread_id")
-        if not isinstance(thread, int) or thread not in chat.topics:
-            raise bad_request("TOPIC_ID_INVALID")
+        chat, thread = self._topic_of(p)
         if not chat.bot_admin:  # (an administrator here may delete messages)
             raise bad_request("not enough rights to delete a topic")
         self._delete_topic(chat, thread)
