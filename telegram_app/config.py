@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_core import PydanticUseDefault
@@ -13,6 +14,7 @@ from sqlalchemy.exc import ArgumentError
 from telegram_app.startup import sqlite_file
 
 WEBHOOK_SECRET = r"[A-Za-z0-9_-]{16,256}"
+WEBHOOK_PORTS = (None, 443, 80, 88, 8443)  # (None: the scheme's own, 443)
 """A webhook secret token: Telegram's alphabet and maximum, and long enough not to be
 guessed (anyone who knows it can post updates as Telegram)."""
 
@@ -127,12 +129,21 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _webhook_is_https(self) -> Settings:
-        # Telegram's own Bot API posts only to HTTPS; a self-hosted one in --local mode
-        # (TELEGRAM_BASE_URL) may post to plain HTTP in its network.
+        # Telegram's own Bot API posts only to HTTPS, on four ports (setWebhook refuses any
+        # other); a self-hosted one in --local mode (TELEGRAM_BASE_URL) may post to plain
+        # HTTP and any port in its network.
         url = self.telegram_webhook_url
-        if url and not url.lower().startswith("https://") and \
-                self.telegram_base_url.startswith(OFFICIAL_API):
+        if not url or not self.telegram_base_url.startswith(OFFICIAL_API):
+            return self
+        if not url.lower().startswith("https://"):
             raise ValueError("TELEGRAM_WEBHOOK_URL must begin with https://")
+        try:
+            port = urlsplit(url).port
+        except ValueError:
+            port = -1
+        if port not in WEBHOOK_PORTS:
+            raise ValueError("TELEGRAM_WEBHOOK_URL's port must be 443, 80, 88 or 8443 (the "
+                             "only ones Telegram posts to)")
         return self
 
     @model_validator(mode="after")

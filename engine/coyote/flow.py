@@ -306,6 +306,7 @@ def resign(state: JSON, seat: int) -> tuple[JSON, list[Event]]:
     events.append(Event("player_eliminated", {"seat": seat}))
     edition = get_edition(new["edition"])
     if len(alive(new)) <= 1 or edition.first_out_ends:
+        new.pop("reshuffle_due", None)  # (no round's end will come)
         new["over"] = True
         new["turn"] = None
         events.append(Event("game_over", {"placements": placements(new)}))

@@ -357,3 +357,13 @@ def test_a_player_is_out_after_exactly_their_lives(edition, lives):
         assert showdown(events)["loser"] == 1
     assert state["lives"][1] == 0 and state["out"] == [1]
     assert state["over"] == (edition == "poker-deck")
+
+
+def test_a_removal_that_ends_the_game_leaves_no_reshuffle_due():
+    """Before the fix a removal that ended the game (of three players one leaves, then the
+    second, holding night) left ``reshuffle_due`` in the finished game's stored state for
+    ever, for a round's end that never comes."""
+    state = make("classic", ["5", "3", "night"], specials=False)
+    state, _ = play(state, (0, bid(3)), (1, RESIGN), (2, RESIGN))
+    assert state["over"]
+    assert "reshuffle_due" not in state
