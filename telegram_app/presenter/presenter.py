@@ -96,11 +96,13 @@ class Presenter(Reports):
 
 
 def _runs(pending: dict[int, Outcome]) -> list[Outcome]:
-    """``pending`` in order, each run of consecutive versions coalesced into one outcome."""
+    """``pending`` in order, each run of consecutive versions coalesced into one outcome.
+    A start stays alone: its new table tells the start, not what came after it (a Koira
+    table says a removed player "left the game", never that their time ran out)."""
     runs: list[Outcome] = []
     for version, outcome in sorted(pending.items()):
         last = runs[-1] if runs else None
-        if last is not None and not outcome.started and \
+        if last is not None and not outcome.started and not last.started and \
                 version - len(outcome.steps) == last.game.version:
             runs[-1] = Outcome(outcome.game, last.steps + outcome.steps, last.turn_before,
                                last.started)
