@@ -298,13 +298,13 @@ def resign(state: JSON, seat: int) -> tuple[JSON, list[Event]]:
         gone.append(new["hands"][seat])
         new["hands"][seat] = None
     new["discard"].extend(gone)
-    if get_edition(new["edition"]).full_reshuffle_cards.intersection(gone):
+    edition = get_edition(new["edition"])
+    if edition.full_reshuffle_cards.intersection(gone):
         new["reshuffle_due"] = True  # (it was in the round: "if a blue zero was played")
     new["lives"][seat] = 0
     new["masks"][seat] = False
     new["out"].append(seat)
     events.append(Event("player_eliminated", {"seat": seat}))
-    edition = get_edition(new["edition"])
     if len(alive(new)) <= 1 or edition.first_out_ends:
         new.pop("reshuffle_due", None)  # (no round's end will come)
         new["over"] = True
